@@ -1,0 +1,85 @@
+// Package iostreams holds agsh's standard streams with their terminal facts:
+// whether each is a terminal, whether color is on (one policy: NO_COLOR,
+// CLICOLOR_FORCE, TERM=dumb, then TTY detection), and the width. Nothing else
+// in agsh writes to os.Stdout or os.Stderr. Tests build one with Test.
+package iostreams
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strconv"
+
+	"golang.org/x/term"
+)
+
+// IOStreams are the standard streams of one agsh run.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+
+	InTTY, OutTTY, ErrTTY bool
+	// ColorOut and ColorErr say whether color may be written to each stream.
+	ColorOut, ColorErr bool
+	// Width is the terminal width of standard output, else COLUMNS, else 80.
+	Width int
+
+	// InFd is standard input's file descriptor when it is a file (for raw
+	// mode in the REPL); -1 otherwise.
+	InFd int
+}
+
+// Getenv is how System reads the environment; cmd/agsh passes os.Getenv.
+type Getenv func(string) string
+
+// System returns the process's real streams, with the color policy and width
+// computed from getenv.
+func System(getenv Getenv) *IOStreams {
+	s := &IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, InFd: int(os.Stdin.Fd())}
+	s.InTTY = term.IsTerminal(int(os.Stdin.Fd()))
+	s.OutTTY = term.IsTerminal(int(os.Stdout.Fd()))
+	s.ErrTTY = term.IsTerminal(int(os.Stderr.Fd()))
+	s.ColorOut = ColorPolicy(getenv, s.OutTTY)
+	s.ColorErr = ColorPolicy(getenv, s.ErrTTY)
+	s.Width = 0
+	if s.OutTTY {
+		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
+			s.Width = w
+		}
+	}
+	if s.Width == 0 {
+		s.Width = widthFromEnv(getenv)
+	}
+	return s
+}
+
+// ColorPolicy is cli.md's one color rule: NO_COLOR set and non-empty → no;
+// CLICOLOR_FORCE set and not "0" → yes; TERM=dumb → no; else tty.
+func ColorPolicy(getenv Getenv, tty bool) bool {
+	if getenv("NO_COLOR") != "" {
+		return false
+	}
+	if v := getenv("CLICOLOR_FORCE"); v != "" && v != "0" {
+		return true
+	}
+	if getenv("TERM") == "dumb" {
+		return false
+	}
+	return tty
+}
+
+func widthFromEnv(getenv Getenv) int {
+	if n, err := strconv.Atoi(getenv("COLUMNS")); err == nil && n > 0 {
+		return n
+	}
+	return 80
+}
+
+// Test returns streams over buffers: no terminal, no color, width 80.
+// Set the fields to pretend otherwise.
+func Test(stdin string) (s *IOStreams, out, errOut *bytes.Buffer) {
+	out, errOut = &bytes.Buffer{}, &bytes.Buffer{}
+	s = &IOStreams{In: bytes.NewBufferString(stdin), Out: out, ErrOut: errOut, Width: 80, InFd: -1}
+	return s, out, errOut
+}
