@@ -1,0 +1,104 @@
+package archtest
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/agsh-dev/agsh"
+
+// allowed lists, per package prefix (relative to the module), the agsh
+// packages it may import. A package not matched here may import anything but
+// cmd/... .
+var allowed = []struct {
+	pkg   string
+	may   []string
+	noNet bool
+}{
+	{pkg: "catalog", may: nil},
+	{pkg: "generated", may: []string{"catalog", "generated"}},
+	{pkg: "curated", may: []string{"generated", "catalog", "curated"}},
+	{pkg: "interp", may: []string{"interp"}, noNet: true},
+	{pkg: "render", may: []string{"render"}, noNet: true},
+	{pkg: "internal/iostreams", may: nil},
+	{pkg: "internal/repl", may: []string{"interp", "render", "catalog", "generated", "curated", "internal/repl", "internal/iostreams"}},
+	{pkg: "internal/devserver", may: []string{"catalog", "internal/devserver"}},
+}
+
+type pkgInfo struct {
+	path    string
+	imports []string
+	deps    []string
+}
+
+func listPackages(t *testing.T) []pkgInfo {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}|{{join .Imports \" \"}}|{{join .Deps \" \"}}", module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []pkgInfo
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		parts := strings.SplitN(line, "|", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		pkgs = append(pkgs, pkgInfo{path: parts[0], imports: strings.Fields(parts[1]), deps: strings.Fields(parts[2])})
+	}
+	return pkgs
+}
+
+func rel(p string) (string, bool) {
+	if p == module {
+		return "", true
+	}
+	if strings.HasPrefix(p, module+"/") {
+		return strings.TrimPrefix(p, module+"/"), true
+	}
+	return "", false
+}
+
+func within(p, prefix string) bool { return p == prefix || strings.HasPrefix(p, prefix+"/") }
+
+func TestImportDirections(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not found")
+	}
+	for _, p := range listPackages(t) {
+		me, _ := rel(p.path)
+		for _, imp := range p.imports {
+			r, ours := rel(imp)
+			if !ours {
+				continue
+			}
+			if within(r, "cmd") {
+				t.Errorf("%s imports %s: nothing may import cmd/...", me, r)
+			}
+			for _, rule := range allowed {
+				if !within(me, rule.pkg) {
+					continue
+				}
+				ok := false
+				for _, m := range rule.may {
+					if within(r, m) {
+						ok = true
+					}
+				}
+				if !ok {
+					t.Errorf("%s imports %s; it may import only %v", me, r, rule.may)
+				}
+			}
+		}
+		for _, rule := range allowed {
+			if !rule.noNet || !within(me, rule.pkg) {
+				continue
+			}
+			for _, d := range p.deps {
+				if d == "net/http" {
+					t.Errorf("%s depends on net/http; it must know nothing of HTTP", me)
+				}
+			}
+		}
+	}
+}

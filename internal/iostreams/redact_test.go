@@ -1,0 +1,76 @@
+package iostreams
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestRedactor(t *testing.T) {
+	cases := []struct {
+		name   string
+		writes []string
+		want   string
+	}{
+		{"whole", []string{"token=s3cr3t-value end"}, "token=*** end"},
+		{"split", []string{"token=s3cr", "3t-value end"}, "token=*** end"},
+		{"split thrice", []string{"s3", "cr3t-val", "ue"}, "***"},
+		{"prefix only", []string{"s3cr3", "x"}, "s3cr3x"},
+		{"held at end", []string{"abc s3cr"}, "abc s3cr"},
+		{"twice", []string{"s3cr3t-values3cr3t-value"}, "******"},
+		{"no secret", []string{"plain ", "text"}, "plain text"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var out bytes.Buffer
+			r := NewRedactor(&out, "s3cr3t-value")
+			for _, w := range c.writes {
+				if n, err := r.Write([]byte(w)); err != nil || n != len(w) {
+					t.Fatalf("Write(%q) = %d, %v", w, n, err)
+				}
+			}
+			if err := r.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if out.String() != c.want {
+				t.Errorf("got %q, want %q", out.String(), c.want)
+			}
+		})
+	}
+}
+
+func TestRedactorShortSecretIgnored(t *testing.T) {
+	var out bytes.Buffer
+	r := NewRedactor(&out, "ab", "")
+	r.Write([]byte("abc"))
+	if out.String() != "abc" {
+		t.Errorf("got %q", out.String())
+	}
+	if got := Redact("x s3cr3t-value y", "s3cr3t-value"); strings.Contains(got, "s3cr3t") {
+		t.Errorf("Redact left the secret: %q", got)
+	}
+}
+
+func TestColorPolicy(t *testing.T) {
+	env := func(m map[string]string) Getenv { return func(k string) string { return m[k] } }
+	cases := []struct {
+		env  map[string]string
+		tty  bool
+		want bool
+	}{
+		{nil, true, true},
+		{nil, false, false},
+		{map[string]string{"NO_COLOR": "1"}, true, false},
+		{map[string]string{"NO_COLOR": ""}, true, true},
+		{map[string]string{"CLICOLOR_FORCE": "1"}, false, true},
+		{map[string]string{"CLICOLOR_FORCE": "0"}, false, false},
+		{map[string]string{"NO_COLOR": "1", "CLICOLOR_FORCE": "1"}, true, false},
+		{map[string]string{"TERM": "dumb"}, true, false},
+		{map[string]string{"TERM": "dumb", "CLICOLOR_FORCE": "1"}, false, true},
+	}
+	for _, c := range cases {
+		if got := ColorPolicy(env(c.env), c.tty); got != c.want {
+			t.Errorf("ColorPolicy(%v, tty=%v) = %v, want %v", c.env, c.tty, got, c.want)
+		}
+	}
+}
