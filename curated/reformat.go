@@ -1,0 +1,140 @@
+package curated
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Output is what a reformatter makes of a tool's result text.
+type Output struct {
+	// Stdout is final text, written byte for byte (never taken for JSON).
+	Stdout string
+	// Notes go to standard error, one line each.
+	Notes []string
+	// Status is the exit status the command reports: 1 for a grep without
+	// matches, else 0.
+	Status int
+}
+
+// Reformat dispatches to the reformatter of a curated command. ok is false
+// when the command has none or the text does not have the expected format:
+// the caller then prints the text verbatim.
+func Reformat(command, text string, opts ReformatOptions) (out Output, ok bool) {
+	switch command {
+	case "ls":
+		return ReformatLs(text)
+	case "read":
+		return ReformatRead(text)
+	case "grep":
+		return ReformatGrep(text, opts.Context)
+	case "glob":
+		return ReformatGlob(text)
+	case "diff":
+		return Output{Stdout: text}, true
+	}
+	return Output{}, false
+}
+
+// ReformatOptions carries what a reformatter needs to know of the call.
+type ReformatOptions struct {
+	// Context is true when grep was given -A, -B or -C: groups are then
+	// separated by "--" as grep -rn does.
+	Context bool
+}
+
+// ReformatLs prints the immediate children of the listed directory, one name
+// per line, directories keeping their "/". The header, deeper rows and
+// collapsed summaries are dropped; a "[N more entries]" row becomes a note.
+func ReformatLs(text string) (Output, bool) {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "- ") || !strings.HasSuffix(lines[0], "/") {
+		return Output{}, false
+	}
+	var b strings.Builder
+	var out Output
+	for _, l := range lines[1:] {
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		body := l[indent:]
+		if indent < 2 || indent%2 != 0 || body == "" {
+			return Output{}, false
+		}
+		switch {
+		case strings.HasPrefix(body, "- "):
+			if indent == 2 {
+				b.WriteString(body[2:])
+				b.WriteByte('\n')
+			}
+		case strings.HasPrefix(body, "[") && strings.HasSuffix(body, "]"):
+			if indent == 2 && strings.HasSuffix(body, " more entries]") {
+				out.Notes = append(out.Notes, body)
+			}
+		default:
+			return Output{}, false
+		}
+	}
+	out.Stdout = b.String()
+	return out, true
+}
+
+// ReformatRead prints the file's text without the line-number prefixes,
+// byte for byte as cat prints it. "File is empty." prints nothing; the
+// truncation and "more lines" notices become notes.
+func ReformatRead(text string) (Output, bool) {
+	if text == "File is empty." {
+		return Output{}, true
+	}
+	lines := strings.Split(text, "\n")
+	var out Output
+	// A notice closes the text: a blank line, then a bracketed line.
+	if n := len(lines); n >= 3 && lines[n-2] == "" && isNotice(lines[n-1]) {
+		out.Notes = append(out.Notes, lines[n-1])
+		lines = lines[:n-2]
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for i, l := range lines {
+		bar := strings.IndexByte(l, '|')
+		if bar < 1 {
+			return Output{}, false
+		}
+		num := strings.TrimLeft(l[:bar], " ")
+		if num == "" {
+			return Output{}, false
+		}
+		if _, err := strconv.ParseUint(num, 10, 64); err != nil {
+			return Output{}, false
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l[bar+1:])
+	}
+	if len(out.Notes) > 0 {
+		// More of the file follows: the last line shown had its newline.
+		b.WriteByte('\n')
+	}
+	out.Stdout = b.String()
+	return out, true
+}
+
+func isNotice(l string) bool {
+	return strings.HasPrefix(l, "[") && strings.HasSuffix(l, "]") &&
+		(strings.HasPrefix(l, "[Showing lines ") || strings.Contains(l, " more line"))
+}
+
+// ReformatGlob prints one path per line, the header dropped.
+func ReformatGlob(text string) (Output, bool) {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "Result of search in ") || !strings.HasSuffix(lines[0], "):") {
+		return Output{}, false
+	}
+	var b strings.Builder
+	for _, l := range lines[1:] {
+		if !strings.HasPrefix(l, "- ") {
+			return Output{}, false
+		}
+		b.WriteString(l[2:])
+		b.WriteByte('\n')
+	}
+	return Output{Stdout: b.String()}, true
+}
