@@ -1,0 +1,138 @@
+package render
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// appendCompact appends raw (valid JSON) with the whitespace between tokens
+// removed; strings, numbers and key order stay exactly as received.
+func appendCompact(dst, raw []byte) []byte {
+	inString, escaped := false, false
+	for _, c := range raw {
+		if inString {
+			dst = append(dst, c)
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '"':
+			inString = true
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// compactString returns the compact JSON text of a node.
+func compactString(n *node) string {
+	if n.kind != kindArray && n.kind != kindObject {
+		return string(n.raw)
+	}
+	return string(appendCompact(make([]byte, 0, len(n.raw)), n.raw))
+}
+
+// appendIndented appends raw (valid JSON) indented two spaces per level,
+// like encoding/json.Indent, but keeping every string's bytes except that
+// DEL, C1 controls and invalid UTF-8 inside strings become \u escapes, so the
+// output can be written to a terminal as is.
+func appendIndented(dst, raw []byte) []byte {
+	depth := 0
+	newline := func() {
+		dst = append(dst, '\n')
+		for i := 0; i < depth; i++ {
+			dst = append(dst, ' ', ' ')
+		}
+	}
+	raw = bytes.TrimSpace(raw)
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		case '"':
+			i = appendSafeString(&dst, raw, i)
+		case '{', '[':
+			dst = append(dst, c)
+			// An empty container stays on one line.
+			j := i + 1
+			for j < len(raw) && (raw[j] == ' ' || raw[j] == '\t' || raw[j] == '\n' || raw[j] == '\r') {
+				j++
+			}
+			if j < len(raw) && (raw[j] == '}' || raw[j] == ']') {
+				dst = append(dst, raw[j])
+				i = j
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, ':', ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// appendSafeString copies the string token starting at raw[i] (a quote) to
+// *dst, escaping DEL, C1 and invalid UTF-8; it returns the index of the
+// closing quote.
+func appendSafeString(dst *[]byte, raw []byte, i int) int {
+	d := append(*dst, '"')
+	i++
+	for i < len(raw) {
+		c := raw[i]
+		switch {
+		case c == '"':
+			*dst = append(d, '"')
+			return i
+		case c == '\\':
+			d = append(d, c)
+			if i+1 < len(raw) {
+				d = append(d, raw[i+1])
+				i++
+			}
+			i++
+		case c == 0x7f:
+			d = append(d, `\u007f`...)
+			i++
+		case c < utf8.RuneSelf:
+			d = append(d, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(raw[i:])
+			switch {
+			case r == utf8.RuneError && size <= 1:
+				d = append(d, `\ufffd`...)
+			case r >= 0x80 && r <= 0x9f:
+				d = append(d, `\u00`...)
+				d = append(d, hexDigit(byte(r)>>4), hexDigit(byte(r)&0xf))
+			default:
+				d = append(d, raw[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	*dst = d
+	return i
+}
+
+func hexDigit(b byte) byte {
+	return "0123456789abcdef"[b&0xf]
+}

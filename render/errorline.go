@@ -1,0 +1,170 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// errorWrapperKeys are the only keys an error wrapper may have.
+var errorWrapperKeys = [...]string{"ok", "error", "message", "code", "status", "details"}
+
+// IsErrorWrapper reports whether v is an object that is nothing but an
+// error wrapper (render.md "Error line"): all its keys are among ok, error,
+// message, code, status and details, and either ok is false or error is
+// present and non-empty.
+func IsErrorWrapper(v Value) bool {
+	_, ok := ErrorMessage(v)
+	return ok
+}
+
+// ErrorMessage returns the text of the error line for an error wrapper —
+// "<message, else error>" with " (<code>)" when a code is given — and true;
+// for any other value it returns "" and false.
+func ErrorMessage(v Value) (string, bool) {
+	if !v.IsJSON || v.Final {
+		return "", false
+	}
+	n, err := parseJSON(v.JSON)
+	if err != nil || n.kind != kindObject || !isErrorWrapper(n) {
+		return "", false
+	}
+	return wrapperText(n), true
+}
+
+// ErrorText is the text of the error line for a call answered with isError:
+// the error wrapper's text when the value is one, else the text (trailing
+// newlines dropped), else a message or error field of an object, else the
+// value's compact JSON.
+func ErrorText(v Value) string {
+	if msg, ok := ErrorMessage(v); ok {
+		return msg
+	}
+	if !v.IsJSON {
+		return strings.TrimRight(v.Text, "\r\n")
+	}
+	n, err := parseJSON(v.JSON)
+	if err != nil {
+		return strings.TrimSpace(string(v.JSON))
+	}
+	if n.kind == kindString {
+		return strings.TrimRight(n.str(), "\r\n")
+	}
+	if n.kind == kindObject && (nonEmpty(n.field("message")) || nonEmpty(n.field("error"))) {
+		return wrapperText(n)
+	}
+	return compactString(n)
+}
+
+func isErrorWrapper(n *node) bool {
+	for _, k := range n.keys {
+		known := false
+		for _, w := range errorWrapperKeys {
+			if k == w {
+				known = true
+				break
+			}
+		}
+		if !known {
+			return false
+		}
+	}
+	if ok := n.field("ok"); ok != nil && string(ok.raw) == "false" {
+		return true
+	}
+	return nonEmpty(n.field("error"))
+}
+
+// nonEmpty: present and not null, false, "", {} or [].
+func nonEmpty(n *node) bool {
+	if n == nil {
+		return false
+	}
+	switch n.kind {
+	case kindNull:
+		return false
+	case kindBool:
+		return string(n.raw) == "true"
+	case kindString:
+		return n.str() != ""
+	case kindArray, kindObject:
+		return len(n.vals) > 0
+	}
+	return true
+}
+
+// wrapperText is "<message, else error>" plus " (<code>)" when a code is
+// given. An error that is an object contributes its own message.
+func wrapperText(n *node) string {
+	text := ""
+	for _, key := range []string{"message", "error"} {
+		f := n.field(key)
+		if !nonEmpty(f) {
+			continue
+		}
+		switch {
+		case f.kind == kindString:
+			text = f.str()
+		case f.kind == kindObject && nonEmpty(f.field("message")):
+			text = valueWord(f.field("message"))
+		default:
+			text = compactString(f)
+		}
+		break
+	}
+	if text == "" {
+		text = "the tool reported failure (ok: false)"
+	}
+	if c := n.field("code"); nonEmpty(c) {
+		text += " (" + valueWord(c) + ")"
+	}
+	return text
+}
+
+// valueWord is a string's text or any other value's compact JSON.
+func valueWord(n *node) string {
+	if n.kind == kindString {
+		return n.str()
+	}
+	return compactString(n)
+}
+
+// WriteError writes "Error: <text>\n" ("Error:" red when o.Color; the text
+// made safe when o.TTY). Trailing newlines of text are dropped.
+func WriteError(w io.Writer, text string, o Options) error {
+	text = o.clean()(strings.TrimRight(text, "\r\n"))
+	label := "Error:"
+	if o.Color {
+		label = sgrRed + label + sgrReset
+	}
+	_, err := fmt.Fprintf(w, "%s %s\n", label, text)
+	return err
+}
+
+// WriteJSON writes the value as JSON indented two spaces, numbers exactly as
+// received and key order kept; a text value becomes a JSON string. DEL, C1
+// controls and invalid UTF-8 inside strings are written as \u escapes, so
+// the output is safe on a terminal.
+func WriteJSON(w io.Writer, v Value) error {
+	var out []byte
+	if v.IsJSON && !v.Final {
+		n, err := parseJSON(v.JSON)
+		if err != nil {
+			return fmt.Errorf("render: %w", err)
+		}
+		out = appendIndented(nil, n.raw)
+	} else {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v.Text); err != nil {
+			return err
+		}
+		out = appendIndented(nil, bytes.TrimSpace(buf.Bytes()))
+	}
+	out = append(out, '\n')
+	_, err := w.Write(out)
+	return err
+}

@@ -1,0 +1,111 @@
+package render
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+)
+
+// PropertyLines returns the lines of the property view of an object, with
+// no color and no terminal escaping, for the shell's filters. The view does
+// not depend on the width (render.md never wraps it); width is accepted so
+// callers need not care.
+func PropertyLines(obj json.RawMessage, width int) ([]string, error) {
+	n, err := parseJSON(obj)
+	if err != nil {
+		return nil, err
+	}
+	if n.kind != kindObject {
+		return nil, errors.New("render: property view needs a JSON object")
+	}
+	_ = width
+	return propertyLines(nil, n, 0, func(s string) string { return s }), nil
+}
+
+// propertyLines appends the lines of an object's property view at the given
+// indentation: keys of one level aligned (`key:` padded to the longest key),
+// scalars after them, scalar lists as "- item" lines, nested objects and
+// arrays of objects indented two spaces under their key.
+func propertyLines(lines []string, obj *node, indent int, clean func(string) string) []string {
+	pad := spaces(indent)
+	if len(obj.keys) == 0 {
+		return append(lines, pad+"{}")
+	}
+	keys := make([]string, len(obj.keys))
+	col := 0
+	for i, k := range obj.keys {
+		keys[i] = clean(oneLine(k)) + ":"
+		col = max(col, textWidth(keys[i]))
+	}
+	for i, v := range obj.vals {
+		key := keys[i]
+		switch {
+		case v.kind == kindObject && len(v.keys) > 0:
+			lines = append(lines, pad+key)
+			lines = propertyLines(lines, v, indent+2, clean)
+		case v.kind == kindArray && len(v.vals) > 0:
+			lines = append(lines, pad+key)
+			lines = arrayLines(lines, v, indent+2, clean)
+		default:
+			lead := pad + key + spaces(col-textWidth(key)) + " "
+			lines = appendValueLines(lines, lead, spaces(indent+col+1), scalarText(v, clean))
+		}
+	}
+	return lines
+}
+
+// arrayLines appends the lines of a non-empty array under a key: an array of
+// objects as property blocks separated by blank lines, anything else as
+// "- item" lines (objects and arrays among them as compact JSON).
+func arrayLines(lines []string, arr *node, indent int, clean func(string) string) []string {
+	pad := spaces(indent)
+	allObjects := true
+	for _, el := range arr.vals {
+		if el.kind != kindObject {
+			allObjects = false
+			break
+		}
+	}
+	for i, el := range arr.vals {
+		if allObjects {
+			if i > 0 {
+				lines = append(lines, "")
+			}
+			lines = propertyLines(lines, el, indent, clean)
+			continue
+		}
+		lines = appendValueLines(lines, pad+"- ", spaces(indent+2), scalarText(el, clean))
+	}
+	return lines
+}
+
+// scalarText is how a value shows after its key or dash: strings unquoted,
+// numbers as received, true/false, null, {} and [] literally, other
+// containers as compact JSON.
+func scalarText(n *node, clean func(string) string) string {
+	switch n.kind {
+	case kindString:
+		return clean(strings.ReplaceAll(n.str(), "\r\n", "\n"))
+	case kindArray, kindObject:
+		return clean(compactString(n))
+	default:
+		return string(n.raw)
+	}
+}
+
+// appendValueLines appends lead+text, continuing a multi-line text on lines
+// indented by cont; no line ends in spaces.
+func appendValueLines(lines []string, lead, cont, text string) []string {
+	first, rest, more := strings.Cut(text, "\n")
+	lines = append(lines, strings.TrimRight(lead+first, " "))
+	for more {
+		var l string
+		l, rest, more = strings.Cut(rest, "\n")
+		if strings.TrimSpace(l) == "" {
+			lines = append(lines, "")
+		} else {
+			lines = append(lines, strings.TrimRight(cont+l, " \t"))
+		}
+	}
+	return lines
+}

@@ -1,0 +1,146 @@
+package render
+
+import (
+	"io"
+	"unicode/utf8"
+)
+
+// Safe returns s made safe for a terminal: CRLF becomes LF, and every other
+// control character except newline and tab — C0 codes (a lone CR included),
+// DEL and the C1 codes U+0080–U+009F — is shown as a visible escape (`\x1b`,
+// `\x7f`, `\u009b`); bytes that are not valid UTF-8 are shown as `\xff`.
+func Safe(s string) string {
+	if isSafe(s) {
+		return s
+	}
+	return string(appendSafe(make([]byte, 0, len(s)+16), s))
+}
+
+// isSafe reports whether s needs no change.
+func isSafe(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
+			continue
+		}
+		if c < utf8.RuneSelf {
+			return false
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 || r >= 0x80 && r <= 0x9f {
+			return false
+		}
+		i += size - 1
+	}
+	return true
+}
+
+// appendSafe appends the safe form of s to dst.
+func appendSafe(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f || c == '\n' || c == '\t':
+			dst = append(dst, c)
+		case c == '\r' && i+1 < len(s) && s[i+1] == '\n':
+			// CRLF: drop the CR, the LF follows.
+		case c < utf8.RuneSelf:
+			dst = append(dst, '\\', 'x', hexDigit(c>>4), hexDigit(c))
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == utf8.RuneError && size <= 1:
+				dst = append(dst, '\\', 'x', hexDigit(c>>4), hexDigit(c))
+			case r >= 0x80 && r <= 0x9f:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigit(byte(r)>>4), hexDigit(byte(r)))
+				i += size - 1
+			default:
+				dst = append(dst, s[i:i+size]...)
+				i += size - 1
+			}
+		}
+	}
+	return dst
+}
+
+// TerminalWriter makes everything written through it safe for a terminal
+// (see Safe). It is stateful across Write calls: a CR at the end of one
+// write followed by LF at the start of the next is a CRLF, and a UTF-8
+// sequence split between writes is decoded whole. Call Flush at the end to
+// write anything still held back.
+type TerminalWriter struct {
+	w       io.Writer
+	pending []byte // a trailing CR or an incomplete UTF-8 sequence
+	buf     []byte
+}
+
+// NewTerminalWriter wraps w so that everything written is made safe when tty
+// is true; when tty is false, w itself is returned and bytes pass unchanged
+// (piped output is data). The writer returned for a terminal is a
+// *TerminalWriter: call its Flush when done.
+func NewTerminalWriter(w io.Writer, tty bool) io.Writer {
+	if !tty {
+		return w
+	}
+	return &TerminalWriter{w: w}
+}
+
+// Write sanitizes p and writes it; it reports len(p) on success.
+func (t *TerminalWriter) Write(p []byte) (int, error) {
+	data := p
+	if len(t.pending) > 0 {
+		data = append(append([]byte(nil), t.pending...), p...)
+		t.pending = t.pending[:0]
+	}
+	// Hold back a trailing CR (it may start a CRLF) or an incomplete rune.
+	keep := incompleteTail(data)
+	if keep == 0 && len(data) > 0 && data[len(data)-1] == '\r' {
+		keep = 1
+	}
+	t.pending = append(t.pending, data[len(data)-keep:]...)
+	data = data[:len(data)-keep]
+	t.buf = appendSafe(t.buf[:0], string(data))
+	if _, err := t.w.Write(t.buf); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes whatever was held back (a lone CR or a truncated UTF-8
+// sequence), escaped.
+func (t *TerminalWriter) Flush() error {
+	if len(t.pending) == 0 {
+		return nil
+	}
+	out := appendSafe(nil, string(t.pending))
+	t.pending = t.pending[:0]
+	_, err := t.w.Write(out)
+	return err
+}
+
+// incompleteTail returns how many bytes at the end of b start a UTF-8
+// sequence that is not complete yet (0 when none).
+func incompleteTail(b []byte) int {
+	for k := 1; k <= 3 && k <= len(b); k++ {
+		c := b[len(b)-k]
+		if c < 0x80 {
+			return 0
+		}
+		if c >= 0xc0 { // a leading byte
+			need := 0
+			switch {
+			case c >= 0xf0:
+				need = 4
+			case c >= 0xe0:
+				need = 3
+			default:
+				need = 2
+			}
+			if need > k && utf8.FullRune(b[len(b)-k:]) == false {
+				return k
+			}
+			return 0
+		}
+	}
+	return 0
+}

@@ -1,0 +1,99 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// Value is what a call produced, after render.md "The value to render"
+// steps 1–2: text, or a structured JSON value.
+type Value struct {
+	// Text is the value when IsJSON is false.
+	Text string
+	// JSON is the value when IsJSON is true: an object, array or other JSON
+	// value, bytes as received.
+	JSON json.RawMessage
+	// IsJSON says the value is structured.
+	IsJSON bool
+	// Final marks curated reformatted output or filter text: never taken for
+	// JSON, written byte for byte.
+	Final bool
+	// IsError is set by FromResult when the result was an MCP tool result
+	// carrying "isError": true (the call answer's own isError is the
+	// caller's to check).
+	IsError bool
+}
+
+// TextValue returns a text value. Text that parses as a JSON object or
+// array is not reinterpreted: that is FromResult's job.
+func TextValue(s string) Value {
+	return Value{Text: s}
+}
+
+// FinalValue returns final text: curated reformatted output or filter
+// output, written byte for byte (on a terminal made safe first).
+func FinalValue(s string) Value {
+	return Value{Text: s, Final: true}
+}
+
+// FromResult normalizes a call's result (raw JSON) per render.md: a string
+// is text, unless it is JSON text that parses as an object or array; an MCP
+// tool result (an object with a "content" array of typed parts) becomes its
+// structuredContent, else its text parts joined with "\n" and its other parts
+// one line each; any other JSON value is structured. It never fails: bytes
+// that are not JSON at all become text.
+func FromResult(result json.RawMessage) Value {
+	trimmed := bytes.TrimSpace(result)
+	if len(trimmed) == 0 {
+		return Value{}
+	}
+	n, err := parseJSON(trimmed)
+	if err != nil {
+		return Value{Text: string(result)}
+	}
+	return fromNode(n, true)
+}
+
+// fromNode applies steps 1–2 to a decoded value; mcp enables MCP result
+// detection (only at the top level).
+func fromNode(n *node, mcp bool) Value {
+	switch n.kind {
+	case kindString:
+		return textOrJSON(n.str())
+	case kindObject:
+		if mcp && isMCPResult(n) {
+			return fromMCP(n)
+		}
+	}
+	return Value{JSON: json.RawMessage(n.raw), IsJSON: true}
+}
+
+// textOrJSON is step 2: text that parses as a JSON object or array counts as
+// that structured value; any other text stays text.
+func textOrJSON(s string) Value {
+	t := bytes.TrimSpace([]byte(s))
+	if len(t) >= 2 && (t[0] == '{' || t[0] == '[') {
+		if n, err := parseJSON(t); err == nil {
+			return Value{JSON: json.RawMessage(n.raw), IsJSON: true}
+		}
+	}
+	return Value{Text: s}
+}
+
+// decodeValue parses a structured value for rendering. A JSON string is
+// normalized as text (step 2 again, for values built by callers).
+func decodeValue(v Value) (*node, Value, error) {
+	n, err := parseJSON(v.JSON)
+	if err != nil {
+		return nil, v, err
+	}
+	if n.kind == kindString {
+		nv := textOrJSON(n.str())
+		if !nv.IsJSON {
+			return nil, nv, nil
+		}
+		n, _ = parseJSON(nv.JSON)
+		return n, nv, nil
+	}
+	return n, v, nil
+}

@@ -1,0 +1,87 @@
+package render
+
+import (
+	"bufio"
+	"io"
+	"strings"
+)
+
+// Write renders v to w with the view its shape picks (render.md "Views"):
+// text verbatim, an array of objects as a table, any other array as a list,
+// an object as a property view, another JSON value as its JSON text. Final
+// text is written byte for byte. On a terminal (o.TTY) foreign text is made
+// safe first; color (o.Color) only bolds table headers. Notes for standard
+// error, such as "(N more columns; use --output json)", go to notes (may be
+// nil). Error wrappers are the caller's to detect first (ErrorMessage): they
+// change the stream and the exit status.
+func Write(w, notes io.Writer, v Value, o Options) error {
+	if v.Final {
+		return writeString(w, o.clean()(v.Text))
+	}
+	if !v.IsJSON {
+		return writeText(w, v.Text, o)
+	}
+	n, nv, err := decodeValue(v)
+	if err != nil {
+		// Not JSON after all: show the bytes as text rather than fail.
+		return writeText(w, string(v.JSON), o)
+	}
+	if n == nil {
+		return writeText(w, nv.Text, o)
+	}
+	switch n.kind {
+	case kindArray:
+		if len(n.vals) == 0 {
+			return nil
+		}
+		if cols, ok := tableColumns(n); ok {
+			return writeTable(w, notes, n, cols, o)
+		}
+		return writeLines(w, listLines(n, o.clean()))
+	case kindObject:
+		return writeLines(w, propertyLines(nil, n, 0, o.clean()))
+	default:
+		return writeText(w, string(n.raw), o)
+	}
+}
+
+// writeText prints text verbatim with one trailing newline added when it
+// has none; empty text prints nothing.
+func writeText(w io.Writer, s string, o Options) error {
+	if s == "" {
+		return nil
+	}
+	s = o.clean()(s)
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	return writeString(w, s)
+}
+
+func writeString(w io.Writer, s string) error {
+	if s == "" {
+		return nil
+	}
+	_, err := io.WriteString(w, s)
+	return err
+}
+
+// listLines gives one line per element of an array of scalars (or mixed):
+// strings as text, objects and arrays as compact JSON.
+func listLines(arr *node, clean func(string) string) []string {
+	lines := make([]string, len(arr.vals))
+	for i, el := range arr.vals {
+		lines[i] = scalarText(el, clean)
+	}
+	return lines
+}
+
+// writeLines writes each line followed by a newline.
+func writeLines(w io.Writer, lines []string) error {
+	bw := bufio.NewWriter(w)
+	for _, l := range lines {
+		bw.WriteString(l)
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
