@@ -25,7 +25,7 @@ const maxDepth = 10000
 // number's text exactly as received); objects keep their keys in order.
 type node struct {
 	kind kind
-	raw  []byte  // the value's bytes as received (whole value, containers included)
+	raw  []byte   // the value's bytes as received (whole value, containers included)
 	keys []string // object keys, in order
 	vals []*node  // object values (parallel to keys) or array elements
 }
