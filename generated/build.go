@@ -1,0 +1,231 @@
+package generated
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// BuildOptions adjusts how a schema maps to flags. The zero value maps
+// every property.
+type BuildOptions struct {
+	// Omit leaves out these top-level properties (a curated command binds
+	// them to operands).
+	Omit []string
+	// Rename gives a top-level property's flag another spelling
+	// ("ignore" → "--ignore-globs"; the leading dashes may be left out).
+	Rename map[string]string
+}
+
+// Command is the command-line shape of one tool.
+type Command struct {
+	Flags      []*Flag  // in mapping order
+	NoInput    bool     // {} / true / no properties: takes no options, sends {}
+	FreeForm   bool     // top level is a free-form map: cannot be given input (help says so)
+	Properties []string // the top-level property names in order
+
+	byName map[string]*Flag
+}
+
+// Build maps a tool's raw inputSchema (bytes as served; property order is
+// document order) to an ordered command shape. It never panics or hangs on
+// any input; a schema that is not valid JSON is a *SchemaError. opts may be
+// the zero value.
+func Build(schema json.RawMessage, opts BuildOptions) (*Command, error) {
+	root, err := parseJSON(schema)
+	if err != nil {
+		return nil, &SchemaError{Err: err}
+	}
+	b := &builder{
+		w:     walker{root: root, budget: walkBudget},
+		opts:  opts,
+		cmd:   &Command{byName: make(map[string]*Flag)},
+		taken: make(map[string]bool),
+	}
+	for _, r := range reservedFlags {
+		b.taken[r] = true
+	}
+	if err := b.top(); err != nil {
+		return nil, &SchemaError{Err: err}
+	}
+	return b.cmd, nil
+}
+
+// builder holds the state of one Build.
+type builder struct {
+	w     walker
+	opts  BuildOptions
+	cmd   *Command
+	taken map[string]bool
+}
+
+func (b *builder) top() error {
+	v, err := b.w.viewOf(b.w.root)
+	if err != nil {
+		return err
+	}
+	defer b.w.done(v)
+	props := v.props()
+	requiredOK := true
+	if len(props) == 0 {
+		// A top-level union of object schemas: offer the properties of every
+		// branch, none of them required (the branches are alternatives).
+		for _, br := range v.union() {
+			bv, err := b.w.viewOf(br)
+			if err != nil {
+				return err
+			}
+			props = mergeProps(props, bv.props())
+			b.w.done(bv)
+		}
+		requiredOK = false
+	}
+	if len(props) == 0 {
+		b.cmd.NoInput = true
+		ap := v.kw("additionalProperties")
+		b.cmd.FreeForm = ap != nil && !(ap.kind == jBool && !ap.b) || v.kw("patternProperties") != nil
+		return nil
+	}
+	for _, p := range props {
+		b.cmd.Properties = append(b.cmd.Properties, p.name)
+	}
+	return b.walk(v, props, nil, nil, requiredOK)
+}
+
+func mergeProps(into, more []prop) []prop {
+	for _, p := range more {
+		found := false
+		for i := range into {
+			if into[i].name == p.name {
+				into[i].schemas = append(into[i].schemas, p.schemas...)
+				found = true
+				break
+			}
+		}
+		if !found {
+			into = append(into, p)
+		}
+	}
+	return into
+}
+
+// walk visits the properties of an object view depth-first in order.
+// path holds the property names so far and names their kebab spellings.
+func (b *builder) walk(parent *view, props []prop, path, names []string, required bool) error {
+	top := len(path) == 0
+	for _, p := range props {
+		if top && b.omitted(p.name) {
+			continue
+		}
+		if b.w.budget--; b.w.budget < 0 {
+			return errTooLarge
+		}
+		pv, err := b.w.viewOf(p.schemas...)
+		if err != nil {
+			return err
+		}
+		spec, err := b.w.classify(pv, nil)
+		if err != nil {
+			b.w.done(pv)
+			return err
+		}
+		req := required && parent.required(p.name)
+		ppath := append(path[:len(path):len(path)], p.name)
+		name := Kebab(p.name)
+		if top {
+			if r, ok := b.opts.Rename[p.name]; ok && strings.TrimLeft(r, "-") != "" {
+				name = strings.TrimLeft(r, "-")
+			}
+		}
+		pnames := append(names[:len(names):len(names)], name)
+		if spec.kind == vObject {
+			err = b.walk(pv, pv.props(), ppath, pnames, req)
+		} else {
+			b.leaf(pv, spec, ppath, pnames, req)
+		}
+		b.w.done(pv)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *builder) omitted(name string) bool {
+	for _, o := range b.opts.Omit {
+		if o == name {
+			return true
+		}
+	}
+	return false
+}
+
+// leaf adds the flag of one leaf.
+func (b *builder) leaf(v *view, spec *valueSpec, path, names []string, required bool) {
+	base := "--" + strings.Join(names, "-")
+	renamed := false
+	if len(path) == 1 && literalFlag(path[0]) && names[0] == Kebab(path[0]) {
+		base = path[0]
+		if base == "-h" {
+			base, renamed = "--h", true
+		}
+	}
+	name := base
+	for n := 2; b.taken[name]; n++ {
+		name, renamed = base+"-"+strconv.Itoa(n), true
+	}
+	b.taken[name] = true
+	f := &Flag{
+		Name:     name,
+		Path:     path,
+		Renamed:  renamed,
+		Required: required,
+		spec:     spec,
+	}
+	f.describe(v)
+	b.cmd.Flags = append(b.cmd.Flags, f)
+	b.cmd.byName[name] = f
+}
+
+// Lookup returns the flag with this exact spelling ("--org-slug", "-i"),
+// or nil.
+func (c *Command) Lookup(spelling string) *Flag {
+	if c == nil {
+		return nil
+	}
+	return c.byName[spelling]
+}
+
+// LookupPath returns the flag of the leaf at this property path, or nil.
+func (c *Command) LookupPath(path []string) *Flag {
+	if c == nil {
+		return nil
+	}
+	for _, f := range c.Flags {
+		if equalPath(f.Path, path) {
+			return f
+		}
+	}
+	return nil
+}
+
+func equalPath(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// FlagNames returns the spellings of every flag in mapping order.
+func (c *Command) FlagNames() []string {
+	out := make([]string, len(c.Flags))
+	for i, f := range c.Flags {
+		out[i] = f.Name
+	}
+	return out
+}

@@ -1,0 +1,236 @@
+package generated
+
+// vkind is how a schema position takes its value on the command line.
+type vkind uint8
+
+const (
+	vString  vkind = iota // verbatim text
+	vInteger              // base-10 int64
+	vNumber               // JSON number syntax, sent as written
+	vBoolean              // valueless flag
+	vEnum                 // one of listed values, compared as text
+	vUnion                // union of scalars: first accepting branch
+	vJSON                 // parsed as JSON
+	vObject               // object with declared properties: flattened
+	vArray                // array: one element per occurrence
+)
+
+// valueSpec describes how text becomes a value at one schema position.
+type valueSpec struct {
+	kind     vkind
+	enum     []*jvalue    // vEnum: allowed values, in order
+	branches []*valueSpec // vUnion: scalar branches in declared order
+	fallback bool         // vJSON: text that is not JSON is sent as a string
+	object   bool         // vJSON: the value must be a JSON object
+	item     *valueSpec   // vArray: the element spec (scalar or vJSON)
+	tuple    []*valueSpec // vArray of a tuple: per-position specs (vJSON)
+}
+
+func (s *valueSpec) scalar() bool { return s.kind <= vUnion }
+
+// jsonSpec is an untyped or structured position.
+func jsonSpec(fallback bool) *valueSpec { return &valueSpec{kind: vJSON, fallback: fallback} }
+
+// classify decides the spec of a view. inherit is the type list of an
+// enclosing schema, used by union branches that declare no type.
+func (w *walker) classify(v *view, inherit []string) (*valueSpec, error) {
+	if v.cyclic {
+		return jsonSpec(false), nil
+	}
+	types, null, present := v.types()
+	if !present {
+		types = inherit
+	}
+	if len(v.props()) > 0 && (len(types) == 0 || len(types) == 1 && types[0] == "object") {
+		return &valueSpec{kind: vObject}, nil
+	}
+	if s := enumSpec(v); s != nil {
+		return s, nil
+	}
+	if bs := v.union(); bs != nil {
+		return w.unionSpec(bs, types)
+	}
+	switch len(types) {
+	case 0:
+		if null {
+			return jsonSpec(false), nil
+		}
+		if v.kw("items") != nil || v.kw("prefixItems") != nil {
+			return w.arraySpec(v)
+		}
+		if v.kw("additionalProperties") != nil || v.kw("patternProperties") != nil || v.kw("propertyNames") != nil {
+			return &valueSpec{kind: vJSON, object: true}, nil
+		}
+		return jsonSpec(true), nil
+	case 1:
+		switch types[0] {
+		case "string":
+			return &valueSpec{kind: vString}, nil
+		case "integer":
+			return &valueSpec{kind: vInteger}, nil
+		case "number":
+			return &valueSpec{kind: vNumber}, nil
+		case "boolean":
+			return &valueSpec{kind: vBoolean}, nil
+		case "object":
+			return &valueSpec{kind: vJSON, object: true}, nil
+		case "array":
+			return w.arraySpec(v)
+		}
+		return jsonSpec(true), nil
+	}
+	u := &valueSpec{kind: vUnion}
+	for _, t := range types {
+		switch t {
+		case "string":
+			u.branches = append(u.branches, &valueSpec{kind: vString})
+		case "integer":
+			u.branches = append(u.branches, &valueSpec{kind: vInteger})
+		case "number":
+			u.branches = append(u.branches, &valueSpec{kind: vNumber})
+		case "boolean":
+			u.branches = append(u.branches, &valueSpec{kind: vBoolean})
+		default:
+			return jsonSpec(hasString(types)), nil
+		}
+	}
+	return u, nil
+}
+
+func hasString(types []string) bool {
+	for _, t := range types {
+		if t == "string" {
+			return true
+		}
+	}
+	return false
+}
+
+// enumSpec returns a vEnum spec for enum or const, nil when neither is
+// declared usefully. Null values are dropped when others remain.
+func enumSpec(v *view) *valueSpec {
+	var vals []*jvalue
+	if e := v.kw("enum"); e != nil && e.kind == jArray && len(e.arr) > 0 {
+		vals = e.arr
+	} else if c := v.kw("const"); c != nil {
+		vals = []*jvalue{c}
+	} else {
+		return nil
+	}
+	var kept []*jvalue
+	for _, x := range vals {
+		if x.kind != jNull {
+			kept = append(kept, x)
+		}
+	}
+	if len(kept) == 0 {
+		kept = vals
+	}
+	return &valueSpec{kind: vEnum, enum: kept}
+}
+
+// unionSpec classifies a multi-branch anyOf/oneOf: a union of scalars when
+// every branch is scalar, else a JSON value with a string fallback when a
+// branch takes strings.
+func (w *walker) unionSpec(bs []*jvalue, inherit []string) (*valueSpec, error) {
+	u := &valueSpec{kind: vUnion}
+	fallback, allScalar := false, true
+	for _, b := range bs {
+		bv, err := w.viewOf(b)
+		if err != nil {
+			return nil, err
+		}
+		s, err := w.classify(bv, inherit)
+		w.done(bv)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case s.kind == vUnion:
+			u.branches = append(u.branches, s.branches...)
+		case s.scalar():
+			u.branches = append(u.branches, s)
+		default:
+			allScalar = false
+		}
+		if s.takesString() {
+			fallback = true
+		}
+	}
+	if !allScalar {
+		return jsonSpec(fallback), nil
+	}
+	return u, nil
+}
+
+// takesString reports whether the spec accepts arbitrary strings.
+func (s *valueSpec) takesString() bool {
+	switch s.kind {
+	case vString:
+		return true
+	case vJSON:
+		return s.fallback
+	case vUnion:
+		for _, b := range s.branches {
+			if b.kind == vString {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// arraySpec classifies an array: scalar items repeat as scalars, anything
+// else (and tuples) as one JSON element per occurrence.
+func (w *walker) arraySpec(v *view) (*valueSpec, error) {
+	a := &valueSpec{kind: vArray}
+	items := v.kw("items")
+	var positions []*jvalue
+	rest := items
+	if p := v.kw("prefixItems"); p != nil && p.kind == jArray {
+		positions = p.arr
+	} else if items != nil && items.kind == jArray {
+		positions, rest = items.arr, v.kw("additionalItems")
+	}
+	for _, p := range positions {
+		s, err := w.itemSpec(p)
+		if err != nil {
+			return nil, err
+		}
+		a.tuple = append(a.tuple, jsonSpec(s.takesString() || s.kind == vJSON && s.fallback))
+	}
+	s, err := w.itemSpec(rest)
+	if err != nil {
+		return nil, err
+	}
+	if positions != nil || !s.scalar() {
+		s = jsonSpec(s.takesString())
+	}
+	a.item = s
+	return a, nil
+}
+
+// itemSpec classifies an element schema (nil or true: untyped).
+func (w *walker) itemSpec(n *jvalue) (*valueSpec, error) {
+	iv, err := w.viewOf(n)
+	if err != nil {
+		return nil, err
+	}
+	defer w.done(iv)
+	s, err := w.classify(iv, nil)
+	if err != nil {
+		return nil, err
+	}
+	if s.kind == vObject || s.kind == vArray {
+		return jsonSpec(false), nil
+	}
+	return s, nil
+}
+
+// elem returns the spec of the i-th occurrence of an array flag.
+func (s *valueSpec) elem(i int) *valueSpec {
+	if i < len(s.tuple) {
+		return s.tuple[i]
+	}
+	return s.item
+}

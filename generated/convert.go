@@ -1,0 +1,176 @@
+package generated
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// convert turns the text of one value into what is sent, or reports false.
+func (s *valueSpec) convert(text string) (any, bool) {
+	switch s.kind {
+	case vString:
+		return text, true
+	case vInteger:
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return nil, false
+		}
+		return json.Number(strconv.FormatInt(n, 10)), true
+	case vNumber:
+		if !isJSONNumber(text) {
+			return nil, false
+		}
+		return json.Number(text), true
+	case vBoolean:
+		switch text {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
+		return nil, false
+	case vEnum:
+		for _, e := range s.enum {
+			if e.text() == text {
+				return e.goValue(), true
+			}
+		}
+		return nil, false
+	case vUnion:
+		for _, b := range s.branches {
+			if v, ok := b.convert(text); ok {
+				return v, true
+			}
+		}
+		return nil, false
+	}
+	// vJSON
+	if v, ok := decodeJSON(text); ok {
+		if _, isObj := v.(map[string]any); s.object && !isObj {
+			return nil, false
+		}
+		return v, true
+	}
+	if s.fallback {
+		return text, true
+	}
+	return nil, false
+}
+
+// decodeJSON decodes exactly one JSON value with exact numbers.
+func decodeJSON(text string) (any, bool) {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
+	}
+	return v, true
+}
+
+// isJSONNumber reports whether s is a number in JSON syntax.
+func isJSONNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - start
+	}
+	if i < len(s) && s[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// takesNegative reports whether a following "-5" is this flag's value.
+func (s *valueSpec) takesNegative() bool {
+	switch s.kind {
+	case vInteger, vNumber:
+		return true
+	case vUnion:
+		for _, b := range s.branches {
+			if b.kind == vInteger || b.kind == vNumber {
+				return true
+			}
+		}
+	case vEnum:
+		for _, e := range s.enum {
+			if e.kind == jNumber && strings.HasPrefix(e.s, "-") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// expected describes the accepted values for an error message.
+func (s *valueSpec) expected() string {
+	switch s.kind {
+	case vString:
+		return "a string"
+	case vInteger:
+		return "an integer"
+	case vNumber:
+		return "a number"
+	case vBoolean:
+		return "true or false"
+	case vEnum:
+		texts := make([]string, len(s.enum))
+		for i, e := range s.enum {
+			texts[i] = e.text()
+		}
+		if len(texts) == 1 {
+			return texts[0]
+		}
+		return "one of " + strings.Join(texts, ", ")
+	case vUnion:
+		parts := make([]string, len(s.branches))
+		for i, b := range s.branches {
+			parts[i] = b.expected()
+		}
+		return strings.Join(parts, " or ")
+	}
+	if s.object {
+		return "a JSON object"
+	}
+	return "JSON"
+}
+
+// marshalCompact encodes v as compact JSON without HTML escaping.
+func marshalCompact(v any) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return json.RawMessage("null")
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}

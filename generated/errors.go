@@ -1,0 +1,136 @@
+package generated
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// exitUsage is the exit status of every error a user can cause here.
+const exitUsage = 2
+
+// UnknownFlagError is a flag the tool does not have.
+type UnknownFlagError struct {
+	Flag        string   // as given, without any "=value"
+	Suggestions []string // up to three close spellings, best first
+	Flags       []string // every flag of the tool, in mapping order
+}
+
+func (e *UnknownFlagError) Error() string {
+	var b strings.Builder
+	b.WriteString("unknown flag " + e.Flag)
+	if len(e.Suggestions) > 0 {
+		b.WriteString(" (did you mean " + orList(e.Suggestions) + "?)")
+	}
+	if len(e.Flags) == 0 {
+		b.WriteString("; this command takes no flags")
+	} else {
+		b.WriteString("; flags: " + strings.Join(e.Flags, ", "))
+	}
+	return b.String()
+}
+
+// ExitCode is 2 (usage).
+func (e *UnknownFlagError) ExitCode() int { return exitUsage }
+
+// MissingFlagError names every required flag that was not given.
+type MissingFlagError struct {
+	Flags []string
+}
+
+func (e *MissingFlagError) Error() string {
+	if len(e.Flags) == 1 {
+		return "missing required flag " + e.Flags[0]
+	}
+	return "missing required flags " + strings.Join(e.Flags, ", ")
+}
+
+// ExitCode is 2 (usage).
+func (e *MissingFlagError) ExitCode() int { return exitUsage }
+
+// BadValueError is a value its flag does not accept.
+type BadValueError struct {
+	Flag     string
+	Value    string
+	Expected string // "an integer", "one of a, b, c", "true or false", …
+}
+
+func (e *BadValueError) Error() string {
+	return fmt.Sprintf("invalid value %s for %s: expected %s", strconv.Quote(e.Value), e.Flag, e.Expected)
+}
+
+// ExitCode is 2 (usage).
+func (e *BadValueError) ExitCode() int { return exitUsage }
+
+// MissingValueError is a flag that needs a value and got none: at the end
+// of the words, or followed by a word that begins with "-".
+type MissingValueError struct {
+	Flag string
+	Next string // the word that followed, "" at the end
+}
+
+func (e *MissingValueError) Error() string {
+	if e.Next == "" {
+		return "flag " + e.Flag + " needs a value"
+	}
+	return fmt.Sprintf("flag %s needs a value; to pass a value that begins with \"-\", write %s=%s", e.Flag, e.Flag, e.Next)
+}
+
+// ExitCode is 2 (usage).
+func (e *MissingValueError) ExitCode() int { return exitUsage }
+
+// DuplicateFlagError is a flag that takes one value given more than once.
+type DuplicateFlagError struct {
+	Flag string
+}
+
+func (e *DuplicateFlagError) Error() string {
+	return "flag " + e.Flag + " given more than once (it takes a single value)"
+}
+
+// ExitCode is 2 (usage).
+func (e *DuplicateFlagError) ExitCode() int { return exitUsage }
+
+// OperandError is a word that is not a flag, given to a command that takes
+// flags only.
+type OperandError struct {
+	Operand    string
+	Suggestion string // e.g. "--issue-number 42"; "" when nothing fits
+}
+
+func (e *OperandError) Error() string {
+	msg := fmt.Sprintf("unexpected operand %s: this command takes flags only", strconv.Quote(e.Operand))
+	if e.Suggestion != "" {
+		msg += "; did you mean " + e.Suggestion + "?"
+	}
+	return msg
+}
+
+// ExitCode is 2 (usage).
+func (e *OperandError) ExitCode() int { return exitUsage }
+
+// SchemaError is an input schema that cannot be mapped (not JSON, or too
+// large to expand). The deployment served it, so it is not a usage error:
+// exit status 5 (the deployment answered nonsense).
+type SchemaError struct {
+	Err error
+}
+
+func (e *SchemaError) Error() string { return "invalid input schema: " + e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *SchemaError) Unwrap() error { return e.Err }
+
+// ExitCode is 5 (bad response).
+func (e *SchemaError) ExitCode() int { return 5 }
+
+// orList joins names as "a", "a or b", "a, b or c".
+func orList(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}

@@ -1,0 +1,111 @@
+package generated
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Flag is one command-line flag: one leaf of the input schema.
+type Flag struct {
+	Name        string            // full spelling: "--org-slug", "-i", "--h", "--output-2"
+	Path        []string          // property path from the input object: ["telemetry","context"]
+	Renamed     bool              // got a collision suffix or literal-conflict rename: help shows the property
+	Type        string            // "string","integer","number","boolean","json","enum","union"
+	Placeholder string            // "<string>","<integer>","<number>","<json>","<a|b|c>","<value>"; "" for booleans
+	Repeatable  bool              // arrays: one element per occurrence
+	Required    bool              // it and all its ancestors are required
+	Description string            // the schema's description, verbatim
+	Default     json.RawMessage   // nil when none (or null)
+	Enum        []json.RawMessage // allowed values (const: one), nil otherwise
+	Format      string            // the schema's format, shown not enforced
+	Constraints []Constraint      // pattern, minimum, maxLength, …: shown, not enforced
+
+	spec *valueSpec // how text becomes a value (the element spec for arrays)
+}
+
+// Constraint is a validation keyword of the schema, shown in help and not
+// enforced: Keyword is "minimum", "pattern", …; Value its compact JSON.
+type Constraint struct {
+	Keyword string
+	Value   json.RawMessage
+}
+
+// Property is the schema property the flag stands for, dot-joined
+// ("telemetry.context").
+func (f *Flag) Property() string { return strings.Join(f.Path, ".") }
+
+// Boolean reports whether the flag is valueless (a non-array boolean).
+func (f *Flag) Boolean() bool { return f.spec.kind == vBoolean }
+
+// TakesValue reports whether the flag needs a value.
+func (f *Flag) TakesValue() bool { return !f.Boolean() }
+
+// constraintKeywords are the validation keywords help shows, in this order.
+var constraintKeywords = [...]string{
+	"pattern", "minLength", "maxLength", "minimum", "exclusiveMinimum", "maximum",
+	"exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems",
+}
+
+// describe fills the help fields of a flag from its view.
+func (f *Flag) describe(v *view) {
+	f.Description = v.str("description")
+	if f.Description == "" {
+		f.Description = v.str("title")
+	}
+	f.Format = v.str("format")
+	if d := v.kw("default"); d != nil && d.kind != jNull {
+		f.Default = d.raw()
+	}
+	for _, k := range constraintKeywords {
+		if c := v.kw(k); c != nil {
+			f.Constraints = append(f.Constraints, Constraint{Keyword: k, Value: c.raw()})
+		}
+	}
+	s := f.spec
+	if s.kind == vArray {
+		f.Repeatable = true
+		s = s.item
+		if len(f.spec.tuple) > 0 {
+			s = jsonSpec(false)
+		}
+	}
+	f.Type, f.Placeholder = typeAndPlaceholder(s, f.Repeatable)
+	if s.kind == vEnum {
+		for _, e := range s.enum {
+			f.Enum = append(f.Enum, e.raw())
+		}
+	}
+}
+
+func typeAndPlaceholder(s *valueSpec, repeated bool) (string, string) {
+	switch s.kind {
+	case vString:
+		return "string", "<string>"
+	case vInteger:
+		return "integer", "<integer>"
+	case vNumber:
+		return "number", "<number>"
+	case vBoolean:
+		if repeated {
+			return "boolean", "<true|false>"
+		}
+		return "boolean", ""
+	case vEnum:
+		texts := make([]string, len(s.enum))
+		for i, e := range s.enum {
+			texts[i] = e.text()
+		}
+		return "enum", "<" + strings.Join(texts, "|") + ">"
+	case vUnion:
+		return "union", "<value>"
+	}
+	return "json", "<json>"
+}
+
+// str returns the first string value of a keyword among the parts.
+func (v *view) str(name string) string {
+	if m := v.kw(name); m != nil && m.kind == jString {
+		return m.s
+	}
+	return ""
+}

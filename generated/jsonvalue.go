@@ -1,0 +1,246 @@
+package generated
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// jkind is the kind of a decoded JSON value.
+type jkind uint8
+
+const (
+	jNull jkind = iota
+	jBool
+	jNumber
+	jString
+	jArray
+	jObject
+)
+
+// jvalue is a JSON value decoded with object member order preserved. A
+// repeated key keeps the position of its first occurrence and the value of
+// its last, as encoding/json would keep the last.
+type jvalue struct {
+	kind jkind
+	b    bool
+	s    string // string contents, or number text as written
+	arr  []*jvalue
+	keys []string
+	vals []*jvalue
+}
+
+// maxJSONDepth bounds the nesting accepted in a schema.
+const maxJSONDepth = 512
+
+// parseJSON decodes exactly one JSON value from b.
+func parseJSON(b []byte) (*jvalue, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	v, err := decodeValue(dec, 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("unexpected data after the JSON value")
+	}
+	return v, nil
+}
+
+func decodeValue(dec *json.Decoder, depth int) (*jvalue, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		if err == io.EOF {
+			return nil, errors.New("unexpected end of JSON")
+		}
+		return nil, err
+	}
+	return decodeFrom(dec, tok, depth)
+}
+
+func decodeFrom(dec *json.Decoder, tok json.Token, depth int) (*jvalue, error) {
+	switch t := tok.(type) {
+	case nil:
+		return &jvalue{kind: jNull}, nil
+	case bool:
+		return &jvalue{kind: jBool, b: t}, nil
+	case json.Number:
+		return &jvalue{kind: jNumber, s: string(t)}, nil
+	case string:
+		return &jvalue{kind: jString, s: t}, nil
+	case json.Delim:
+		if depth >= maxJSONDepth {
+			return nil, fmt.Errorf("JSON nested more than %d levels", maxJSONDepth)
+		}
+		if t == '[' {
+			return decodeArray(dec, depth)
+		}
+		if t == '{' {
+			return decodeObject(dec, depth)
+		}
+	}
+	return nil, fmt.Errorf("unexpected JSON token %v", tok)
+}
+
+func decodeArray(dec *json.Decoder, depth int) (*jvalue, error) {
+	v := &jvalue{kind: jArray}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, eofErr(err)
+		}
+		if d, ok := tok.(json.Delim); ok && d == ']' {
+			return v, nil
+		}
+		e, err := decodeFrom(dec, tok, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		v.arr = append(v.arr, e)
+	}
+}
+
+func decodeObject(dec *json.Decoder, depth int) (*jvalue, error) {
+	v := &jvalue{kind: jObject}
+	var index map[string]int
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, eofErr(err)
+		}
+		if d, ok := tok.(json.Delim); ok && d == '}' {
+			return v, nil
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return nil, fmt.Errorf("unexpected JSON token %v", tok)
+		}
+		e, err := decodeValue(dec, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		if index == nil {
+			index = make(map[string]int)
+		}
+		if i, dup := index[key]; dup {
+			v.vals[i] = e
+			continue
+		}
+		index[key] = len(v.keys)
+		v.keys = append(v.keys, key)
+		v.vals = append(v.vals, e)
+	}
+}
+
+func eofErr(err error) error {
+	if err == io.EOF {
+		return errors.New("unexpected end of JSON")
+	}
+	return err
+}
+
+// get returns the member named key of an object, or nil.
+func (v *jvalue) get(key string) *jvalue {
+	if v == nil || v.kind != jObject {
+		return nil
+	}
+	for i, k := range v.keys {
+		if k == key {
+			return v.vals[i]
+		}
+	}
+	return nil
+}
+
+// str returns the string member named key, or "".
+func (v *jvalue) str(key string) string {
+	if m := v.get(key); m != nil && m.kind == jString {
+		return m.s
+	}
+	return ""
+}
+
+// text is how a value is shown and compared on the command line: a string
+// is its contents, anything else its compact JSON.
+func (v *jvalue) text() string {
+	if v.kind == jString {
+		return v.s
+	}
+	return string(v.raw())
+}
+
+// raw encodes the value as compact JSON, numbers exactly as written.
+func (v *jvalue) raw() json.RawMessage {
+	var buf bytes.Buffer
+	v.encode(&buf)
+	return buf.Bytes()
+}
+
+func (v *jvalue) encode(buf *bytes.Buffer) {
+	switch v.kind {
+	case jNull:
+		buf.WriteString("null")
+	case jBool:
+		buf.WriteString(strconv.FormatBool(v.b))
+	case jNumber:
+		buf.WriteString(v.s)
+	case jString:
+		writeJSONString(buf, v.s)
+	case jArray:
+		buf.WriteByte('[')
+		for i, e := range v.arr {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			e.encode(buf)
+		}
+		buf.WriteByte(']')
+	case jObject:
+		buf.WriteByte('{')
+		for i, k := range v.keys {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			writeJSONString(buf, k)
+			buf.WriteByte(':')
+			v.vals[i].encode(buf)
+		}
+		buf.WriteByte('}')
+	}
+}
+
+func writeJSONString(buf *bytes.Buffer, s string) {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	buf.Truncate(buf.Len() - 1)
+}
+
+// goValue converts the value to what encoding/json would decode with
+// UseNumber: map[string]any, []any, string, json.Number, bool, nil.
+func (v *jvalue) goValue() any {
+	switch v.kind {
+	case jBool:
+		return v.b
+	case jNumber:
+		return json.Number(v.s)
+	case jString:
+		return v.s
+	case jArray:
+		out := make([]any, len(v.arr))
+		for i, e := range v.arr {
+			out[i] = e.goValue()
+		}
+		return out
+	case jObject:
+		out := make(map[string]any, len(v.keys))
+		for i, k := range v.keys {
+			out[k] = v.vals[i].goValue()
+		}
+		return out
+	}
+	return nil
+}

@@ -1,0 +1,88 @@
+package generated
+
+import (
+	"strings"
+)
+
+// Validate reports every required flag missing from p in one
+// *MissingFlagError, or nil.
+func (c *Command) Validate(p *Parsed) error {
+	var missing []string
+	for _, f := range c.Flags {
+		if f.Required && (p == nil || !getPath(p.Input, f.Path)) {
+			missing = append(missing, f.Name)
+		}
+	}
+	if len(missing) > 0 {
+		return &MissingFlagError{Flags: missing}
+	}
+	return nil
+}
+
+// RejectOperands reports the first operand as an *OperandError (generated
+// commands take flags only), suggesting the flag it most likely meant.
+func (c *Command) RejectOperands(p *Parsed) error {
+	if p == nil || len(p.Operands) == 0 {
+		return nil
+	}
+	op := p.Operands[0]
+	return &OperandError{Operand: op, Suggestion: c.suggestFor(op, p)}
+}
+
+// suggestFor guesses what an operand meant: "name=value" → --name=value; a
+// word close to a flag's name → that flag; else the first unset flag
+// (required ones first) whose type accepts the word as its value.
+func (c *Command) suggestFor(op string, p *Parsed) string {
+	if key, val, ok := strings.Cut(op, "="); ok && key != "" {
+		if f := c.byProperty(key); f != nil {
+			return f.Name + "=" + val
+		}
+	}
+	if f := c.byProperty(op); f != nil {
+		if f.Boolean() {
+			return f.Name
+		}
+		return f.Name + " " + f.Placeholder
+	}
+	if s := Suggest("--"+Kebab(op), c.FlagNames()); len(s) > 0 && len(op) > 2 {
+		f := c.Lookup(s[0])
+		if f.Boolean() {
+			return f.Name
+		}
+		return f.Name + " " + f.Placeholder
+	}
+	for _, requiredOnly := range []bool{true, false} {
+		for _, f := range c.Flags {
+			if f.Boolean() || requiredOnly && !f.Required || getPath(p.Input, f.Path) {
+				continue
+			}
+			spec := f.spec
+			if spec.kind == vArray {
+				spec = spec.elem(0)
+			}
+			if !requiredOnly && spec.takesString() {
+				continue
+			}
+			if _, ok := spec.convert(op); ok {
+				if strings.HasPrefix(op, "-") {
+					return f.Name + "=" + op
+				}
+				return f.Name + " " + op
+			}
+		}
+	}
+	return ""
+}
+
+// byProperty finds the flag whose name or property matches a word.
+func (c *Command) byProperty(word string) *Flag {
+	if f := c.Lookup("--" + Kebab(word)); f != nil {
+		return f
+	}
+	for _, f := range c.Flags {
+		if f.Property() == word || f.Name == word {
+			return f
+		}
+	}
+	return nil
+}
