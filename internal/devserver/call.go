@@ -1,0 +1,196 @@
+package devserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/devserver/tool"
+)
+
+// callBody is the body of POST /v1/tools/{name}; pointers tell a field sent
+// empty from one not sent.
+type callBody struct {
+	Input             json.RawMessage `json:"input"`
+	SessionID         *string         `json:"sessionId"`
+	ContinuationToken *string         `json:"continuationToken"`
+}
+
+// serveCall answers POST /v1/tools/{name}: decode, bind, look up, check,
+// admit by effect, run, record.
+func (a *agent) serveCall(c *reqCtx) {
+	var body callBody
+	if err := decodeBody(c, maxCallBody, &body, true); err != nil {
+		writeError(c.w, err)
+		return
+	}
+	input := bytes.TrimSpace(body.Input)
+	if len(input) == 0 || bytes.Equal(input, []byte("null")) {
+		input = []byte("{}")
+	} else if input[0] != '{' {
+		e := errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "input must be a JSON object")
+		e.body.Issues = []catalog.Issue{{Path: []any{}, Message: "expected object"}}
+		writeError(c.w, e)
+		return
+	}
+	b, aerr := a.resolve(c.principal, body.SessionID, body.ContinuationToken)
+	if aerr != nil {
+		writeError(c.w, aerr)
+		return
+	}
+	e, aerr := a.lookup(c.segs[0])
+	if aerr != nil {
+		writeError(c.w, aerr)
+		return
+	}
+	if execution(e.t) == "agent" {
+		writeError(c.w, errorf(http.StatusBadRequest, catalog.CodeAgentTool,
+			fmt.Sprintf("%s is an agent-execution tool; it runs only inside a model turn and cannot be called on the host", e.t.Name)))
+		return
+	}
+	if e.t.Validate {
+		issues, err := e.validate(input)
+		if err != nil {
+			a.logf("devserver: %v", err)
+			writeError(c.w, errorf(http.StatusInternalServerError, codeInternal, err.Error()))
+			return
+		}
+		if len(issues) > 0 {
+			writeError(c.w, invalidInput(e.t.Name, issues))
+			return
+		}
+	}
+	scratch, aerr := a.admit(b, e.t)
+	if aerr != nil {
+		writeError(c.w, aerr)
+		return
+	}
+	a.run(c, e, b, input, scratch)
+}
+
+// invalidInput is the 400 invalid_input envelope of a tool's issues.
+func invalidInput(tool string, issues []catalog.Issue) *apiError {
+	e := errorf(http.StatusBadRequest, catalog.CodeInvalidInput, issuesMessage(tool, issues))
+	e.body.Issues = issues
+	return e
+}
+
+// admit applies the busy and workspace rules to a session-bound call and
+// reports whether it runs in a scratch workspace.
+func (a *agent) admit(b binding, t *tool.Tool) (scratch bool, err *apiError) {
+	if !b.bound() {
+		return false, nil
+	}
+	a.sessions.with(b.sessionID, func(s *session) bool {
+		switch {
+		case s.busy() && !t.ReadOnly():
+			state := "running"
+			if !s.Running {
+				state = "queued"
+			}
+			err = errorf(http.StatusConflict, catalog.CodeSessionBusy, fmt.Sprintf(
+				"session %s has a model turn %s and %s is a write; wait for the turn to finish, or call without a session",
+				s.ID, state, t.Name))
+		case s.Unavailable && !t.ReadOnly():
+			err = errorf(http.StatusConflict, catalog.CodeWorkspaceUnavailable, fmt.Sprintf(
+				"the workspace of session %s is unavailable; %s is a write and cannot run in a scratch workspace",
+				s.ID, t.Name))
+		case s.Unavailable:
+			scratch = true
+		}
+		return false
+	})
+	return scratch, err
+}
+
+// run calls the tool body, records a session-bound call and answers.
+func (a *agent) run(c *reqCtx, e *entry, b binding, input []byte, scratch bool) {
+	callID := "call_" + randomHex(8)
+	call := &tool.Call{
+		Input:   input,
+		Session: tool.Session{ID: b.sessionID, ContinuationToken: b.token, Scratch: scratch},
+		Record:  func(string, any) {},
+	}
+	var (
+		recMu   sync.Mutex
+		records []record
+	)
+	if b.bound() {
+		call.Record = func(kind string, v any) {
+			recMu.Lock()
+			defer recMu.Unlock()
+			records = append(records, record{Kind: kind, CallID: callID, Value: marshal(v)})
+		}
+	}
+	start := time.Now()
+	res, err := invoke(c.r.Context(), e.t, call, a.logf)
+	dur := time.Since(start)
+	var inErr *tool.InputError
+	if errors.As(err, &inErr) {
+		writeError(c.w, invalidInput(e.t.Name, inErr.Issues))
+		return
+	}
+	if err != nil {
+		res = tool.ErrorText(err.Error())
+	}
+	value := bytes.TrimSpace(res.Value)
+	if len(value) == 0 {
+		value = []byte("null")
+	} else if !json.Valid(value) {
+		res = tool.ErrorText(e.t.Name + " returned a result that is not valid JSON")
+		value = res.Value
+	}
+	if b.bound() {
+		recMu.Lock()
+		defer recMu.Unlock()
+		a.record(b.sessionID, callRecord{
+			CallID: callID, ToolName: e.t.Name, Input: append(json.RawMessage(nil), input...),
+			TurnID: "turn_" + randomHex(8), IsError: res.IsError, Scratch: scratch,
+		}, records)
+	}
+	writeBody(c.w, http.StatusOK, object(
+		val("ok", true),
+		val("toolName", e.t.Name),
+		val("callId", callID),
+		val("isError", res.IsError),
+		raw("result", value),
+		field{key: "durationMs", raw: strconv.AppendInt(nil, dur.Milliseconds(), 10)},
+		valIf(b.bound(), "sessionId", b.sessionID),
+		valIf(scratch, "scratchWorkspace", true),
+	))
+}
+
+// record appends a call and what it recorded to the session, bumping its
+// activity time.
+func (a *agent) record(id string, cr callRecord, records []record) {
+	a.sessions.with(id, func(s *session) bool {
+		now := a.sessions.stamp()
+		cr.At = now
+		for _, r := range records {
+			r.At = now
+			s.Records = append(s.Records, r)
+		}
+		s.Calls = append(s.Calls, cr)
+		s.Updated = now
+		return true
+	})
+}
+
+// invoke runs the tool body; a panic becomes an error result.
+func invoke(ctx context.Context, t *tool.Tool, call *tool.Call, logf func(string, ...any)) (res tool.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			logf("devserver: tool %s panicked: %v\n%s", t.Name, p, debug.Stack())
+			res, err = tool.Result{}, fmt.Errorf("%s failed: internal error (%v)", t.Name, p)
+		}
+	}()
+	return t.Call(ctx, call)
+}

@@ -1,0 +1,25 @@
+// Package devserver is agsh's development deployment: an HTTP server that
+// speaks the deployment wire contract (../shared/spec/wire.md) for several
+// agents on one port, as ../shared/spec/devserver.md describes.
+//
+// A Server is configured with agents and their tools (internal/devserver/tool)
+// and knows nothing of where the tools come from; Build composes the real
+// deployment (workspace file tools, the authored JSON tools, the MCP
+// connections) into the executor and planner agents.
+//
+// Every agent serves, under /<slug>:
+//
+//	GET  /v1/info                  the agent document
+//	GET  /v1/tools                 the tool listing
+//	GET  /v1/tools/{name}          one tool, its schemas byte for byte
+//	POST /v1/tools/{name}          a direct call
+//	GET  /v1/sessions              the caller's sessions, newest activity first
+//	POST /v1/session               create a session (no model runs)
+//	POST /v1/dev/turn              mark a turn running/queued, a workspace unavailable
+//	GET  /v1/dev/sessions/{id}/calls  the calls and records of a session
+//	POST /v1/dev/faults            arm failures; DELETE clears them
+//
+// and the host serves GET /v1/agents. Every answer is the JSON envelope
+// ({"ok": …}); a path outside every agent mount is a plain 404, so a client
+// can tell "not an agent" from an agent's own 404.
+package devserver

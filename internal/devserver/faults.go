@@ -1,0 +1,148 @@
+package devserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/agsh-dev/agsh/catalog"
+)
+
+// fault is one armed failure for the next Count requests of a route.
+type fault struct {
+	Method, Path string
+	Count        int
+	Status       int
+	DelayMs      int
+	HangMs       int
+	Body         []byte // nil: no replacement body
+	Truncate     bool
+}
+
+// faultSet holds an agent's armed faults, first armed first used.
+type faultSet struct {
+	mu     sync.Mutex
+	faults []*fault
+}
+
+// take consumes one use of the first fault armed for the route, or returns
+// nil.
+func (fs *faultSet) take(method, path string) *fault {
+	path = strings.TrimSuffix(path, "/")
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for i, f := range fs.faults {
+		if f.Method != method || f.Path != path {
+			continue
+		}
+		f.Count--
+		if f.Count <= 0 {
+			fs.faults = append(fs.faults[:i], fs.faults[i+1:]...)
+		}
+		return f
+	}
+	return nil
+}
+
+func (fs *faultSet) add(f *fault) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.faults = append(fs.faults, f)
+}
+
+func (fs *faultSet) clear() int {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	n := len(fs.faults)
+	fs.faults = nil
+	return n
+}
+
+// faultBody is the body of POST /v1/dev/faults.
+type faultBody struct {
+	Route    string          `json:"route"`
+	Count    *int            `json:"count"`
+	Status   int             `json:"status"`
+	DelayMs  int             `json:"delayMs"`
+	HangMs   int             `json:"hangMs"`
+	Body     json.RawMessage `json:"body"`
+	Truncate bool            `json:"truncate"`
+}
+
+// serveFaults answers POST /v1/dev/faults (arm one) and DELETE (clear all).
+func (a *agent) serveFaults(c *reqCtx) {
+	if c.r.Method == http.MethodDelete {
+		n := a.faults.clear()
+		writeJSON(c.w, http.StatusOK, map[string]any{"ok": true, "cleared": n})
+		return
+	}
+	var body faultBody
+	if err := decodeBody(c, maxFaultBody, &body, false); err != nil {
+		writeError(c.w, err)
+		return
+	}
+	f, issue := a.parseFault(body)
+	if issue != nil {
+		e := errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "invalid fault: "+pathKey(issue.Path)+": "+issue.Message)
+		e.body.Issues = []catalog.Issue{*issue}
+		writeError(c.w, e)
+		return
+	}
+	a.faults.add(f)
+	writeJSON(c.w, http.StatusOK, map[string]any{"ok": true, "route": f.Method + " " + f.Path, "count": f.Count})
+}
+
+// parseFault checks an armed fault. The route is "METHOD /path" under the
+// agent mount; a path that repeats the mount (/executor/v1/…) is accepted.
+func (a *agent) parseFault(b faultBody) (*fault, *catalog.Issue) {
+	bad := func(field, format string, args ...any) (*fault, *catalog.Issue) {
+		return nil, &catalog.Issue{Path: []any{field}, Message: fmt.Sprintf(format, args...)}
+	}
+	method, path, ok := strings.Cut(strings.TrimSpace(b.Route), " ")
+	path = strings.TrimSpace(path)
+	if !ok || method == "" || !strings.HasPrefix(path, "/") {
+		return bad("route", `expected "METHOD /path", such as "POST /v1/tools/read"`)
+	}
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
+	}
+	path = strings.TrimPrefix(path, "/"+a.slug)
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	f := &fault{Method: strings.ToUpper(method), Path: strings.TrimSuffix(path, "/"), Count: 1,
+		Status: b.Status, DelayMs: b.DelayMs, HangMs: b.HangMs, Truncate: b.Truncate}
+	if b.Count != nil {
+		if *b.Count < 1 {
+			return bad("count", "must be at least 1")
+		}
+		f.Count = *b.Count
+	}
+	if b.Status != 0 && (b.Status < 100 || b.Status > 599) {
+		return bad("status", "must be an HTTP status between 100 and 599")
+	}
+	if b.DelayMs < 0 || b.DelayMs > 600_000 {
+		return bad("delayMs", "must be between 0 and 600000")
+	}
+	if b.HangMs < 0 || b.HangMs > 600_000 {
+		return bad("hangMs", "must be between 0 and 600000")
+	}
+	if raw := bytes.TrimSpace(b.Body); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
+		if raw[0] == '"' {
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return bad("body", "not a valid JSON string")
+			}
+			f.Body = []byte(s)
+		} else {
+			f.Body = append([]byte(nil), raw...) // a JSON value given as is
+		}
+	}
+	if f.Status == 0 && f.Body == nil && f.DelayMs == 0 && f.HangMs == 0 && !f.Truncate {
+		return bad("status", "a fault needs at least one of status, body, delayMs, hangMs, truncate")
+	}
+	return f, nil
+}

@@ -1,0 +1,198 @@
+package devserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agsh-dev/agsh/internal/devserver/tool"
+)
+
+// AgentConfig describes one agent of the host: its URL slug (the mount,
+// "/executor"), the name and description of its /v1/info document, and its
+// tools in listing order.
+type AgentConfig struct {
+	Slug        string
+	Name        string
+	Description string
+	Tools       []*tool.Tool
+}
+
+// Config configures a Server.
+type Config struct {
+	// Addr is the listen address; "" means 127.0.0.1:0 (a free port).
+	Addr   string
+	Agents []AgentConfig
+	// BearerTokens, when any, are required on every request; each is its own
+	// principal.
+	BearerTokens []string
+	// AllowAnonymous admits non-loopback callers without a token.
+	AllowAnonymous bool
+	// StateDir, when set, persists sessions as JSON files across restarts.
+	StateDir string
+	// Logf receives one line per request and every problem; nil discards.
+	Logf func(format string, args ...any)
+}
+
+// Server is a running (or ready to run) development deployment.
+type Server struct {
+	agents []*agent
+	bySlug map[string]*agent
+	auth   *authPolicy
+	logf   func(string, ...any)
+	addr   string
+
+	handler http.Handler
+	done    chan struct{} // closed by Close: ends hangs and delays
+
+	mu        sync.Mutex
+	ln        net.Listener
+	srv       *http.Server
+	url       string
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// New checks the configuration, loads persisted sessions, and prepares the
+// agents. It does not listen; Start does.
+func New(cfg Config) (*Server, error) {
+	if len(cfg.Agents) == 0 {
+		return nil, errors.New("devserver: no agents configured")
+	}
+	logf := cfg.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	auth, err := newAuthPolicy(cfg.BearerTokens, cfg.AllowAnonymous)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		bySlug: map[string]*agent{},
+		auth:   auth,
+		logf:   logf,
+		addr:   cfg.Addr,
+		done:   make(chan struct{}),
+	}
+	if s.addr == "" {
+		s.addr = "127.0.0.1:0"
+	}
+	slugRE := regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+	for _, ac := range cfg.Agents {
+		if !slugRE.MatchString(ac.Slug) || ac.Slug == "v1" {
+			return nil, fmt.Errorf("devserver: invalid agent slug %q (lower-case letters, digits, - and _)", ac.Slug)
+		}
+		if s.bySlug[ac.Slug] != nil {
+			return nil, fmt.Errorf("devserver: agent %q configured twice", ac.Slug)
+		}
+		a, err := newAgent(ac, cfg.StateDir, logf)
+		if err != nil {
+			return nil, err
+		}
+		s.agents = append(s.agents, a)
+		s.bySlug[ac.Slug] = a
+	}
+	s.handler = http.HandlerFunc(s.serve)
+	return s, nil
+}
+
+// Handler is the server's HTTP handler, for tests that drive it with
+// httptest (a request's RemoteAddr decides loopback admission).
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Start listens on the configured address and serves in the background. It
+// returns once the listener is open, so URL is valid when it returns.
+func (s *Server) Start() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ln != nil {
+		return errors.New("devserver: already started")
+	}
+	ln, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		return fmt.Errorf("devserver: listen on %s: %w", s.addr, err)
+	}
+	s.ln = ln
+	s.url = baseURL(ln.Addr())
+	s.srv = &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       90 * time.Second,
+		ErrorLog:          log.New(logWriter(s.logf), "", 0),
+	}
+	go func() {
+		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.logf("devserver: serve: %v", err)
+		}
+	}()
+	return nil
+}
+
+// baseURL is the URL clients on this machine use: an unspecified listen
+// address (0.0.0.0, ::) is reached through 127.0.0.1.
+func baseURL(a net.Addr) string {
+	host, port := "127.0.0.1", "0"
+	if ta, ok := a.(*net.TCPAddr); ok {
+		port = strconv.Itoa(ta.Port)
+		if ta.IP != nil && !ta.IP.IsUnspecified() {
+			host = ta.IP.String()
+		}
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// URL is the host's base URL, http://127.0.0.1:PORT; "" before Start.
+func (s *Server) URL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.url
+}
+
+// AgentURL is the target URL of one agent, http://127.0.0.1:PORT/slug.
+func (s *Server) AgentURL(slug string) string { return s.URL() + "/" + slug }
+
+// Agents lists the slugs of the configured agents, in configuration order.
+func (s *Server) Agents() []string {
+	out := make([]string, len(s.agents))
+	for i, a := range s.agents {
+		out[i] = a.slug
+	}
+	return out
+}
+
+// Close stops the server gracefully: it ends injected hangs and delays, lets
+// in-flight requests finish for up to five seconds, then closes what is left.
+// It is safe to call more than once and before Start.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.done)
+		s.mu.Lock()
+		srv := s.srv
+		s.mu.Unlock()
+		if srv == nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil {
+			s.closeErr = srv.Close()
+		}
+	})
+	return s.closeErr
+}
+
+// logWriter adapts logf to the io.Writer http.Server's ErrorLog needs.
+type logWriter func(string, ...any)
+
+func (l logWriter) Write(p []byte) (int, error) {
+	l("%s", strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}

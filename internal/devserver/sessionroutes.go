@@ -1,0 +1,140 @@
+package devserver
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/agsh-dev/agsh/catalog"
+)
+
+// serveNewSession answers POST /v1/session {"message", "title"?}. No model
+// runs: the session is recorded and waits.
+func (a *agent) serveNewSession(c *reqCtx) {
+	var body struct {
+		Message *string `json:"message"`
+		Title   *string `json:"title"`
+	}
+	if err := decodeBody(c, maxSmallBody, &body, false); err != nil {
+		writeError(c.w, err)
+		return
+	}
+	if body.Message == nil {
+		e := errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "a session needs a message: {\"message\": \"…\"}")
+		e.body.Issues = []catalog.Issue{{Path: []any{"message"}, Message: "required"}}
+		writeError(c.w, e)
+		return
+	}
+	title := ""
+	if body.Title != nil {
+		title = strings.TrimSpace(*body.Title)
+	}
+	if title == "" {
+		title = titleFrom(*body.Message)
+	}
+	s := a.sessions.create(c.principal, *body.Message, title)
+	writeJSON(c.w, http.StatusOK, map[string]any{
+		"ok": true, "sessionId": s.ID, "continuationToken": s.Token,
+	})
+}
+
+// titleFrom derives a title from a message's first line, at most 60
+// characters.
+func titleFrom(msg string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(msg), "\n")
+	line = strings.TrimSpace(line)
+	if r := []rune(line); len(r) > 60 {
+		line = string(r[:59]) + "…"
+	}
+	return line
+}
+
+// serveSessions answers GET /v1/sessions with the caller's sessions, newest
+// activity first.
+func (a *agent) serveSessions(c *reqCtx) {
+	writeJSON(c.w, http.StatusOK, catalog.SessionsResponse{OK: true, Sessions: a.sessions.list(c.principal)})
+}
+
+// serveTurn answers POST /v1/dev/turn: it marks a model turn running or
+// queued on a session, or ends it, and can make the workspace unavailable.
+// A body naming only the session starts a running turn.
+func (a *agent) serveTurn(c *reqCtx) {
+	var body struct {
+		SessionID *string `json:"sessionId"`
+		Running   *bool   `json:"running"`
+		Queued    *bool   `json:"queued"`
+		Workspace *string `json:"workspace"`
+	}
+	if err := decodeBody(c, maxSmallBody, &body, false); err != nil {
+		writeError(c.w, err)
+		return
+	}
+	if body.SessionID == nil || *body.SessionID == "" {
+		e := errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "name the session: {\"sessionId\": \"ses_…\"}")
+		e.body.Issues = []catalog.Issue{{Path: []any{"sessionId"}, Message: "required"}}
+		writeError(c.w, e)
+		return
+	}
+	if body.Workspace != nil && *body.Workspace != "available" && *body.Workspace != "unavailable" {
+		e := errorf(http.StatusBadRequest, catalog.CodeInvalidInput,
+			fmt.Sprintf("workspace must be \"available\" or \"unavailable\", not %q", *body.Workspace))
+		e.body.Issues = []catalog.Issue{{Path: []any{"workspace"}, Message: `expected "available" or "unavailable"`}}
+		writeError(c.w, e)
+		return
+	}
+	b, aerr := a.resolve(c.principal, body.SessionID, nil)
+	if aerr != nil {
+		writeError(c.w, aerr)
+		return
+	}
+	if body.Running == nil && body.Queued == nil && body.Workspace == nil {
+		t := true
+		body.Running = &t
+	}
+	var row catalog.Session
+	a.sessions.with(b.sessionID, func(s *session) bool {
+		wasBusy := s.busy()
+		if body.Running != nil {
+			s.Running = *body.Running
+		}
+		if body.Queued != nil {
+			s.Queued = *body.Queued
+		}
+		if body.Workspace != nil {
+			s.Unavailable = *body.Workspace == "unavailable"
+		}
+		if s.busy() && !wasBusy {
+			s.Updated = a.sessions.stamp() // a turn starting is activity
+		}
+		row = s.row()
+		return true
+	})
+	writeJSON(c.w, http.StatusOK, map[string]any{"ok": true, "session": row})
+}
+
+// serveCalls answers GET /v1/dev/sessions/{id}/calls: the session's calls in
+// order, and what its tools recorded.
+func (a *agent) serveCalls(c *reqCtx) {
+	id := c.segs[0]
+	b, aerr := a.resolve(c.principal, &id, nil)
+	if aerr != nil {
+		writeError(c.w, aerr)
+		return
+	}
+	var calls, records [][]byte
+	a.sessions.with(b.sessionID, func(s *session) bool {
+		for _, cr := range s.Calls {
+			calls = append(calls, object(
+				val("callId", cr.CallID), val("toolName", cr.ToolName), raw("input", cr.Input),
+				val("turnId", cr.TurnID), val("isError", cr.IsError), val("at", cr.At),
+				valIf(cr.Scratch, "scratchWorkspace", true)))
+		}
+		for _, r := range s.Records {
+			records = append(records, object(val("kind", r.Kind), val("callId", r.CallID),
+				raw("value", r.Value), val("at", r.At)))
+		}
+		return false
+	})
+	writeBody(c.w, http.StatusOK, object(val("ok", true), val("sessionId", b.sessionID),
+		raw("calls", array(calls)), raw("records", array(records))))
+}

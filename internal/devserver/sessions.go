@@ -1,0 +1,165 @@
+package devserver
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/agsh-dev/agsh/catalog"
+)
+
+// stampLayout is the timestamp format of sessions and calls: RFC 3339 in
+// UTC with fixed milliseconds, so stamps also sort as strings.
+const stampLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// session is one session of an agent, as kept in memory and persisted.
+type session struct {
+	ID      string `json:"sessionId"`
+	Token   string `json:"continuationToken"`
+	Title   string `json:"title,omitempty"`
+	Mode    string `json:"mode"`
+	Owner   string `json:"owner"`
+	Message string `json:"message,omitempty"`
+	Created string `json:"createdAt"`
+	Updated string `json:"updatedAt"`
+
+	Running     bool `json:"running"`
+	Queued      bool `json:"queued"`
+	Unavailable bool `json:"workspaceUnavailable,omitempty"`
+
+	Calls   []callRecord `json:"calls"`
+	Records []record     `json:"records"`
+}
+
+// callRecord is one session-bound call, as GET /v1/dev/sessions/{id}/calls
+// lists it. Input is the input JSON as the caller sent it.
+type callRecord struct {
+	CallID   string          `json:"callId"`
+	ToolName string          `json:"toolName"`
+	Input    json.RawMessage `json:"input"`
+	TurnID   string          `json:"turnId"`
+	IsError  bool            `json:"isError"`
+	At       string          `json:"at"`
+	Scratch  bool            `json:"scratchWorkspace,omitempty"`
+}
+
+// record is something a tool recorded on the session (tool.Call.Record).
+type record struct {
+	Kind   string          `json:"kind"`
+	CallID string          `json:"callId"`
+	Value  json.RawMessage `json:"value"`
+	At     string          `json:"at"`
+}
+
+// busy reports whether a model turn owns the session's workspace.
+func (s *session) busy() bool { return s.Running || s.Queued }
+
+// row is the session as GET /v1/sessions lists it.
+func (s *session) row() catalog.Session {
+	status := "waiting"
+	if s.busy() {
+		status = "running"
+	}
+	return catalog.Session{
+		SessionID: s.ID, ContinuationToken: s.Token, Title: s.Title, Mode: s.Mode,
+		Status: status, Running: s.Running, Queued: s.Queued,
+		CreatedAt: s.Created, UpdatedAt: s.Updated,
+	}
+}
+
+// sessionStore holds one agent's sessions and persists them when it has a
+// directory.
+type sessionStore struct {
+	mu      sync.Mutex
+	byID    map[string]*session
+	byToken map[string]*session
+	last    time.Time // the latest stamp handed out
+	dir     string    // "" keeps sessions in memory only
+	logf    func(string, ...any)
+}
+
+// stamp returns the current time as a stamp, strictly after every stamp
+// handed out before, so "newest activity" is never a tie. Callers hold mu.
+func (st *sessionStore) stamp() string {
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	if !now.After(st.last) {
+		now = st.last.Add(time.Millisecond)
+	}
+	st.last = now
+	return now.Format(stampLayout)
+}
+
+// create adds a session owned by owner.
+func (st *sessionStore) create(owner, message, title string) *session {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now := st.stamp()
+	s := &session{
+		ID: "ses_" + randomHex(8), Token: "http:" + randomHex(12),
+		Title: title, Mode: "chat", Owner: owner, Message: message,
+		Created: now, Updated: now, Calls: []callRecord{}, Records: []record{},
+	}
+	st.byID[s.ID] = s
+	st.byToken[s.Token] = s
+	st.persist(s)
+	return s
+}
+
+// list returns the rows of owner's sessions, newest activity first.
+func (st *sessionStore) list(owner string) []catalog.Session {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	rows := []catalog.Session{}
+	for _, s := range st.byID {
+		if s.Owner == owner {
+			rows = append(rows, s.row())
+		}
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if rows[i].UpdatedAt != rows[j].UpdatedAt {
+			return rows[i].UpdatedAt > rows[j].UpdatedAt
+		}
+		if rows[i].CreatedAt != rows[j].CreatedAt {
+			return rows[i].CreatedAt > rows[j].CreatedAt
+		}
+		return rows[i].SessionID < rows[j].SessionID
+	})
+	return rows
+}
+
+// with runs fn on the session id under the store's lock; fn reports whether
+// it changed the session, which then is persisted. It returns false when
+// there is no such session.
+func (st *sessionStore) with(id string, fn func(s *session) (changed bool)) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	s := st.byID[id]
+	if s == nil {
+		return false
+	}
+	if fn(s) {
+		st.persist(s)
+	}
+	return true
+}
+
+// byTok returns the id and owner of the session behind a continuation
+// token; ok is false when none.
+func (st *sessionStore) byTok(tok string) (id, owner string, ok bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if s := st.byToken[tok]; s != nil {
+		return s.ID, s.Owner, true
+	}
+	return "", "", false
+}
+
+// randomHex returns n random bytes in hex.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	return hex.EncodeToString(b)
+}
