@@ -1,0 +1,166 @@
+package catalog
+
+import (
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Default limits of cli.md, "Timeouts and interruption".
+const (
+	// DefaultConnectTimeout bounds connecting (NewHTTPClient's dialer).
+	DefaultConnectTimeout = 10 * time.Second
+	// DefaultHeaderTimeout bounds each GET attempt up to the response
+	// headers, and each pause of a GET's body.
+	DefaultHeaderTimeout = 30 * time.Second
+)
+
+// DefaultRetryBackoff are the pauses before the two retries of a GET.
+func DefaultRetryBackoff() []time.Duration {
+	return []time.Duration{100 * time.Millisecond, 300 * time.Millisecond}
+}
+
+// Options configure a Client. The zero value is a loopback development
+// client: no credential, default limits, a client of its own.
+type Options struct {
+	// BearerToken is sent as "Authorization: Bearer" on every request when
+	// set. It never appears in an error.
+	BearerToken string
+	// CredentialSource names where the token came from, for messages
+	// ("CURSOR_API_KEY"); never the value.
+	CredentialSource string
+	// Query is added to every request (teamId=… for production names).
+	Query url.Values
+	// HTTPClient is the client to use; nil: a new NewHTTPClient(). Pass
+	// one client to everything of a run so that connections are reused.
+	HTTPClient *http.Client
+	// UserAgent is sent when set.
+	UserAgent string
+	// HeaderTimeout bounds each GET attempt up to the response headers
+	// and each pause while its body arrives; 0: DefaultHeaderTimeout. A POST
+	// has no time limit.
+	HeaderTimeout time.Duration
+	// RetryBackoff are the pauses before each retry of a GET; nil:
+	// DefaultRetryBackoff() (two retries). Its length is the retry count.
+	RetryBackoff []time.Duration
+}
+
+// Client talks to one agent deployment. It is safe for concurrent use.
+type Client struct {
+	base    *url.URL // the target, without a trailing slash
+	host    *url.URL // scheme and host of the target, for /v1/agents
+	display string   // the target for messages: no userinfo, no query
+	opts    Options
+	hc      *http.Client
+}
+
+// NewHTTPClient returns the one HTTP client a run should share: keep-alive,
+// a connect timeout of DefaultConnectTimeout, the environment's proxy
+// settings (HTTPS_PROXY, NO_PROXY, as every HTTP client honours them), and
+// no overall time limit (the Client bounds each GET itself).
+func NewHTTPClient() *http.Client {
+	dialer := &net.Dialer{Timeout: DefaultConnectTimeout, KeepAlive: 30 * time.Second}
+	return &http.Client{Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           dialer.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          16,
+		MaxIdleConnsPerHost:   8,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   DefaultConnectTimeout,
+		ExpectContinueTimeout: time.Second,
+	}}
+}
+
+// New returns a client of the deployment at target, an http:// or https://
+// URL naming one agent (its mount included). A trailing slash is ignored;
+// userinfo is sent as basic auth by net/http but never printed.
+func New(target string, opts Options) (*Client, error) {
+	u, err := parseTargetURL(target)
+	if err != nil {
+		return nil, err
+	}
+	hc := opts.HTTPClient
+	if hc == nil {
+		hc = NewHTTPClient()
+	}
+	if opts.HeaderTimeout <= 0 {
+		opts.HeaderTimeout = DefaultHeaderTimeout
+	}
+	if opts.RetryBackoff == nil {
+		opts.RetryBackoff = DefaultRetryBackoff()
+	}
+	host := &url.URL{Scheme: u.Scheme, User: u.User, Host: u.Host}
+	return &Client{base: u, host: host, display: displayURL(u), opts: opts, hc: hc}, nil
+}
+
+// parseTargetURL checks an http(s) URL with a host and drops a trailing
+// slash, a query and a fragment (extra query goes in Options.Query).
+func parseTargetURL(target string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(target))
+	if err != nil {
+		return nil, usageError("target %q is not a valid URL", stripUserinfo(target))
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, usageError("target %s is not an http:// or https:// URL", displayURL(u))
+	}
+	if u.Host == "" || u.Opaque != "" {
+		return nil, usageError("target %s has no host; expected http://host:port/<agent>", displayURL(u))
+	}
+	u.RawQuery, u.Fragment, u.RawFragment, u.ForceQuery = "", "", "", false
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = strings.TrimRight(u.RawPath, "/")
+	return u, nil
+}
+
+// stripUserinfo drops "user:pass@" from a URL-like string that failed to
+// parse, so that no message shows it.
+func stripUserinfo(s string) string {
+	scheme := strings.Index(s, "://")
+	rest := s
+	if scheme >= 0 {
+		rest = s[scheme+3:]
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	if at := strings.LastIndex(rest[:end], "@"); at >= 0 {
+		return s[:len(s)-len(rest)] + rest[at+1:]
+	}
+	return s
+}
+
+// Target is the target URL as messages show it: no userinfo, no query.
+func (c *Client) Target() string { return c.display }
+
+// endpoint is the URL of rawPath (already escaped) under root (the base
+// or the host root), with the options' query and extra merged in.
+func (c *Client) endpoint(root *url.URL, rawPath string, extra url.Values) *url.URL {
+	u := *root
+	esc := root.EscapedPath() + rawPath
+	p, err := url.PathUnescape(esc)
+	if err != nil {
+		p = root.Path + rawPath
+	}
+	u.Path, u.RawPath = p, esc
+	if len(c.opts.Query) > 0 || len(extra) > 0 {
+		q := url.Values{}
+		for k, v := range c.opts.Query {
+			q[k] = append(q[k], v...)
+		}
+		for k, v := range extra {
+			q[k] = append(q[k], v...)
+		}
+		u.RawQuery = q.Encode()
+	}
+	return &u
+}
+
+// toolPath is "/v1/tools/{name}" with name path-escaped (a "/" in a name
+// stays inside the segment).
+func toolPath(name string) string {
+	return pathTools + "/" + url.PathEscape(name)
+}

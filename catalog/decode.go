@@ -1,0 +1,254 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+)
+
+// refusal holds the envelope fields that turn a 2xx answer into a refusal.
+// It is embedded in every answer type beside the payload.
+type refusal struct {
+	Error   json.RawMessage `json:"error"`
+	Message json.RawMessage `json:"message"`
+}
+
+func (r *refusal) refused() *refusal { return r }
+
+// answer is one of the decode targets below.
+type answer interface{ refused() *refusal }
+
+type (
+	infoAnswer struct {
+		Info
+		refusal
+	}
+	toolsAnswer struct {
+		ToolsResponse
+		refusal
+	}
+	toolAnswer struct {
+		ToolResponse
+		refusal
+	}
+	sessionsAnswer struct {
+		SessionsResponse
+		refusal
+	}
+	callAnswer struct {
+		CallResult
+		refusal
+	}
+	agentsAnswer struct {
+		AgentsResponse
+		refusal
+	}
+)
+
+// errorBodyLimit bounds how much of a non-2xx body is read.
+const errorBodyLimit = 1 << 20
+
+// do sends r and decodes a 2xx answer into v, streaming with exact numbers;
+// any other answer becomes an *Error.
+func (c *Client) do(ctx context.Context, r *request, v answer) error {
+	resp, b, err := c.send(ctx, r)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return c.statusError(ctx, r, resp, b)
+	}
+	defer b.discard()
+	dec := json.NewDecoder(b)
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		return c.bodyError(ctx, r, resp, b, err)
+	}
+	if ref := v.refused(); len(ref.Error) > 0 && !bytes.Equal(ref.Error, []byte("null")) {
+		env := envelopeFields{Error: jsonText(ref.Error), Message: jsonText(ref.Message)}
+		return c.remote(r, resp.StatusCode, env)
+	}
+	return nil
+}
+
+// bodyError explains a 2xx body that could not be decoded.
+func (c *Client) bodyError(ctx context.Context, r *request, resp *http.Response, b *body, err error) *Error {
+	if ctx.Err() != nil {
+		return c.interrupted(ctx, r, true)
+	}
+	e := &Error{ErrCode: CodeBadResponse, Status: resp.StatusCode, Route: r.route(), Tool: r.tool, Err: err}
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case b.timedOut.Load():
+		e.ErrCode = CodeTimeout
+		e.Message = fmt.Sprintf("deployment did not answer: its answer to %s stalled for %s",
+			r.route(), c.opts.HeaderTimeout)
+	case errors.Is(err, io.EOF) && len(b.prefix) == 0:
+		e.Message = fmt.Sprintf("deployment answered %s with %s and an empty body", r.route(), statusLine(resp))
+	case errors.Is(err, io.ErrUnexpectedEOF) || isReset(err) || (!errors.As(err, &syn) && !errors.As(err, &typ)):
+		e.Message = fmt.Sprintf("the answer to %s was cut short after %s (%s)",
+			r.route(), sizeText(resp, b), causeText(err))
+	case errors.As(err, &typ):
+		e.Message = fmt.Sprintf("deployment answered %s with an unexpected shape (%s): %s",
+			r.route(), typeText(typ), snippet(b.prefix, c.opts.BearerToken))
+	default:
+		e.Message = fmt.Sprintf("deployment answered %s with %s (%s), not the expected JSON: %s",
+			r.route(), statusLine(resp), contentType(resp), snippet(b.prefix, c.opts.BearerToken))
+	}
+	return c.fail(e)
+}
+
+// statusError turns a non-2xx answer into an *Error: the envelope's code
+// when there is one; else by status, probing for mounted agents on a 404.
+func (c *Client) statusError(ctx context.Context, r *request, resp *http.Response, b *body) *Error {
+	raw, err := io.ReadAll(io.LimitReader(b, errorBodyLimit))
+	b.discard()
+	if err != nil && ctx.Err() != nil {
+		return c.interrupted(ctx, r, true)
+	}
+	if env, ok := parseEnvelope(raw); ok {
+		return c.remote(r, resp.StatusCode, env)
+	}
+	status := resp.StatusCode
+	switch {
+	case status == http.StatusNotFound && r.sessions:
+		return c.fail(&Error{ErrCode: CodeNoSessionsRoute, Status: status, Route: r.route(),
+			Message: "the deployment at " + c.display + " has no " + r.route() +
+				" route, so agsh cannot find its latest session; pass --session <id> or --continuation-token <token>"})
+	case status == http.StatusNotFound && r.probe:
+		return c.notAnAgent(ctx)
+	case status == http.StatusUnauthorized:
+		return c.remote(r, status, envelopeFields{Error: CodeUnauthorized})
+	case status == http.StatusForbidden:
+		return c.remote(r, status, envelopeFields{Error: CodeForbidden})
+	}
+	return c.fail(&Error{ErrCode: CodeBadResponse, Status: status, Route: r.route(), Tool: r.tool,
+		Exit: exitForStatus(status),
+		Message: fmt.Sprintf("deployment answered %s with %s (%s): %s",
+			r.route(), statusLine(resp), contentType(resp), snippet(raw, c.opts.BearerToken))})
+}
+
+// remote is the *Error of an envelope refusal.
+func (c *Client) remote(r *request, status int, env envelopeFields) *Error {
+	session := env.SessionID
+	if session == "" {
+		session = r.session
+	}
+	e := &Error{ErrCode: env.Error, Status: status, Message: env.Message, Remote: true,
+		Available: env.Available, Issues: env.Issues, SessionID: session, Tool: r.tool, Route: r.route()}
+	if env.Error == "" && status == http.StatusUnauthorized {
+		e.ErrCode = CodeUnauthorized
+	}
+	if e.ErrCode == CodeUnauthorized || e.ErrCode == CodeForbidden {
+		e.Message = c.authHint(e.Message)
+	}
+	return c.fail(e)
+}
+
+// authHint adds where the refused credential came from.
+func (c *Client) authHint(msg string) string {
+	var from string
+	switch {
+	case c.opts.BearerToken == "":
+		from = "no credential was sent"
+	case c.opts.CredentialSource != "":
+		from = "credential from " + c.opts.CredentialSource
+	default:
+		return msg
+	}
+	if msg == "" {
+		return from
+	}
+	return msg + " (" + from + ")"
+}
+
+// parseEnvelope reads an error envelope tolerantly: a JSON object with an
+// "error" code (a string, or an object with "code"/"message") or
+// "ok": false. Fields of an unexpected type are skipped.
+func parseEnvelope(raw []byte) (envelopeFields, bool) {
+	var m map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil || m == nil {
+		return envelopeFields{}, false
+	}
+	var env envelopeFields
+	var okField *bool
+	_ = json.Unmarshal(m["ok"], &okField)
+	errRaw := bytes.TrimSpace(m["error"])
+	switch {
+	case len(errRaw) > 0 && errRaw[0] == '{':
+		var obj struct {
+			Code    json.RawMessage `json:"code"`
+			Message json.RawMessage `json:"message"`
+		}
+		_ = json.Unmarshal(errRaw, &obj)
+		env.Error, env.Message = jsonText(obj.Code), jsonText(obj.Message)
+	case len(errRaw) > 0 && !bytes.Equal(errRaw, []byte("null")):
+		env.Error = jsonText(errRaw)
+	case okField == nil || *okField:
+		return envelopeFields{}, false
+	}
+	if msg := jsonText(m["message"]); msg != "" {
+		env.Message = msg
+	}
+	_ = json.Unmarshal(m["available"], &env.Available)
+	_ = json.Unmarshal(m["issues"], &env.Issues)
+	env.SessionID = jsonText(m["sessionId"])
+	return env, true
+}
+
+// jsonText is a JSON string's value, or any other JSON value's text; "" for
+// missing or null.
+func jsonText(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+func statusLine(resp *http.Response) string {
+	if t := http.StatusText(resp.StatusCode); t != "" {
+		return fmt.Sprintf("%d %s", resp.StatusCode, t)
+	}
+	return fmt.Sprint(resp.StatusCode)
+}
+
+func contentType(resp *http.Response) string {
+	ct := resp.Header.Get("Content-Type")
+	if ct == "" {
+		return "no content type"
+	}
+	if mt, _, err := mime.ParseMediaType(ct); err == nil {
+		return mt
+	}
+	return strings.TrimSpace(ct)
+}
+
+func sizeText(resp *http.Response, b *body) string {
+	got := fmt.Sprintf("%d bytes", b.read)
+	if resp.ContentLength > 0 {
+		return fmt.Sprintf("%s of %d", got, resp.ContentLength)
+	}
+	return got
+}
+
+func typeText(e *json.UnmarshalTypeError) string {
+	where := e.Field
+	if where == "" {
+		where = "the answer"
+	}
+	return fmt.Sprintf("%s is a JSON %s", where, e.Value)
+}

@@ -1,0 +1,245 @@
+package catalog
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Error is every failure the client reports: a refusal from the deployment
+// (Remote, with the envelope's code) or agsh's own diagnosis (unreachable,
+// timeout, malformed answer, interrupted, usage …). Its text never contains
+// the bearer token.
+type Error struct {
+	// ErrCode is the envelope's code (Remote) or agsh's own code; see Code.
+	ErrCode string
+	// Status is the HTTP status, 0 when there was none.
+	Status int
+	// Message is the server's message when Remote, else the whole text.
+	Message string
+	// Remote is set when ErrCode and Message come from the deployment's
+	// error envelope; Error then composes advice around them.
+	Remote bool
+	// Available lists the tool names of an unknown_tool answer.
+	Available []string
+	// Issues are the validation problems of an invalid_input answer.
+	Issues []Issue
+	// SessionID is the session a session_busy (or workspace_unavailable,
+	// unknown_session) answer is about: the answer's, else the bound one.
+	SessionID string
+	// Tool is the tool the request named, "" for other routes.
+	Tool string
+	// Route is the request, e.g. "POST /v1/tools/read"; "" when none.
+	Route string
+	// Exit overrides the exit status derived from ErrCode and Status.
+	Exit int
+	// IssueFlag, when set, names the flag of an issue path in invalid_input
+	// messages (cmd/agsh plugs in the generated command's real spelling).
+	// The default is "--" and the path's kebab-cased elements joined by "-".
+	IssueFlag func(path []any) string
+	// Err is the underlying cause, if any (for errors.Is/As).
+	Err error
+
+	secret string
+}
+
+// Code is the server's error code or agsh's own (usage, no_target,
+// not_an_agent, unreachable, timeout, bad_response, no_credential,
+// interrupted, unknown_deployment, no_sessions_route).
+func (e *Error) Code() string { return e.ErrCode }
+
+// ExitCode is the process exit status of cli.md's table.
+func (e *Error) ExitCode() int {
+	if e.Exit != 0 {
+		return e.Exit
+	}
+	if x, ok := exitForCode(e.ErrCode); ok {
+		return x
+	}
+	return exitForStatus(e.Status)
+}
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Error is the message to print after "agsh: ": what happened and what to
+// do next.
+func (e *Error) Error() string {
+	var text string
+	if e.Remote {
+		text = e.remoteText()
+	} else {
+		text = e.Message
+	}
+	if text == "" {
+		text = "request failed"
+		if e.ErrCode != "" {
+			text = e.ErrCode
+		}
+	}
+	return redact(text, e.secret)
+}
+
+// remoteText composes the message of a refusal from the deployment.
+func (e *Error) remoteText() string {
+	msg := e.Message
+	withMsg := func(s string) string {
+		if msg == "" || msg == s {
+			return s
+		}
+		return s + ": " + msg
+	}
+	session := "the bound session"
+	if e.SessionID != "" {
+		session = "session " + e.SessionID
+	}
+	switch e.ErrCode {
+	case CodeUnknownTool:
+		if e.Tool == "" {
+			return withMsg("unknown tool")
+		}
+		return fmt.Sprintf("unknown tool %q; 'agsh help' lists the tools of this deployment", e.Tool)
+	case CodeInvalidInput:
+		return e.invalidInputText()
+	case CodeSessionBusy:
+		return session + " is busy (a model turn is running or queued); wait for it to finish, " +
+			"or pass --session <another id>"
+	case CodeWorkspaceUnavailable:
+		return withMsg("the workspace of "+session+" is unavailable, so write calls cannot run there") +
+			"; retry later or pass --session <another id>"
+	case CodeUnknownSession:
+		return withMsg("the deployment does not know "+session) +
+			"; pass a session id it lists, or omit --session to bind to the latest"
+	case CodeInvalidContinuationToken:
+		return withMsg("the deployment rejected the continuation token") +
+			"; check --continuation-token, or pass --session <id>"
+	case CodeConflictingBinding:
+		return withMsg("a call cannot carry both a session id and a continuation token") +
+			"; pass only one of --session and --continuation-token"
+	case CodeAgentTool:
+		name := "this tool"
+		if e.Tool != "" {
+			name = e.Tool
+		}
+		return withMsg(name + " runs inside the agent's model turn and cannot be called from agsh")
+	case CodeUnauthorized:
+		return withMsg(fmt.Sprintf("the deployment refused the credentials (%s)", e.statusText())) +
+			"; pass --bearer-token (or set AGENT_SHELL_BEARER_TOKEN), or run agent-sdk login"
+	case CodeForbidden:
+		return withMsg(fmt.Sprintf("not allowed (%s)", e.statusText())) +
+			"; a session belongs to the principal that created it, and a loopback-only server refuses other hosts"
+	}
+	// An unknown code is shown verbatim.
+	code := e.ErrCode
+	if code == "" {
+		code = "error"
+	}
+	if msg == "" {
+		return fmt.Sprintf("deployment refused the request: %s (%s)", code, e.statusText())
+	}
+	return fmt.Sprintf("%s: %s", code, msg)
+}
+
+// statusText is "HTTP 409" or "no HTTP status".
+func (e *Error) statusText() string {
+	if e.Status == 0 {
+		return "no HTTP status"
+	}
+	return fmt.Sprintf("HTTP %d", e.Status)
+}
+
+// invalidInputText lists the issues one per line: "--limit: expected integer".
+func (e *Error) invalidInputText() string {
+	var b strings.Builder
+	b.WriteString("the deployment rejected the input")
+	if e.Tool != "" {
+		b.WriteString(" of ")
+		b.WriteString(e.Tool)
+	}
+	if len(e.Issues) == 0 {
+		if e.Message != "" {
+			b.WriteString(": ")
+			b.WriteString(e.Message)
+		}
+		return b.String()
+	}
+	b.WriteString(":")
+	name := e.IssueFlag
+	if name == nil {
+		name = DefaultIssueFlag
+	}
+	for _, is := range e.Issues {
+		b.WriteString("\n  ")
+		flag := name(is.Path)
+		if flag != "" {
+			b.WriteString(flag)
+			b.WriteString(": ")
+		}
+		msg := is.Message
+		if msg == "" {
+			msg = "invalid value"
+		}
+		b.WriteString(msg)
+	}
+	return b.String()
+}
+
+// DefaultIssueFlag names an issue path as a flag: "--" and the kebab-cased
+// property names joined by "-", array indexes as "[i]"; "input" for an
+// empty path (the whole input object).
+func DefaultIssueFlag(path []any) string {
+	var b strings.Builder
+	for _, el := range path {
+		switch v := el.(type) {
+		case string:
+			if b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteString(kebab(v))
+		default:
+			fmt.Fprintf(&b, "[%v]", v)
+		}
+	}
+	if b.Len() == 0 {
+		return "input"
+	}
+	return "--" + b.String()
+}
+
+// kebab is a simple kebab-casing: "-" before an upper-case letter that
+// follows a lower-case letter or digit, lower case, any other character
+// than a-z and 0-9 becomes "-", repeats squeezed, ends trimmed.
+func kebab(s string) string {
+	var b strings.Builder
+	prevLowerOrDigit := false
+	dash := false
+	for _, r := range s {
+		isUpper := r >= 'A' && r <= 'Z'
+		if isUpper && prevLowerOrDigit && !dash {
+			b.WriteByte('-')
+		}
+		switch {
+		case isUpper:
+			b.WriteRune(r + ('a' - 'A'))
+			dash = false
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+			dash = false
+		default:
+			if !dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = true
+		}
+		prevLowerOrDigit = r >= 'a' && r <= 'z' || r >= '0' && r <= '9'
+	}
+	out := strings.Trim(b.String(), "-")
+	if out == "" {
+		return "arg"
+	}
+	return out
+}
+
+// usageError is an agsh usage error (exit 2).
+func usageError(format string, args ...any) *Error {
+	return &Error{ErrCode: CodeUsage, Message: fmt.Sprintf(format, args...)}
+}

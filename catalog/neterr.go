@@ -1,0 +1,96 @@
+package catalog
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"io"
+	"net"
+	"net/url"
+	"strconv"
+	"syscall"
+)
+
+// transportError classifies a failure before the response headers: the
+// caller's cancellation (130), a timeout (5, retried), a connection reset
+// or a connection closed without an answer (5, retried), anything else
+// that kept the deployment out of reach (5).
+func (c *Client) transportError(ctx context.Context, r *request, err error, timedOut bool) (*Error, bool) {
+	if ctx.Err() != nil {
+		return c.interrupted(ctx, r, false), false
+	}
+	base := &Error{Route: r.route(), Tool: r.tool, Err: err}
+	var ne net.Error
+	switch {
+	case timedOut:
+		base.ErrCode = CodeTimeout
+		base.Message = "deployment did not answer " + r.route() + " within " +
+			c.opts.HeaderTimeout.String() + " (" + c.display + ")"
+		return c.fail(base), true
+	case errors.As(err, &ne) && ne.Timeout():
+		base.ErrCode = CodeTimeout
+		base.Message = "deployment did not answer: connecting to " + c.hostDisplay(r) + " timed out"
+		return c.fail(base), true
+	case isReset(err):
+		base.ErrCode = CodeUnreachable
+		base.Message = "the connection to " + c.hostDisplay(r) + " was closed before an answer to " +
+			r.route() + " (" + causeText(err) + "); is the deployment restarting?"
+		return c.fail(base), true
+	}
+	base.ErrCode = CodeUnreachable
+	base.Message = "cannot reach the deployment at " + c.targetDisplay(r) + ": " + reachText(err)
+	return c.fail(base), false
+}
+
+// targetDisplay names what r was sent to: the target, or the host root.
+func (c *Client) targetDisplay(r *request) string {
+	if r.root == c.host {
+		return displayURL(c.host)
+	}
+	return c.display
+}
+
+// hostDisplay is the host of the target, e.g. "127.0.0.1:39400".
+func (c *Client) hostDisplay(*request) string { return c.base.Host }
+
+// isReset reports a connection reset, or one closed without any answer.
+func isReset(err error) bool {
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNABORTED) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// reachText says why a connection failed and what to check.
+func reachText(err error) string {
+	var dns *net.DNSError
+	var cert *tls.CertificateVerificationError
+	var unknownAuth x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused; is it running, and is --target right?"
+	case errors.As(err, &dns):
+		if dns.IsNotFound {
+			return "no such host " + strconv.Quote(dns.Name) + "; check --target"
+		}
+		return "cannot resolve " + strconv.Quote(dns.Name) + ": " + dns.Err
+	case errors.As(err, &cert), errors.As(err, &unknownAuth), errors.As(err, &hostname):
+		return "its TLS certificate is not trusted: " + causeText(err)
+	}
+	return causeText(err)
+}
+
+// causeText is err's text without the URL that *url.Error adds (a URL may
+// carry userinfo).
+func causeText(err error) string {
+	var ue *url.Error
+	for errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if err == nil {
+		return "unknown error"
+	}
+	return err.Error()
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

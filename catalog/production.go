@@ -1,0 +1,236 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strings"
+)
+
+// Every assumption about production names (cli.md, "Production names")
+// lives in this file: the credential sources, the control plane's route
+// and answer, and the https rule. The real resolution service is not
+// public; a capture of it corrects this file alone.
+
+// DefaultAPIURL is the control plane (the caller reads AGENT_SHELL_API_URL).
+const DefaultAPIURL = "https://api.cursor.com"
+
+const (
+	pathDeployments  = "/internal/agentsdk/deployments" // GET ?slug=<name>
+	querySlug        = "slug"
+	queryTeamID      = "teamId" // added to every request of a resolved target
+	authFileName     = "auth.json"
+	authDirName      = "agent-sdk"
+	noCredentialHelp = "run agent-sdk login, or set CURSOR_API_KEY (or AGENT_SHELL_BEARER_TOKEN)"
+)
+
+// deployment is one row of the control plane's answer.
+type deployment struct {
+	Slug     string     `json:"slug"`
+	TeamID   flexString `json:"teamId"`
+	TeamName string     `json:"teamName"`
+	BaseURL  string     `json:"baseUrl"`
+}
+
+// flexString accepts a JSON string or number (an id may be either).
+type flexString string
+
+// UnmarshalJSON keeps a number's text exactly.
+func (f *flexString) UnmarshalJSON(b []byte) error {
+	*f = flexString(jsonText(b))
+	return nil
+}
+
+type deploymentsAnswer struct {
+	Deployments []deployment `json:"deployments"`
+	OK          bool         `json:"ok"`
+	refusal
+}
+
+// Credentials is the credential of a run. Source names where it came from
+// for messages ("CURSOR_API_KEY"); the value is never printed.
+type Credentials struct {
+	Token  string
+	Source string
+}
+
+// LookupCredential finds the credential, first found wins: flagToken (the
+// caller merges --bearer-token over AGENT_SHELL_BEARER_TOKEN),
+// CURSOR_API_KEY, the file named by CURSOR_API_KEY_FILE (trimmed), the
+// stored login of agent-sdk: $AGENT_SERVE_CONFIG_DIR/auth.json when that
+// variable is set, else $XDG_CONFIG_HOME/agent-sdk/auth.json, else
+// home/.config/agent-sdk/auth.json, whose "apiKey" (or "accessToken") is
+// the key. None: an *Error no_credential (exit 4). A named key file that
+// cannot be read, or a stored login that is not JSON, is an error too.
+func LookupCredential(flagToken string, getenv func(string) string,
+	readFile func(string) ([]byte, error), home string) (Credentials, error) {
+	if t := strings.TrimSpace(flagToken); t != "" {
+		return Credentials{Token: t, Source: "--bearer-token/AGENT_SHELL_BEARER_TOKEN"}, nil
+	}
+	if t := strings.TrimSpace(getenv("CURSOR_API_KEY")); t != "" {
+		return Credentials{Token: t, Source: "CURSOR_API_KEY"}, nil
+	}
+	if p := getenv("CURSOR_API_KEY_FILE"); p != "" {
+		src := "CURSOR_API_KEY_FILE (" + p + ")"
+		b, err := readFile(p)
+		if err != nil {
+			return Credentials{}, credentialError("cannot read the key file named by %s: %s; %s",
+				"CURSOR_API_KEY_FILE", fileErrText(err), noCredentialHelp)
+		}
+		if t := strings.TrimSpace(string(b)); t != "" {
+			return Credentials{Token: t, Source: src}, nil
+		}
+		return Credentials{}, credentialError("the key file %s is empty; %s", p, noCredentialHelp)
+	}
+	path := storedLoginPath(getenv, home)
+	if path == "" {
+		return Credentials{}, credentialError("no credential for production deployments: %s", noCredentialHelp)
+	}
+	b, err := readFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Credentials{}, credentialError("no credential for production deployments (no stored login at %s): %s",
+			path, noCredentialHelp)
+	}
+	if err != nil {
+		return Credentials{}, credentialError("cannot read the stored login %s: %s; %s", path, fileErrText(err), noCredentialHelp)
+	}
+	var login struct {
+		APIKey      string `json:"apiKey"`
+		AccessToken string `json:"accessToken"`
+	}
+	if json.Unmarshal(b, &login) != nil {
+		return Credentials{}, credentialError("the stored login %s is not a JSON object with \"apiKey\"; run agent-sdk login again", path)
+	}
+	for _, t := range []string{login.APIKey, login.AccessToken} {
+		if t = strings.TrimSpace(t); t != "" {
+			return Credentials{Token: t, Source: "the stored login (" + path + ")"}, nil
+		}
+	}
+	return Credentials{}, credentialError("the stored login %s holds no \"apiKey\" or \"accessToken\"; run agent-sdk login again", path)
+}
+
+// storedLoginPath is where agent-sdk login stores its key; "" when no
+// directory is known.
+func storedLoginPath(getenv func(string) string, home string) string {
+	if d := getenv("AGENT_SERVE_CONFIG_DIR"); d != "" {
+		return filepath.Join(d, authFileName)
+	}
+	if d := getenv("XDG_CONFIG_HOME"); d != "" {
+		return filepath.Join(d, authDirName, authFileName)
+	}
+	if home != "" {
+		return filepath.Join(home, ".config", authDirName, authFileName)
+	}
+	return ""
+}
+
+func credentialError(format string, args ...any) *Error {
+	return &Error{ErrCode: CodeNoCredential, Message: fmt.Sprintf(format, args...)}
+}
+
+// fileErrText is a file error without its path (the caller names it).
+func fileErrText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// Resolve turns a production name into the deployment's base URL and team
+// id: GET {apiURL}/internal/agentsdk/deployments?slug=<name> with the
+// credential as bearer; team (when set) keeps the rows whose team id
+// equals it or whose team name equals it ignoring case. One row: its
+// baseUrl and teamId (the caller adds TeamQuery to every request). None:
+// exit 3; several: exit 2 listing "teamName (teamId)" and asking for
+// --team. The control plane and the baseUrl must be https:// unless their
+// host is loopback. apiURL "" is DefaultAPIURL; hc nil a NewHTTPClient().
+func Resolve(ctx context.Context, apiURL, name, team string, cred Credentials, hc *http.Client) (base, teamID string, err error) {
+	if apiURL == "" {
+		apiURL = DefaultAPIURL
+	}
+	u, err := parseTargetURL(apiURL)
+	if err != nil {
+		return "", "", usageError("control plane URL (AGENT_SHELL_API_URL) is not usable: %s", err.Error())
+	}
+	if err := requireHTTPS(u, "control plane URL"); err != nil {
+		return "", "", err
+	}
+	c, err := New(u.String(), Options{BearerToken: cred.Token, CredentialSource: cred.Source, HTTPClient: hc})
+	if err != nil {
+		return "", "", err
+	}
+	r := &request{method: http.MethodGet, root: c.base, path: pathDeployments, query: url.Values{querySlug: {name}}}
+	var a deploymentsAnswer
+	if err := c.do(ctx, r, &a); err != nil {
+		var e *Error
+		if errors.As(err, &e) && e.ExitCode() == ExitAuth {
+			return "", "", c.fail(&Error{ErrCode: e.ErrCode, Status: e.Status, Route: e.Route, Err: err,
+				Message: fmt.Sprintf("the control plane at %s refused the credential from %s (HTTP %d); %s",
+					c.display, cred.Source, e.Status, noCredentialHelp)})
+		}
+		return "", "", err
+	}
+	var named, picked []deployment
+	for _, d := range a.Deployments {
+		if d.Slug == "" || d.Slug == name {
+			named = append(named, d)
+		}
+	}
+	for _, d := range named {
+		if team == "" || string(d.TeamID) == team || strings.EqualFold(d.TeamName, team) {
+			picked = append(picked, d)
+		}
+	}
+	switch {
+	case len(picked) == 0 && len(named) > 0:
+		return "", "", c.fail(&Error{ErrCode: CodeUnknownDeployment, Message: fmt.Sprintf(
+			"no deployment named %q in team %q; it exists in %s", name, team, teamList(named))})
+	case len(picked) == 0:
+		return "", "", c.fail(&Error{ErrCode: CodeUnknownDeployment, Message: fmt.Sprintf(
+			"no deployment named %q is visible to the credential from %s; check the name", name, cred.Source)})
+	case len(picked) > 1:
+		return "", "", c.fail(usageError("deployment name %q exists in several teams: %s; pass --team <team id or name>",
+			name, teamList(picked)))
+	}
+	d := picked[0]
+	bu, err := parseTargetURL(d.BaseURL)
+	if err != nil {
+		return "", "", c.fail(&Error{ErrCode: CodeBadResponse, Message: fmt.Sprintf(
+			"the control plane gave deployment %q an unusable baseUrl %q", name, stripUserinfo(d.BaseURL))})
+	}
+	if err := requireHTTPS(bu, "deployment URL"); err != nil {
+		return "", "", err
+	}
+	return bu.String(), string(d.TeamID), nil
+}
+
+// TeamQuery is the extra query of every request to a resolved deployment.
+func TeamQuery(teamID string) url.Values {
+	if teamID == "" {
+		return nil
+	}
+	return url.Values{queryTeamID: {teamID}}
+}
+
+// requireHTTPS refuses plain http:// unless the host is loopback.
+func requireHTTPS(u *url.URL, what string) error {
+	if u.Scheme == "https" || isLoopback(u.Hostname()) {
+		return nil
+	}
+	return usageError("%s %s must be https:// (plain http:// is allowed only for loopback hosts)", what, displayURL(u))
+}
+
+// teamList is "Acme (42), Beta (7)".
+func teamList(ds []deployment) string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		parts[i] = fmt.Sprintf("%s (%s)", d.TeamName, d.TeamID)
+	}
+	return strings.Join(parts, ", ")
+}
