@@ -1,0 +1,195 @@
+package mcpconn
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/devserver/tool"
+)
+
+// maxListPages bounds the tools/list pages read from one server, so a server
+// that keeps answering a cursor cannot hold startup forever.
+const maxListPages = 1000
+
+// conn is one connection: an MCP client session and the tools it lists.
+type conn struct {
+	name    string // the connection name (Source.Connection)
+	session *mcp.ClientSession
+	// nameOf maps an MCP tool name to its connector ("" when none is
+	// declared) and the tool name the advertised name is built from.
+	nameOf func(mcpName string) (connector, toolName string)
+	// schemasOf, when set, answers the schemas to serve instead of the
+	// listed ones (nil keeps the listed one): the echo tools serve their
+	// files' bytes.
+	schemasOf func(mcpName string) (input, output json.RawMessage)
+	// cleanup releases what the session runs on (an in-process server
+	// session, a child process); it runs after the client session closes.
+	cleanup func() error
+}
+
+// clientImpl is how the development deployment introduces itself.
+var clientImpl = &mcp.Implementation{Name: "agsh-devserver", Version: "dev"}
+
+// dial makes an MCP client session over t, capturing raw results.
+func dial(ctx context.Context, t mcp.Transport) (*mcp.ClientSession, error) {
+	client := mcp.NewClient(clientImpl, nil)
+	return client.Connect(ctx, &captureTransport{inner: t}, nil)
+}
+
+// listedTool is one tool of a tools/list answer, decoded from the raw bytes.
+type listedTool struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+	Annotations  json.RawMessage `json:"annotations"`
+}
+
+// listPage is a tools/list result with each tool kept raw.
+type listPage struct {
+	Tools      []json.RawMessage `json:"tools"`
+	NextCursor string            `json:"nextCursor"`
+}
+
+// listTools reads every page of the server's tools/list, keeping each tool's
+// schemas as the server sent them. Tools the SDK drops as invalid are
+// dropped too.
+func (c *conn) listTools(ctx context.Context) ([]listedTool, error) {
+	var out []listedTool
+	seen := map[string]bool{}
+	cursor := ""
+	for range maxListPages {
+		slot := &rawSlot{}
+		res, err := c.session.ListTools(withSlot(ctx, slot), &mcp.ListToolsParams{Cursor: cursor})
+		if err != nil {
+			return nil, fmt.Errorf("listing tools: %w", err)
+		}
+		valid := make(map[string]bool, len(res.Tools))
+		for _, t := range res.Tools {
+			valid[t.Name] = true
+		}
+		page, err := rawPage(slot.bytes(), res)
+		if err != nil {
+			return nil, fmt.Errorf("listing tools: %w", err)
+		}
+		for _, raw := range page.Tools {
+			var lt listedTool
+			if err := json.Unmarshal(raw, &lt); err != nil || !valid[lt.Name] || seen[lt.Name] {
+				continue
+			}
+			seen[lt.Name] = true
+			out = append(out, lt)
+		}
+		if page.NextCursor == "" || page.NextCursor == cursor {
+			return out, nil
+		}
+		cursor = page.NextCursor
+	}
+	return nil, fmt.Errorf("listing tools: more than %d pages", maxListPages)
+}
+
+// rawPage decodes the captured tools/list bytes; when nothing was captured
+// (a result served from the SDK's cache) it falls back to re-encoding the
+// decoded result, which keeps everything but property order.
+func rawPage(raw []byte, res *mcp.ListToolsResult) (listPage, error) {
+	var page listPage
+	if raw == nil {
+		var err error
+		if raw, err = json.Marshal(res); err != nil {
+			return page, err
+		}
+	}
+	if err := json.Unmarshal(raw, &page); err != nil {
+		return page, fmt.Errorf("malformed tools/list result: %w", err)
+	}
+	return page, nil
+}
+
+// makeTool turns a listed MCP tool into the deployment's tool.
+func (c *conn) makeTool(lt listedTool) *tool.Tool {
+	connector, toolName := "", lt.Name
+	if c.nameOf != nil {
+		connector, toolName = c.nameOf(lt.Name)
+	}
+	t := &tool.Tool{
+		Name:         AdvertisedName(c.name, connector, toolName),
+		Title:        lt.Title,
+		Description:  lt.Description,
+		InputSchema:  nonNull(lt.InputSchema),
+		OutputSchema: nonNull(lt.OutputSchema),
+		Source:       catalog.Source{Kind: "connection", Connection: c.name, Connector: connector},
+		Call:         c.caller(lt.Name),
+	}
+	if c.schemasOf != nil {
+		in, out := c.schemasOf(lt.Name)
+		if in != nil {
+			t.InputSchema = in
+		}
+		if out != nil {
+			t.OutputSchema = out
+		}
+	}
+	if len(nonNull(lt.Annotations)) > 0 {
+		var a catalog.Annotations
+		if json.Unmarshal(lt.Annotations, &a) == nil {
+			t.Annotations = &a
+		}
+	}
+	if t.Title == "" && t.Annotations != nil {
+		t.Title = t.Annotations.Title
+	}
+	return t
+}
+
+// nonNull returns nil for an absent or null JSON value, else b.
+func nonNull(b json.RawMessage) json.RawMessage {
+	if t := bytes.TrimSpace(b); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		return nil
+	}
+	return b
+}
+
+// caller forwards a call of the MCP tool mcpName and answers the raw MCP
+// result (content, structuredContent, isError).
+func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Result, error) {
+	return func(ctx context.Context, call *tool.Call) (tool.Result, error) {
+		input := bytes.TrimSpace(call.Input)
+		if len(input) == 0 || bytes.Equal(input, []byte("null")) {
+			input = []byte("{}")
+		}
+		if input[0] != '{' || !json.Valid(input) {
+			return tool.Result{}, &tool.InputError{Issues: []catalog.Issue{{Path: []any{}, Message: "input must be a JSON object"}}}
+		}
+		slot := &rawSlot{}
+		res, err := c.session.CallTool(withSlot(ctx, slot), &mcp.CallToolParams{Name: mcpName, Arguments: json.RawMessage(input)})
+		if err != nil {
+			if errors.Is(err, mcp.ErrConnectionClosed) {
+				return tool.Result{}, fmt.Errorf("connection %s is closed: %v", c.name, err)
+			}
+			return tool.Result{}, fmt.Errorf("connection %s: %v", c.name, err)
+		}
+		raw := slot.bytes()
+		if raw == nil {
+			if raw, err = json.Marshal(res); err != nil {
+				return tool.Result{}, fmt.Errorf("connection %s: encoding the result: %v", c.name, err)
+			}
+		}
+		return tool.Result{Value: raw, IsError: res.IsError}, nil
+	}
+}
+
+// close ends the client session, then releases what it ran on.
+func (c *conn) close() error {
+	err := c.session.Close()
+	if c.cleanup != nil {
+		err = errors.Join(err, c.cleanup())
+	}
+	return err
+}

@@ -1,0 +1,121 @@
+package mcpconn
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mattn/go-shellwords"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// stdioSpec is one parsed --mcp flag.
+type stdioSpec struct {
+	name string   // the connection name
+	argv []string // the command and its arguments
+}
+
+// parseMCPFlag parses "NAME=COMMAND ARGS…". The command line is split like a
+// shell line (quotes and backslashes), but nothing is expanded or run by a
+// shell: no variables, no backticks, no operators.
+func parseMCPFlag(flag string) (stdioSpec, error) {
+	name, line, ok := strings.Cut(flag, "=")
+	if !ok {
+		return stdioSpec{}, fmt.Errorf("--mcp %q: want NAME=COMMAND ARGS…", flag)
+	}
+	if name == "" {
+		return stdioSpec{}, fmt.Errorf("--mcp %q: the connection name before '=' is empty", flag)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return stdioSpec{}, fmt.Errorf("--mcp %q: connection name %q may hold only letters, digits, '_', '-' and '.'", flag, name)
+		}
+	}
+	p := shellwords.NewParser()
+	p.ParseBacktick = false
+	p.ParseEnv = false
+	argv, err := p.Parse(line)
+	if err != nil {
+		return stdioSpec{}, fmt.Errorf("--mcp %q: unbalanced quotes in the command", flag)
+	}
+	if p.Position >= 0 {
+		return stdioSpec{}, fmt.Errorf("--mcp %q: the command holds an unquoted shell operator (;, &, |, < or >); no shell runs it, quote the character", flag)
+	}
+	if len(argv) == 0 || argv[0] == "" {
+		return stdioSpec{}, fmt.Errorf("--mcp %q: the command after '=' is empty", flag)
+	}
+	return stdioSpec{name: name, argv: argv}, nil
+}
+
+// terminateWait is how long Close waits for a stdio server to exit after its
+// standard input closes, before signalling it.
+const terminateWait = 2 * time.Second
+
+// startStdio spawns the server of spec and makes a client session with it.
+// The process runs in its own process group, killed as a whole on close
+// (npx, for one, runs the server as a grandchild). A failure carries the tail
+// of the server's standard error.
+func startStdio(ctx context.Context, spec stdioSpec, timeout time.Duration) (*conn, error) {
+	cmd := exec.Command(spec.argv[0], spec.argv[1:]...)
+	stderr := &tailBuffer{max: 2048}
+	cmd.Stderr = stderr
+	setProcessGroup(cmd)
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	session, err := dial(cctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait})
+	if err != nil {
+		killProcessGroup(cmd)
+		if cctx.Err() == context.DeadlineExceeded {
+			err = fmt.Errorf("no MCP answer within %s", timeout)
+		}
+		return nil, withStderr(fmt.Errorf("starting %q: %w", strings.Join(spec.argv, " "), err), stderr)
+	}
+	c := &conn{name: spec.name, session: session, cleanup: func() error {
+		killProcessGroup(cmd)
+		return nil
+	}}
+	return c, nil
+}
+
+// withStderr appends the server's last standard error line(s) to err.
+func withStderr(err error, stderr *tailBuffer) error {
+	if tail := stderr.String(); tail != "" {
+		return fmt.Errorf("%w; its standard error ends: %s", err, tail)
+	}
+	return err
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+// Write implements io.Writer; it never fails.
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if over := len(b.buf) - b.max; over > 0 {
+		b.buf = append(b.buf[:0], b.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// String returns the kept bytes, trimmed, with line breaks shown as " | ".
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := strings.TrimSpace(strings.ToValidUTF8(string(b.buf), "?"))
+	s = strings.Join(strings.Split(s, "\n"), " | ")
+	return strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}
