@@ -1,0 +1,168 @@
+package fstools
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"regexp"
+)
+
+// maxGrepFileSize is the largest file grep searches; bigger ones are skipped.
+const maxGrepFileSize = 64 << 20
+
+// lineRec is a line kept for content output: a match or a context line.
+type lineRec struct {
+	n     int
+	text  string
+	match bool
+}
+
+// fileResult is what searching one file found.
+type fileResult struct {
+	count  int       // matching lines
+	lines  []lineRec // content mode: matches and their context, in order
+	binary bool
+}
+
+// scanner searches buffers for one grep call.
+type scanner struct {
+	re            *regexp.Regexp
+	multiline     bool
+	content       bool // keep lines (content mode)
+	firstOnly     bool // stop at the first match (files_with_matches)
+	before, after int
+}
+
+// scan finds the matching lines of buf. A buffer is searched as a whole and
+// split into lines only around matches; without multiline a match that
+// spans a newline is re-checked on its first line alone.
+func (s *scanner) scan(buf []byte, res *fileResult) {
+	n := len(buf)
+	pos, lineNo, linePos := 0, 1, 0
+	lastKept := 0 // highest line number already in res.lines
+	for pos <= n {
+		loc := s.re.FindIndex(buf[pos:])
+		if loc == nil {
+			return
+		}
+		ms, me := pos+loc[0], pos+loc[1]
+		if ms == n && (n == 0 || buf[n-1] == '\n') {
+			return // the empty "line" after a final newline is no line
+		}
+		ls := pos + bytes.LastIndexByte(buf[pos:ms], '\n') + 1
+		lineNo += bytes.Count(buf[linePos:ls], []byte{'\n'})
+		linePos = ls
+		le := lineEnd(buf, ms)
+		first, last, end := lineNo, lineNo, le
+		if s.multiline {
+			lastByte := ms
+			if me > ms {
+				lastByte = me - 1
+			}
+			end = lineEnd(buf, lastByte)
+			last = first + bytes.Count(buf[ls:end], []byte{'\n'})
+		} else if me > le && !s.re.Match(buf[ls:le]) {
+			pos = le + 1
+			continue
+		}
+		res.count += last - first + 1
+		if s.firstOnly {
+			return
+		}
+		if s.content {
+			lastKept = s.keep(buf, res, ls, end, first, last, lastKept)
+		}
+		pos = end + 1
+	}
+}
+
+// keep records the match lines first..last (bytes ls..end) with their
+// context, skipping lines already recorded.
+func (s *scanner) keep(buf []byte, res *fileResult, ls, end, first, last, lastKept int) int {
+	// Context before: walk back from ls.
+	start, startLine := ls, first
+	for startLine > 1 && first-startLine < s.before && startLine-1 > lastKept {
+		start = bytes.LastIndexByte(buf[:start-1], '\n') + 1
+		startLine--
+	}
+	p, ln := start, startLine
+	for ln < first {
+		e := lineEnd(buf, p)
+		res.lines = append(res.lines, lineRec{n: ln, text: string(buf[p:e])})
+		p, ln = e+1, ln+1
+	}
+	for ln <= last {
+		e := lineEnd(buf, p)
+		if ln > lastKept {
+			res.lines = append(res.lines, lineRec{n: ln, text: string(buf[p:e]), match: true})
+		} else {
+			markMatch(res.lines, ln)
+		}
+		p, ln = e+1, ln+1
+	}
+	// Context after: the next lines, if they exist.
+	for k := 0; k < s.after && p < len(buf); k++ {
+		e := lineEnd(buf, p)
+		res.lines = append(res.lines, lineRec{n: ln, text: string(buf[p:e])})
+		p, ln = e+1, ln+1
+	}
+	return ln - 1
+}
+
+// markMatch turns the recorded context line n into a match line.
+func markMatch(lines []lineRec, n int) {
+	for i := len(lines) - 1; i >= 0 && lines[i].n >= n; i-- {
+		if lines[i].n == n {
+			lines[i].match = true
+			return
+		}
+	}
+}
+
+// lineEnd is the index of the '\n' ending the line holding i, or len(buf).
+func lineEnd(buf []byte, i int) int {
+	if i >= len(buf) {
+		return len(buf)
+	}
+	if k := bytes.IndexByte(buf[i:], '\n'); k >= 0 {
+		return i + k
+	}
+	return len(buf)
+}
+
+// readFileInto reads the file at name into buf's storage, growing it as
+// needed, and returns the contents (skipping files over maxGrepFileSize).
+func readFileInto(name string, buf []byte) ([]byte, bool, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return buf[:0], false, err
+	}
+	defer f.Close()
+	size := 0
+	if fi, err := f.Stat(); err == nil {
+		if fi.Size() > maxGrepFileSize {
+			return buf[:0], false, nil
+		}
+		size = int(fi.Size())
+	}
+	if cap(buf) < size+1 {
+		buf = make([]byte, 0, size+512)
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			if len(buf) >= maxGrepFileSize {
+				return buf[:0], false, nil
+			}
+			buf = append(buf, 0)[:len(buf)]
+		}
+		k, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+k]
+		if err == io.EOF {
+			return buf, true, nil
+		}
+		if err != nil {
+			return buf, false, err
+		}
+	}
+}

@@ -1,0 +1,295 @@
+package fstools
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxBraceExpansions caps how many patterns one glob's {a,b} groups expand to.
+const maxBraceExpansions = 256
+
+// globPattern is a compiled path pattern of glob, grep's glob and ls's
+// ignore_globs: brace alternatives, each split into segments.
+type globPattern struct {
+	dirOnly bool
+	alts    [][]string
+}
+
+// compileGlob compiles a user's glob: a pattern not starting with "**/" gets
+// it prepended, {a,b} groups expand, and a trailing "/" restricts the
+// pattern to directories.
+func compileGlob(p string) globPattern {
+	var g globPattern
+	if strings.HasSuffix(p, "/") && len(p) > 1 {
+		g.dirOnly = true
+		p = strings.TrimRight(p, "/")
+	}
+	if !strings.HasPrefix(p, "**/") {
+		p = "**/" + p
+	}
+	for _, alt := range expandBraces(p) {
+		g.alts = append(g.alts, strings.Split(alt, "/"))
+	}
+	return g
+}
+
+// match reports whether the slash-separated relative path matches.
+func (g globPattern) match(rel string, isDir bool) bool {
+	if g.dirOnly && !isDir {
+		return false
+	}
+	parts := strings.Split(rel, "/")
+	for _, segs := range g.alts {
+		if matchPath(segs, parts) {
+			return true
+		}
+	}
+	return false
+}
+
+// expandBraces expands {a,b} groups (nested ones too) into separate
+// patterns; an unbalanced brace or one without a comma is literal.
+func expandBraces(p string) []string {
+	out := []string{}
+	var expand func(s string)
+	expand = func(s string) {
+		if len(out) >= maxBraceExpansions {
+			return
+		}
+		for i := 0; i < len(s); i++ {
+			switch s[i] {
+			case '\\':
+				i++
+			case '{':
+				end, commas := braceGroup(s, i)
+				if end < 0 || len(commas) == 0 {
+					continue
+				}
+				prev := i + 1
+				for _, c := range append(commas, end) {
+					expand(s[:i] + s[prev:c] + s[end+1:])
+					prev = c + 1
+				}
+				return
+			}
+		}
+		out = append(out, s)
+	}
+	expand(p)
+	return out
+}
+
+// braceGroup finds the '}' closing the '{' at open and the top-level commas
+// inside; end is -1 when unbalanced.
+func braceGroup(s string, open int) (end int, commas []int) {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i, commas
+			}
+		case ',':
+			if depth == 1 {
+				commas = append(commas, i)
+			}
+		}
+	}
+	return -1, nil
+}
+
+// matchPath matches path segments against pattern segments, where a "**"
+// segment matches zero or more segments (one or more when it is last).
+func matchPath(pat, path []string) bool {
+	// memo[i][j]: 0 unknown, 1 false, 2 true.
+	memo := make([]uint8, (len(pat)+1)*(len(path)+1))
+	var m func(i, j int) bool
+	m = func(i, j int) bool {
+		k := i*(len(path)+1) + j
+		if memo[k] != 0 {
+			return memo[k] == 2
+		}
+		var ok bool
+		switch {
+		case i == len(pat):
+			ok = j == len(path)
+		case pat[i] == "**" && i == len(pat)-1:
+			ok = len(path)-j >= 1
+		case pat[i] == "**":
+			ok = m(i+1, j) || (j < len(path) && m(i, j+1))
+		default:
+			ok = j < len(path) && matchSegment(pat[i], path[j]) && m(i+1, j+1)
+		}
+		memo[k] = 1
+		if ok {
+			memo[k] = 2
+		}
+		return ok
+	}
+	return m(0, 0)
+}
+
+// matchSegment reports whether name, one path segment, matches pat: '*' any
+// run of characters, '?' one character, '[...]' a class ('!' or '^'
+// negates, ranges, [:alpha:] and friends), '\x' a literal x.
+func matchSegment(pat, name string) bool {
+	px, nx := 0, 0
+	starPx, starNx := -1, -1
+	for px < len(pat) || nx < len(name) {
+		if px < len(pat) {
+			switch c := pat[px]; c {
+			case '*':
+				for px < len(pat) && pat[px] == '*' {
+					px++
+				}
+				starPx, starNx = px, nx
+				continue
+			case '?':
+				if nx < len(name) {
+					_, w := utf8.DecodeRuneInString(name[nx:])
+					px++
+					nx += w
+					continue
+				}
+			case '[':
+				if nx < len(name) {
+					r, w := utf8.DecodeRuneInString(name[nx:])
+					ok, end := matchClass(pat, px, r)
+					if end > 0 {
+						if ok {
+							px = end
+							nx += w
+							continue
+						}
+						break
+					}
+				}
+				if nx < len(name) && name[nx] == '[' {
+					px++
+					nx++
+					continue
+				}
+			case '\\':
+				lit := byte('\\')
+				step := 1
+				if px+1 < len(pat) {
+					lit, step = pat[px+1], 2
+				}
+				if nx < len(name) && name[nx] == lit {
+					px += step
+					nx++
+					continue
+				}
+			default:
+				if nx < len(name) && name[nx] == c {
+					px++
+					nx++
+					continue
+				}
+			}
+		}
+		if starNx >= 0 && starNx < len(name) {
+			_, w := utf8.DecodeRuneInString(name[starNx:])
+			starNx += w
+			px, nx = starPx, starNx
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// matchClass matches r against the class starting at pat[open] == '['. end
+// is the index after the closing ']', or 0 when the class is unterminated
+// (the '[' is then literal).
+func matchClass(pat string, open int, r rune) (ok bool, end int) {
+	i := open + 1
+	negate := false
+	if i < len(pat) && (pat[i] == '!' || pat[i] == '^') {
+		negate = true
+		i++
+	}
+	first := true
+	for i < len(pat) {
+		if pat[i] == ']' && !first {
+			return ok != negate, i + 1
+		}
+		first = false
+		if pat[i] == '[' && i+1 < len(pat) && pat[i+1] == ':' {
+			if close := strings.Index(pat[i+2:], ":]"); close >= 0 {
+				if namedClass(pat[i+2:i+2+close], r) {
+					ok = true
+				}
+				i += close + 4
+				continue
+			}
+		}
+		lo, w := classChar(pat, i)
+		if w == 0 {
+			return false, 0
+		}
+		i += w
+		hi := lo
+		if i+1 < len(pat) && pat[i] == '-' && pat[i+1] != ']' {
+			h, w2 := classChar(pat, i+1)
+			if w2 == 0 {
+				return false, 0
+			}
+			hi = h
+			i += 1 + w2
+		}
+		if lo <= r && r <= hi {
+			ok = true
+		}
+	}
+	return false, 0
+}
+
+// classChar decodes one (possibly escaped) character of a class.
+func classChar(pat string, i int) (rune, int) {
+	if pat[i] == '\\' {
+		if i+1 >= len(pat) {
+			return 0, 0
+		}
+		r, w := utf8.DecodeRuneInString(pat[i+1:])
+		return r, w + 1
+	}
+	return utf8.DecodeRuneInString(pat[i:])
+}
+
+// namedClass reports whether r is in the POSIX class called name.
+func namedClass(name string, r rune) bool {
+	switch name {
+	case "alnum":
+		return unicode.IsLetter(r) || unicode.IsDigit(r)
+	case "alpha":
+		return unicode.IsLetter(r)
+	case "blank":
+		return r == ' ' || r == '\t'
+	case "cntrl":
+		return unicode.IsControl(r)
+	case "digit":
+		return '0' <= r && r <= '9'
+	case "graph":
+		return unicode.IsGraphic(r) && !unicode.IsSpace(r)
+	case "lower":
+		return unicode.IsLower(r)
+	case "print":
+		return unicode.IsPrint(r)
+	case "punct":
+		return unicode.IsPunct(r) || unicode.IsSymbol(r)
+	case "space":
+		return unicode.IsSpace(r)
+	case "upper":
+		return unicode.IsUpper(r)
+	case "xdigit":
+		return strings.ContainsRune("0123456789abcdefABCDEF", r)
+	}
+	return false
+}
