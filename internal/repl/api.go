@@ -1,0 +1,106 @@
+package repl
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"time"
+)
+
+// Runner executes one complete input (one or more lines of shell source) and
+// writes its output, already rendered, to stdout and stderr. It returns the
+// status and whether the shell should exit (the `exit` word). ctx is
+// cancelled by Ctrl-C while it runs.
+type Runner interface {
+	Run(ctx context.Context, src string, stdout, stderr io.Writer) (status int, exit bool)
+	// Incomplete reports whether src needs more input (an open quote, a
+	// trailing |, &&, || or \).
+	Incomplete(src string) bool
+}
+
+// Completer answers Tab. It may be slow (remote paths): the REPL calls it in
+// a tea.Cmd with a short timeout, never blocking typing, and discards answers
+// that arrive after the line has changed.
+type Completer interface {
+	// Complete is given the whole input so far (earlier continuation lines
+	// joined with "\n", then the current line) and the cursor as a byte
+	// offset into it.
+	Complete(ctx context.Context, line string, cursor int) (Completion, error)
+}
+
+// Completion is a Completer's answer: the candidates replace
+// line[Start:End] (byte offsets into the line given to Complete).
+type Completion struct {
+	Start, End int
+	Candidates []Candidate
+}
+
+// Candidate is one completion. Text is what is inserted; Display is what the
+// list shows (e.g. "--limit <integer>"; Text when empty); Description is
+// shown dimmed beside it.
+type Candidate struct {
+	Text, Display, Description string
+}
+
+// Config is everything the shells need.
+type Config struct {
+	// AgentName, Target and Session appear in the banner; the prompt is
+	// "<agent> ❯ " with the agent's name dimmed. An empty Session means the
+	// calls run unbound.
+	AgentName, Target, Session string
+	// HistoryPath is the history file ("" disables history); see
+	// HistoryPathFrom.
+	HistoryPath string
+	// Secrets are credential values: a line containing any of them is never
+	// written to the history, and is echoed with them replaced by ***.
+	Secrets []string
+
+	Runner    Runner
+	Completer Completer // nil: Tab does nothing
+
+	In          io.Reader
+	Out, ErrOut io.Writer
+
+	// NoColor turns off the dimmed styles of the REPL (cmd/agsh sets it
+	// from its color policy); the cursor stays in reverse video.
+	NoColor bool
+	// CompleteTimeout bounds one Tab; 0 means 2 s.
+	CompleteTimeout time.Duration
+	// HistoryLimit caps the history file; 0 means 5,000 entries.
+	HistoryLimit int
+	// Interrupts delivers Ctrl-C to RunPlain. Nil: RunPlain subscribes to
+	// os.Interrupt itself for its duration.
+	Interrupts <-chan struct{}
+}
+
+const (
+	defaultCompleteTimeout = 2 * time.Second
+	defaultHistoryLimit    = 5000
+)
+
+// HistoryPathFrom resolves the history file: $XDG_STATE_HOME/agsh/history
+// when XDG_STATE_HOME is an absolute path, else
+// <home>/.local/state/agsh/history; "" (no history) when neither is known.
+func HistoryPathFrom(getenv func(string) string, home string) string {
+	if dir := getenv("XDG_STATE_HOME"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "agsh", "history")
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".local", "state", "agsh", "history")
+}
+
+func (c Config) completeTimeout() time.Duration {
+	if c.CompleteTimeout > 0 {
+		return c.CompleteTimeout
+	}
+	return defaultCompleteTimeout
+}
+
+func (c Config) historyLimit() int {
+	if c.HistoryLimit > 0 {
+		return c.HistoryLimit
+	}
+	return defaultHistoryLimit
+}

@@ -1,0 +1,182 @@
+package repl
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/mattn/go-runewidth"
+	"github.com/muesli/termenv"
+)
+
+const (
+	promptMark       = "❯ "
+	continuationMark = "… "
+	// cursorOn and cursorOff draw the cursor in reverse video: it is not a
+	// color, so it stays under NO_COLOR.
+	cursorOn  = "\x1b[7m"
+	cursorOff = "\x1b[27m"
+)
+
+// styles are the REPL's few styles.
+type styles struct {
+	dim lipgloss.Style
+}
+
+func newStyles(noColor bool) styles {
+	r := lipgloss.DefaultRenderer()
+	if noColor {
+		r = lipgloss.NewRenderer(nil)
+		r.SetColorProfile(termenv.Ascii)
+	}
+	return styles{dim: r.NewStyle().Faint(true)}
+}
+
+// promptFor is the prompt of the n-th line of an input: "<agent> ❯ " (the
+// name dimmed) for the first, "… " for the others.
+func (m *model) promptFor(n int) string {
+	if n > 0 {
+		return continuationMark
+	}
+	if m.cfg.AgentName == "" {
+		return promptMark
+	}
+	return m.st.dim.Render(m.cfg.AgentName) + " " + promptMark
+}
+
+// View draws the input lines (or the search), the completion list and the
+// spinner.
+func (m *model) View() string {
+	if m.quitting {
+		return ""
+	}
+	if m.run.active {
+		if !m.run.spinning {
+			return ""
+		}
+		frames := spinner.MiniDot.Frames
+		return frames[m.run.frame%len(frames)] + " " + m.st.dim.Render("running… Ctrl-C cancels")
+	}
+	var rows []string
+	n := 0
+	for _, l := range m.pending {
+		for _, part := range strings.Split(l, "\n") {
+			rows = append(rows, m.wrap(m.promptFor(n), []rune(part), -1)...)
+			n++
+		}
+	}
+	if m.srch.active {
+		rows = append(rows, m.searchRows()...)
+	} else {
+		rows = append(rows, m.editorRows(n)...)
+	}
+	rows = append(rows, m.completionRows()...)
+	return strings.Join(rows, "\n")
+}
+
+// editorRows draws the line being edited, which may hold newlines (a
+// recalled multi-line entry or a paste); first is the number of the line.
+func (m *model) editorRows(first int) []string {
+	var rows []string
+	start := 0
+	parts := strings.Split(m.ed.text(), "\n")
+	for i, part := range parts {
+		rs := []rune(part)
+		cur := -1
+		if m.ed.cursor >= start && m.ed.cursor <= start+len(rs) {
+			cur = m.ed.cursor - start
+		}
+		rows = append(rows, m.wrap(m.promptFor(first+i), rs, cur)...)
+		start += len(rs) + 1
+	}
+	return rows
+}
+
+// searchRows draws the Ctrl-R search as readline does.
+func (m *model) searchRows() []string {
+	label := "(reverse-i-search)`"
+	if m.srch.failing {
+		label = "(failed reverse-i-search)`"
+	}
+	label += string(m.srch.query) + "': "
+	line := []rune(m.srch.current(&m.hist))
+	cur := len(line)
+	if m.srch.match >= 0 {
+		if i := strings.Index(string(line), string(m.srch.query)); i >= 0 {
+			cur = len([]rune(string(line)[:i]))
+		}
+	}
+	return m.wrap(label, line, cur)
+}
+
+// completionRows lists the candidates, descriptions dimmed, at most
+// maxListed of them.
+func (m *model) completionRows() []string {
+	if m.comp.note != "" {
+		return []string{m.st.dim.Render(m.fit(m.comp.note))}
+	}
+	if len(m.comp.list) == 0 {
+		return nil
+	}
+	shown := m.comp.list
+	if len(shown) > maxListed {
+		shown = shown[:maxListed]
+	}
+	wide := 0
+	for _, c := range shown {
+		wide = max(wide, runewidth.StringWidth(display(c)))
+	}
+	rows := make([]string, 0, len(shown)+1)
+	for _, c := range shown {
+		d := display(c)
+		row := m.fit(d)
+		if c.Description != "" {
+			pad := strings.Repeat(" ", wide-runewidth.StringWidth(d)+2)
+			desc := m.fitAfter(runewidth.StringWidth(d)+len(pad), c.Description)
+			if desc != "" {
+				row = d + pad + m.st.dim.Render(desc)
+			}
+		}
+		rows = append(rows, row)
+	}
+	if more := len(m.comp.list) - len(shown); more > 0 {
+		rows = append(rows, m.st.dim.Render(fmt.Sprintf("… and %d more", more)))
+	}
+	return rows
+}
+
+func display(c Candidate) string {
+	d := c.Display
+	if d == "" {
+		d = c.Text
+	}
+	return visible(d)
+}
+
+// fit cuts s to the terminal width.
+func (m *model) fit(s string) string { return m.fitAfter(0, s) }
+
+// fitAfter cuts s to what is left of the width after used cells.
+func (m *model) fitAfter(used int, s string) string {
+	s = visible(s)
+	if m.width <= 0 {
+		return s
+	}
+	room := m.width - used
+	if room <= 0 {
+		return ""
+	}
+	return runewidth.Truncate(s, room, "…")
+}
+
+// visible replaces control characters (a description's newline, a tab) so
+// that one entry stays on one row.
+func visible(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}

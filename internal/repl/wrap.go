@@ -1,0 +1,56 @@
+package repl
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/mattn/go-runewidth"
+)
+
+// wrap draws prompt followed by rs, the cursor in reverse video on rune
+// index cur (cur == len(rs): a cell after the text; -1: no cursor), broken
+// into rows of the terminal's width (bubbletea would cut longer rows).
+// Control characters show as ^X.
+func (m *model) wrap(prompt string, rs []rune, cur int) []string {
+	var rows []string
+	var b strings.Builder
+	b.WriteString(prompt)
+	used := lipgloss.Width(prompt)
+	put := func(cell string, w int, isCursor bool) {
+		if m.width > 0 && used > 0 && used+w > m.width {
+			rows = append(rows, b.String())
+			b.Reset()
+			used = 0
+		}
+		if isCursor {
+			b.WriteString(cursorOn + cell + cursorOff)
+		} else {
+			b.WriteString(cell)
+		}
+		used += w
+	}
+	for i, r := range rs {
+		cell, w := cellOf(r)
+		put(cell, w, i == cur)
+	}
+	if cur == len(rs) {
+		put(" ", 1, true)
+	}
+	return append(rows, b.String())
+}
+
+// cellOf is how a rune of the line is drawn and how many columns it takes.
+func cellOf(r rune) (string, int) {
+	switch {
+	case r < 0x20:
+		return "^" + string(r+'@'), 2
+	case r == 0x7f:
+		return "^?", 2
+	}
+	w := runewidth.RuneWidth(r)
+	if w == 0 {
+		// A combining mark: drawn with the cell before it.
+		return string(r), 0
+	}
+	return string(r), w
+}
