@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+
+	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/render"
+)
+
+const defaultAPI = "https://api.cursor.com"
+
+// app is one agsh run: its streams, options, the deployment client and the
+// session binding in force.
+type app struct {
+	ios *iostreams.IOStreams
+	env env
+	g   globals
+
+	// out and errOut are the standard streams with the credentials redacted.
+	out, errOut io.Writer
+	redactors   []*iostreams.Redactor
+	secrets     []string
+
+	client   *catalog.Client
+	explicit catalog.Binding
+	// binding is the binding every call carries; bound tells whether the
+	// default binding has been looked up yet.
+	binding catalog.Binding
+	bound   bool
+	// answerSession is the sessionId of the last call's answer.
+	answerSession string
+	// reached is set once a request reached the deployment: the session line
+	// is printed only then.
+	reached bool
+
+	info    *catalog.Info
+	tools   []catalog.ToolEntry
+	details map[string]*catalog.ToolDetail
+}
+
+func newApp(ios *iostreams.IOStreams, e env, g globals) *app {
+	a := &app{ios: ios, env: e, g: g, details: map[string]*catalog.ToolDetail{}}
+	a.setSecrets(a.token())
+	return a
+}
+
+// setSecrets (re)wraps the output streams so that no credential is ever
+// written.
+func (a *app) setSecrets(secrets ...string) {
+	for _, s := range secrets {
+		if s != "" {
+			a.secrets = append(a.secrets, s)
+		}
+	}
+	a.flush()
+	ro := iostreams.NewRedactor(a.ios.Out, a.secrets...)
+	re := iostreams.NewRedactor(a.ios.ErrOut, a.secrets...)
+	a.out, a.errOut = ro, re
+	a.redactors = []*iostreams.Redactor{ro, re}
+}
+
+// flush writes what the redactors hold back.
+func (a *app) flush() {
+	for _, r := range a.redactors {
+		r.Flush()
+	}
+}
+
+func (a *app) getenv(k string) string { return a.env.Getenv(k) }
+
+// token is the explicit bearer token: the flag, else the environment.
+func (a *app) token() string {
+	if a.g.token != "" {
+		return a.g.token
+	}
+	return a.getenv("AGENT_SHELL_BEARER_TOKEN")
+}
+
+// outOpts and errOpts are the rendering options of each stream.
+func (a *app) outOpts() render.Options {
+	return render.Options{TTY: a.ios.OutTTY, Color: a.ios.ColorOut, Width: a.ios.Width}
+}
+
+func (a *app) errOpts() render.Options {
+	return render.Options{TTY: a.ios.ErrTTY, Color: a.ios.ColorErr, Width: a.ios.Width}
+}
+
+// connect resolves the target (a URL, or a production name through the
+// control plane) and builds the client. It sends no request for a URL.
+func (a *app) connect(ctx context.Context) error {
+	target := a.g.target
+	if target == "" {
+		target = a.getenv("AGENT_SHELL_TARGET")
+	}
+	if target == "" {
+		return &catalog.Error{ErrCode: "no_target", Exit: exitUsage,
+			Message: "no target deployment: pass --target <url|name> or set AGENT_SHELL_TARGET"}
+	}
+	if a.g.session != "" && a.g.contToken != "" {
+		return usagef("--session and --continuation-token cannot be used together; pass one of them")
+	}
+	a.explicit = catalog.Binding{SessionID: a.g.session, ContinuationToken: a.g.contToken}
+	t, err := catalog.ParseTarget(target)
+	if err != nil {
+		return err
+	}
+	if t.URL != "" {
+		if a.g.team != "" {
+			return usagef("--team applies to production deployment names, not to a URL target (%s)", redactURL(t.URL))
+		}
+		a.client, err = catalog.New(t.URL, catalog.Options{BearerToken: a.token(), UserAgent: userAgent})
+		return err
+	}
+	team := a.g.team
+	if team == "" {
+		team = a.getenv("AGENT_SHELL_TEAM")
+	}
+	cred, err := catalog.LookupCredential(a.token(), a.getenv, a.env.ReadFile, a.env.HomeDir())
+	if err != nil {
+		return err
+	}
+	a.setSecrets(cred.Token)
+	api := a.getenv("AGENT_SHELL_API_URL")
+	if api == "" {
+		api = defaultAPI
+	}
+	base, teamID, err := catalog.Resolve(ctx, api, t.Name, team, cred, nil)
+	if err != nil {
+		return err
+	}
+	q := url.Values{}
+	if teamID != "" {
+		q.Set("teamId", teamID)
+	}
+	a.client, err = catalog.New(base, catalog.Options{BearerToken: cred.Token, Query: q, UserAgent: userAgent})
+	return err
+}
+
+const userAgent = "agsh/0.1"
+
+// redactURL drops userinfo from a URL for messages.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	u.User = nil
+	return u.String()
+}
+
+// sessionLine prints the bound identity as the last line of standard error,
+// once a request reached the deployment.
+func (a *app) sessionLine() {
+	if !a.reached {
+		return
+	}
+	fmt.Fprintln(a.errOut, catalog.SessionLine(a.binding, a.answerSession))
+}
+
+// message prints an agsh message on w (standard error), made safe for a
+// terminal.
+func (a *app) message(w io.Writer, prefix, msg string) {
+	msg = strings.TrimRight(msg, "\n")
+	if a.ios.ErrTTY {
+		msg = render.Safe(msg)
+	}
+	fmt.Fprintf(w, "%s%s\n", prefix, msg)
+}

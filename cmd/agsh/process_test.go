@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agsh-dev/agsh/internal/devserver"
+)
+
+// startDeployment starts a development deployment over a fresh git checkout.
+func startDeployment(t *testing.T) *devserver.Server {
+	t.Helper()
+	requireGit(t)
+	repo := t.TempDir()
+	if err := os.WriteFile(repo+"/README.md", []byte("# demo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := gitInit(repo); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, stop, err := devserver.Build(ctx, devserver.Options{Addr: "127.0.0.1:0", Root: repo})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close(); stop(); cancel() })
+	return srv
+}
+
+// agshCommand runs this test binary as agsh.
+func agshCommand(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "AGSH_TEST_AS_AGSH=1", "AGENT_SHELL_TARGET=", "NO_COLOR=1")
+	return cmd
+}
+
+func post(t *testing.T, url, body string) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("POST %s: %s", url, resp.Status)
+	}
+}
+
+// TestInterruptHangingCall: Ctrl-C during a call that does not answer exits
+// 130 at once and says the call may still complete.
+func TestInterruptHangingCall(t *testing.T) {
+	srv := startDeployment(t)
+	exe := srv.AgentURL("executor")
+	post(t, exe+"/v1/dev/faults", `{"route":"POST /v1/tools/report_change_succeeded","count":1,"delayMs":60000}`)
+	cmd := agshCommand("--target", exe, "report_change_succeeded", "--summary", "x")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond) // the call is in flight by now
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(20 * time.Second): // the fault delays the answer 60 s
+		cmd.Process.Kill()
+		t.Fatalf("agsh did not stop on SIGINT; stderr:\n%s", stderr.String())
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("exit: %v; stderr:\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "may still complete") {
+		t.Errorf("stderr does not say the call may still complete:\n%s", stderr.String())
+	}
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+
+	"github.com/agsh-dev/agsh/interp"
+	"github.com/agsh-dev/agsh/interp/syntax"
+	"github.com/agsh-dev/agsh/render"
+)
+
+// shell runs agsh without a command (shell.md): a script read from standard
+// input when it is not a terminal, the plain line shell when only standard
+// output is not a terminal, the REPL otherwise. The session identity is bound
+// once, at launch, and printed once, at the end.
+func (a *app) shell(ctx context.Context) int {
+	if err := a.connect(ctx); err != nil {
+		return a.report(ctx, a.errOut, err)
+	}
+	runner := &interp.Runner{Handler: &shellHandler{a}, Renderer: &shellRenderer{a}, Stdout: a.out, Stderr: a.errOut, Prefix: "agsh: "}
+	var status int
+	switch {
+	case !a.ios.InTTY:
+		status = a.script(ctx, runner)
+	default:
+		status = a.interactive(ctx, runner)
+	}
+	a.flush()
+	a.sessionLine()
+	return status
+}
+
+// launch binds the session and loads the catalog (in parallel, wire.md).
+func (a *app) launch(ctx context.Context) error {
+	_, err := a.loadTools(ctx)
+	return err
+}
+
+// script reads the whole script, parses it, then runs it; the first
+// interrupt stops it with status 130.
+func (a *app) script(ctx context.Context, runner *interp.Runner) int {
+	src, err := io.ReadAll(a.ios.In)
+	if err != nil {
+		return a.report(ctx, a.errOut, fmt.Errorf("reading the script: %w", err))
+	}
+	if _, perr := syntax.Parse(string(src)); perr != nil {
+		// Nothing runs, nothing is asked of the deployment.
+		return runner.RunScript(ctx, string(src))
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sig := make(chan os.Signal, 2)
+	notifyInterrupt(sig)
+	defer stopInterrupt(sig)
+	go func() {
+		if _, ok := <-sig; ok {
+			cancel()
+		}
+	}()
+	if err := a.launch(ctx); err != nil {
+		return a.report(ctx, a.errOut, err)
+	}
+	return runner.RunScript(ctx, string(src))
+}
+
+// shellHandler gives the interpreter the deployment's tools and help.
+type shellHandler struct{ a *app }
+
+func (h *shellHandler) IsTool(name string) bool {
+	for _, t := range h.a.tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *shellHandler) ToolNames() []string {
+	names := make([]string, 0, len(h.a.tools))
+	for _, t := range h.a.tools {
+		names = append(names, t.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdout, stderr io.Writer) (interp.Value, interp.Result) {
+	o := h.a.runTool(ctx, argv[0], argv[1:], false, true, last, stdout, stderr)
+	v := interp.Value{Text: o.value.Text, JSON: o.value.JSON, IsJSON: o.value.IsJSON, Final: o.value.Final}
+	return v, interp.Result{Status: o.status, Rendered: o.rendered}
+}
+
+func (h *shellHandler) Help(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return h.a.helpWord(ctx, args, stdout, stderr)
+}
+
+// shellRenderer renders the final value of a pipeline as one-shot calls do.
+type shellRenderer struct{ a *app }
+
+func (r *shellRenderer) Render(stdout, stderr io.Writer, v interp.Value) error {
+	rv := render.Value{Text: v.Text, JSON: v.JSON, IsJSON: v.IsJSON, Final: v.Final}
+	return r.a.writeValue(stdout, rv, r.a.g.json() && !v.Final, "")
+}
+
+func (r *shellRenderer) PropertyLines(obj json.RawMessage) ([]string, error) {
+	return render.PropertyLines(obj, r.a.ios.Width)
+}
+
+// errInterrupted reports Ctrl-C.
+var errInterrupted = errors.New("interrupted")
