@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agsh-dev/agsh/internal/repl"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/interp/syntax"
-	"github.com/agsh-dev/agsh/internal/repl"
 )
 
 // interactive runs the REPL (standard input and output are terminals) or
