@@ -1,0 +1,48 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// FactsLine builds the facts line of an option in help (render.md): in
+// order `Required.`, `Default: <json>.`, `One of: a, b, c.` (strings
+// unquoted, other values as JSON) and `Format: <format>.`, each only when
+// given, separated by one space. def is the schema default as raw JSON
+// (nil or empty: none).
+func FactsLine(required bool, def json.RawMessage, enum []json.RawMessage, format string) string {
+	var parts []string
+	if required {
+		parts = append(parts, "Required.")
+	}
+	if d := bytes.TrimSpace(def); len(d) > 0 {
+		parts = append(parts, "Default: "+jsonText(d, false)+".")
+	}
+	if len(enum) > 0 {
+		vals := make([]string, len(enum))
+		for i, e := range enum {
+			vals[i] = jsonText(bytes.TrimSpace(e), true)
+		}
+		parts = append(parts, "One of: "+strings.Join(vals, ", ")+".")
+	}
+	if format != "" {
+		parts = append(parts, "Format: "+format+".")
+	}
+	return strings.Join(parts, " ")
+}
+
+// jsonText is a value's compact JSON, or for a string its text when
+// unquote is set (an empty string stays "" so it can be seen).
+func jsonText(raw []byte, unquote bool) string {
+	n, err := parseJSON(raw)
+	if err != nil {
+		return string(raw)
+	}
+	if unquote && n.kind == kindString {
+		if s := n.str(); s != "" {
+			return s
+		}
+	}
+	return compactString(n)
+}

@@ -1,0 +1,152 @@
+package render
+
+import (
+	"io"
+	"strings"
+)
+
+// HelpPage is one tool's help page (render.md "Help for one tool"), filled
+// by the caller from the catalog and the mapping.
+type HelpPage struct {
+	// Name is the command name; Title, when non-empty, follows as "name - title".
+	Name, Title string
+	// Synopsis is the whole usage line, e.g. "read [options...] <path>".
+	Synopsis string
+	// Description is markdown, rendered through glamour.
+	Description string
+	// Operands are the positional arguments (curated commands only).
+	Operands []HelpItem
+	// Options are the flags in mapping order.
+	Options []HelpItem
+	// Notes are already-worded lines, e.g. "Effect: read (performs no writes).".
+	Notes []string
+}
+
+// HelpItem is one operand or option of a help page.
+type HelpItem struct {
+	// Term is "--offset <integer>", "<path>" or "--tags <string>...".
+	Term string
+	// Property, when set (a flag renamed by a collision), shows as
+	// (property "output") after the term.
+	Property string
+	// Description is plain text, word-wrapped.
+	Description string
+	// Facts is the facts line (see FactsLine).
+	Facts string
+}
+
+// helpWidth is the width help pages wrap to: the terminal's, at most 100.
+func helpWidth(o Options) int {
+	return min(o.width(), 100)
+}
+
+// page accumulates the sections of a help page.
+type page struct {
+	b     strings.Builder
+	o     Options
+	width int
+}
+
+// section writes a section: a blank line before every section but the
+// first, the name (bold with color), then the body lines indented four.
+func (p *page) section(name string, body []string) {
+	if p.b.Len() > 0 {
+		p.b.WriteByte('\n')
+	}
+	if p.o.Color {
+		name = sgrBold + name + sgrReset
+	}
+	p.b.WriteString(name)
+	p.b.WriteByte('\n')
+	for _, l := range body {
+		if l != "" {
+			p.b.WriteString("    ")
+			p.b.WriteString(l)
+		}
+		p.b.WriteByte('\n')
+	}
+}
+
+// text wraps plain foreign text (made safe) to the body width.
+func (p *page) text(s string, hang int) []string {
+	return wrapLine(Safe(s), p.width-4, 0, hang)
+}
+
+// markdown renders a description for a section body.
+func (p *page) markdown(md string) []string {
+	lines, err := renderMarkdown(md, p.width-4, p.o.Color)
+	if err != nil {
+		return wrapText(Safe(md), p.width-4)
+	}
+	return lines
+}
+
+// WriteHelp writes a tool's help page: NAME, SYNOPSIS, DESCRIPTION,
+// OPERANDS, OPTIONS and NOTES in that order, each only when it has content
+// (NAME and SYNOPSIS always), bodies indented four spaces and wrapped to
+// min(width, 100), item descriptions indented eight, a blank line between
+// items. All text is made safe for a terminal; with o.Color section names
+// are bold and flags cyan.
+func WriteHelp(w io.Writer, hp HelpPage, o Options) error {
+	p := &page{o: o, width: helpWidth(o)}
+	name := hp.Name
+	if hp.Title != "" {
+		name += " - " + strings.Join(strings.Fields(hp.Title), " ")
+	}
+	p.section("NAME", p.text(name, 4))
+	p.section("SYNOPSIS", p.text(hp.Synopsis, 4))
+	if strings.TrimSpace(hp.Description) != "" {
+		if body := p.markdown(hp.Description); len(body) > 0 {
+			p.section("DESCRIPTION", body)
+		}
+	}
+	if len(hp.Operands) > 0 {
+		p.section("OPERANDS", p.items(hp.Operands))
+	}
+	if len(hp.Options) > 0 {
+		p.section("OPTIONS", p.items(hp.Options))
+	}
+	if len(hp.Notes) > 0 {
+		var body []string
+		for _, n := range hp.Notes {
+			body = append(body, p.text(n, 4)...)
+		}
+		p.section("NOTES", body)
+	}
+	_, err := io.WriteString(w, p.b.String())
+	return err
+}
+
+// items lays out operands or options: the term (flag highlighted with
+// color), then description and facts indented four more, a blank line
+// between items.
+func (p *page) items(items []HelpItem) []string {
+	var body []string
+	for i, it := range items {
+		if i > 0 {
+			body = append(body, "")
+		}
+		term := Safe(it.Term)
+		if it.Property != "" {
+			term += ` (property "` + Safe(it.Property) + `")`
+		}
+		lines := wrapLine(term, p.width-4, 0, 4)
+		if p.o.Color && len(lines) > 0 && strings.HasPrefix(lines[0], "-") {
+			flag, rest, _ := strings.Cut(lines[0], " ")
+			if rest != "" {
+				rest = " " + rest
+			}
+			lines[0] = sgrCyan + flag + sgrReset + rest
+		}
+		body = append(body, lines...)
+		for _, text := range []string{it.Description, it.Facts} {
+			for _, l := range wrapText(Safe(text), p.width-8) {
+				if l != "" {
+					l = "    " + l
+				}
+				body = append(body, l)
+			}
+		}
+	}
+	return body
+}

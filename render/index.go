@@ -1,0 +1,91 @@
+package render
+
+import (
+	"io"
+	"sort"
+	"strings"
+)
+
+// IndexPage is the `agsh help` page: the deployment's name and description,
+// its authored commands and its connector groups.
+type IndexPage struct {
+	// Name is the agent's name; Description is shown only when non-empty.
+	Name, Description string
+	// Commands are the authored tools (listed under COMMANDS).
+	Commands []IndexRow
+	// Groups are the connectors, one section each.
+	Groups []IndexGroup
+}
+
+// IndexRow is one command of the index: its name and its title (may be empty).
+type IndexRow struct{ Name, Title string }
+
+// IndexGroup is one connector's commands.
+type IndexGroup struct {
+	Name string
+	Rows []IndexRow
+}
+
+// indexFooter closes the index page.
+const indexFooter = "Run any command with --help for its synopsis and options."
+
+// WriteIndex writes the `agsh help` page: NAME, DESCRIPTION (when
+// declared), COMMANDS sorted by name, then one section per group (sorted by
+// name, headed by the name in capitals), and the closing line. Each row is
+// the name padded to the longest name on the page plus four, then the title
+// cut to the width (min(width, 100)) with "…".
+func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
+	p := &page{o: o, width: helpWidth(o)}
+	p.section("NAME", p.text(ip.Name, 4))
+	if strings.TrimSpace(ip.Description) != "" {
+		if body := p.markdown(ip.Description); len(body) > 0 {
+			p.section("DESCRIPTION", body)
+		}
+	}
+	col := 0
+	for _, r := range ip.Commands {
+		col = max(col, textWidth(Safe(r.Name)))
+	}
+	for _, g := range ip.Groups {
+		for _, r := range g.Rows {
+			col = max(col, textWidth(Safe(r.Name)))
+		}
+	}
+	col += 4
+	if len(ip.Commands) > 0 {
+		p.section("COMMANDS", p.rows(ip.Commands, col))
+	}
+	groups := append([]IndexGroup(nil), ip.Groups...)
+	sort.SliceStable(groups, func(i, j int) bool { return groups[i].Name < groups[j].Name })
+	for _, g := range groups {
+		if len(g.Rows) == 0 {
+			continue
+		}
+		p.section(oneLine(Safe(strings.ToUpper(g.Name))), p.rows(g.Rows, col))
+	}
+	p.b.WriteByte('\n')
+	p.b.WriteString(indexFooter)
+	p.b.WriteByte('\n')
+	_, err := io.WriteString(w, p.b.String())
+	return err
+}
+
+// rows lays out index rows sorted by name: the name padded to col cells,
+// then the title cut to what is left of the line.
+func (p *page) rows(rows []IndexRow, col int) []string {
+	sorted := append([]IndexRow(nil), rows...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	avail := p.width - 4
+	lines := make([]string, 0, len(sorted))
+	for _, r := range sorted {
+		name := cut(Safe(oneLine(r.Name)), avail)
+		title := strings.Join(strings.Fields(Safe(r.Title)), " ")
+		room := avail - col
+		if title == "" || room < 1 {
+			lines = append(lines, name)
+			continue
+		}
+		lines = append(lines, name+spaces(col-textWidth(name))+cut(title, room))
+	}
+	return lines
+}
