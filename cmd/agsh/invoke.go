@@ -90,6 +90,17 @@ func (a *app) runTool(ctx context.Context, name string, args []string, forceHelp
 		return fail(err)
 	}
 	pc, err := cmd.parse(args)
+	if forceHelp || (pc != nil && pc.parsed.Help) {
+		// Help is asked for: nothing else on the line matters.
+		jsonOut := a.g.json()
+		if pc != nil {
+			jsonOut = outputOverride(pc.parsed.Globals, jsonOut)
+		}
+		if err := a.writeToolHelp(ctx, stdout, cmd, jsonOut); err != nil {
+			return fail(err)
+		}
+		return outcome{rendered: true}
+	}
 	if err != nil {
 		return fail(err)
 	}
@@ -108,12 +119,6 @@ func (a *app) runTool(ctx context.Context, name string, args []string, forceHelp
 				return fail(usagef("--output must be text or json, not %q", g.Value))
 			}
 		}
-	}
-	if forceHelp || pc.parsed.Help {
-		if err := a.writeToolHelp(ctx, stdout, cmd, jsonOut); err != nil {
-			return fail(err)
-		}
-		return outcome{rendered: true}
 	}
 	res, err := a.client.Call(ctx, name, pc.input, a.binding)
 	a.noteReached(err)
@@ -168,6 +173,16 @@ func (a *app) runTool(ctx context.Context, name string, args []string, forceHelp
 		return fail(err)
 	}
 	return outcome{status: status, rendered: true}
+}
+
+// outputOverride applies a per-command --output to the run's choice.
+func outputOverride(globals []generated.Global, jsonOut bool) bool {
+	for _, g := range globals {
+		if g.Name == "--output" {
+			jsonOut = g.Value == "json"
+		}
+	}
+	return jsonOut
 }
 
 // errorText is the text of an isError result: its text, else its compact
