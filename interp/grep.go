@@ -1,0 +1,219 @@
+package interp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"regexp/syntax"
+	"strconv"
+	"strings"
+)
+
+// grep selects the lines (or array elements, by their compact JSON) that match a
+// pattern. It exits 1 when it selects nothing.
+type grep struct {
+	invert, count, number bool
+	// literal is set for a plain fixed-string search (-F without -i, -w, -x).
+	literal      string
+	literalBytes []byte
+	re           *regexp.Regexp
+}
+
+func (*grep) name() string { return "grep" }
+
+// newGrep parses `-i -v -c -n -E -F -w -x` (combinable, as in -in), `-e PATTERN`
+// and the pattern operand, and compiles the pattern (RE2 syntax).
+func newGrep(args []string) (*grep, error) {
+	f := &grep{}
+	var ignoreCase, fixed, word, line bool
+	var patterns []string
+	hasE := false
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			i++
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			break
+		}
+		for k := 1; k < len(a); k++ {
+			switch a[k] {
+			case 'i':
+				ignoreCase = true
+			case 'v':
+				f.invert = true
+			case 'c':
+				f.count = true
+			case 'n':
+				f.number = true
+			case 'E':
+				fixed = false
+			case 'F':
+				fixed = true
+			case 'w':
+				word = true
+			case 'x':
+				line = true
+			case 'e':
+				hasE = true
+				if rest := a[k+1:]; rest != "" {
+					patterns = append(patterns, rest)
+				} else if i+1 < len(args) {
+					i++
+					patterns = append(patterns, args[i])
+				} else {
+					return nil, errors.New("option -e needs a pattern")
+				}
+				k = len(a)
+			default:
+				return nil, fmt.Errorf("unknown option -%c; use -i, -v, -c, -n, -E, -F, -w, -x or -e PATTERN", a[k])
+			}
+		}
+	}
+	rest := args[i:]
+	if !hasE {
+		if len(rest) == 0 {
+			return nil, errors.New("missing pattern")
+		}
+		patterns, rest = rest[:1], rest[1:]
+	}
+	if len(rest) > 0 {
+		return nil, operandError("grep", rest[0])
+	}
+	if len(patterns) > 1 {
+		return nil, errors.New("give one pattern (use a|b to match either)")
+	}
+	pat := patterns[0]
+	if fixed && !ignoreCase && !word && !line {
+		f.literal, f.literalBytes = pat, []byte(pat)
+		return f, nil
+	}
+	if fixed {
+		pat = regexp.QuoteMeta(pat)
+	} else if _, err := syntax.Parse(pat, syntax.Perl); err != nil {
+		var se *syntax.Error
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("invalid regular expression %q: %s", pat, se.Code)
+		}
+		return nil, fmt.Errorf("invalid regular expression %q", pat)
+	}
+	switch {
+	case line:
+		pat = `^(?:` + pat + `)$`
+	case word:
+		pat = `(?:^|[^\p{L}\p{N}_])(?:` + pat + `)(?:$|[^\p{L}\p{N}_])`
+	}
+	if ignoreCase {
+		pat = `(?i)` + pat
+	}
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		return nil, fmt.Errorf("invalid regular expression: %s", err)
+	}
+	f.re = re
+	return f, nil
+}
+
+func (f *grep) match(s string) bool {
+	if f.re == nil {
+		return strings.Contains(s, f.literal) != f.invert
+	}
+	return f.re.MatchString(s) != f.invert
+}
+
+func (f *grep) matchBytes(b []byte) bool {
+	if f.re == nil {
+		return bytes.Contains(b, f.literalBytes) != f.invert
+	}
+	return f.re.Match(b) != f.invert
+}
+
+func (f *grep) run(_ context.Context, rd Renderer, v Value) (Value, int, error) {
+	src, err := sourceOf(rd, v)
+	if err != nil {
+		return Value{}, StatusFailure, err
+	}
+	var n int
+	var out Value
+	if src.array != nil {
+		n, out, err = f.elements(src.array)
+		if err != nil {
+			return Value{}, StatusFailure, err
+		}
+	} else {
+		n, out = f.lines(src.text)
+	}
+	if f.count {
+		out = textValue(strconv.Itoa(n) + "\n")
+	}
+	if n == 0 {
+		return out, StatusFailure, nil
+	}
+	return out, StatusOK, nil
+}
+
+// lines selects matching lines of text.
+func (f *grep) lines(t string) (int, Value) {
+	var b strings.Builder
+	n, lineNo := 0, 0
+	for pos := 0; pos < len(t); {
+		end := strings.IndexByte(t[pos:], '\n')
+		next := len(t)
+		if end < 0 {
+			end = len(t)
+		} else {
+			end += pos
+			next = end + 1
+		}
+		lineNo++
+		if line := t[pos:end]; f.match(line) {
+			n++
+			if !f.count {
+				if f.number {
+					b.WriteString(strconv.Itoa(lineNo))
+					b.WriteByte(':')
+				}
+				b.WriteString(line)
+				b.WriteByte('\n')
+			}
+		}
+		pos = next
+	}
+	return n, textValue(b.String())
+}
+
+// elements selects array elements whose compact JSON matches; the result is
+// still an array (of the compact elements).
+func (f *grep) elements(raw []byte) (int, Value, error) {
+	var out, buf bytes.Buffer
+	n := 0
+	var cerr error
+	err := eachElement(raw, func(s, e int) bool {
+		buf.Reset()
+		if cerr = json.Compact(&buf, raw[s:e]); cerr != nil {
+			return false
+		}
+		if f.matchBytes(buf.Bytes()) {
+			n++
+			if !f.count {
+				if out.Len() > 0 {
+					out.WriteByte(',')
+				}
+				out.Write(buf.Bytes())
+			}
+		}
+		return true
+	})
+	if err == nil && cerr != nil {
+		err = errMalformed
+	}
+	if err != nil {
+		return 0, Value{}, err
+	}
+	return n, arrayValue(out.Bytes()), nil
+}

@@ -1,0 +1,237 @@
+package interp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/agsh-dev/agsh/interp/syntax"
+)
+
+// Exit statuses interp produces itself.
+const (
+	StatusOK          = 0
+	StatusFailure     = 1
+	StatusUsage       = 2
+	StatusInterrupted = 130
+)
+
+// RunScript parses and runs a whole script (script mode). A parse error anywhere
+// runs nothing: it prints "<Prefix>line 3: col 14: <message>" and returns 2 (an
+// input that ends inside a construct is reported the same way). Otherwise every
+// list runs, failures do not stop the script, messages name the line
+// ("<Prefix>line 3: <message>"), and the status of the last pipeline run is
+// returned. `exit` stops the script with its status; an interruption (ctx
+// cancelled, or a command that returns 130) stops it with 130.
+func (r *Runner) RunScript(ctx context.Context, src string) int {
+	s, err := syntax.Parse(src)
+	if err != nil {
+		fmt.Fprintf(r.stderr(), "%s%s\n", r.Prefix, err)
+		return StatusUsage
+	}
+	status := r.last
+	for _, l := range s.Lists {
+		st, exit := r.runList(ctx, l, true)
+		status = st
+		if exit {
+			return st
+		}
+		if st == StatusInterrupted {
+			return st
+		}
+	}
+	return status
+}
+
+// RunList runs one parsed list (one REPL line); messages start with Prefix only.
+// exit is true when the list ran `exit`: the caller should stop with status.
+// An interruption ends the list with status 130 but does not ask to exit.
+func (r *Runner) RunList(ctx context.Context, l *syntax.List) (status int, exit bool) {
+	return r.runList(ctx, l, false)
+}
+
+// LastStatus returns the status of the last pipeline run (0 before any).
+func (r *Runner) LastStatus() int { return r.last }
+
+func (r *Runner) runList(ctx context.Context, l *syntax.List, script bool) (int, bool) {
+	status := r.last
+	for i, pl := range l.Pipelines {
+		if i > 0 && i-1 < len(l.Ops) {
+			switch l.Ops[i-1] {
+			case syntax.OpAnd:
+				if status != 0 {
+					continue
+				}
+			case syntax.OpOr:
+				if status == 0 {
+					continue
+				}
+			}
+		}
+		if ctx.Err() != nil {
+			r.last = StatusInterrupted
+			return StatusInterrupted, false
+		}
+		prefix := r.Prefix
+		if script {
+			prefix += "line " + strconv.Itoa(pl.Pos.Line) + ": "
+		}
+		st, exit := r.runPipeline(context.WithValue(ctx, prefixKey{}, prefix), pl, prefix)
+		if ctx.Err() != nil {
+			st = StatusInterrupted
+		}
+		status = st
+		r.last = st
+		if exit || st == StatusInterrupted {
+			return st, exit
+		}
+	}
+	return status, false
+}
+
+// runPipeline resolves and validates every command of a pipeline, then runs it.
+func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix string) (int, bool) {
+	fail := func(status int, format string, args ...any) (int, bool) {
+		fmt.Fprintf(r.stderr(), "%s%s\n", prefix, fmt.Sprintf(format, args...))
+		return status, false
+	}
+	argv := pl.Commands[0].Args()
+	name := argv[0]
+	isTool := r.Handler != nil && r.Handler.IsTool(name)
+	if !isTool {
+		switch {
+		case isFilter(name):
+			return fail(StatusUsage, "%s reads a pipe: put it after |", name)
+		case name != "help" && name != "exit":
+			return fail(StatusUsage, "%s", unknownCommand(name, r.commandNames()))
+		case name == "exit" && len(pl.Commands) > 1:
+			return fail(StatusUsage, "exit does not write to a pipe")
+		}
+	}
+	filters := make([]filter, 0, len(pl.Commands)-1)
+	for _, c := range pl.Commands[1:] {
+		args := c.Args()
+		if !isFilter(args[0]) {
+			if args[0] == "help" || args[0] == "exit" || (r.Handler != nil && r.Handler.IsTool(args[0])) {
+				return fail(StatusUsage, "%s does not read a pipe; after | use head, tail, wc, grep or jq", args[0])
+			}
+			return fail(StatusUsage, "%s", unknownCommand(args[0], filterNames()))
+		}
+		f, err := newFilter(args)
+		if err != nil {
+			return fail(StatusUsage, "%s", err)
+		}
+		filters = append(filters, f)
+	}
+
+	var v Value
+	switch {
+	case isTool:
+		last := len(filters) == 0
+		val, res := r.Handler.Call(ctx, argv, last, r.stdout(), r.stderr())
+		if res.Status != 0 {
+			return res.Status, false
+		}
+		if last && res.Rendered {
+			return StatusOK, false
+		}
+		v = val
+	case name == "exit":
+		return r.exit(argv[1:], prefix)
+	default: // help
+		out := r.stdout()
+		var buf bytes.Buffer
+		if len(filters) > 0 {
+			out = &buf
+		}
+		st := StatusUsage
+		if r.Handler != nil {
+			st = r.Handler.Help(ctx, argv[1:], out, r.stderr())
+		}
+		if st != 0 || len(filters) == 0 {
+			return st, false
+		}
+		v = Value{Text: buf.String(), Final: true}
+	}
+
+	status := StatusOK
+	for _, f := range filters {
+		var err error
+		v, status, err = f.run(ctx, r.Renderer, v)
+		if err != nil {
+			fmt.Fprintf(r.stderr(), "%s%s: %s\n", prefix, f.name(), err)
+		}
+		if ctx.Err() != nil {
+			return StatusInterrupted, false
+		}
+	}
+	if err := r.render(v); err != nil {
+		return StatusFailure, false
+	}
+	return status, false
+}
+
+// exit handles the shell word `exit [status]`, following bash: no operand exits
+// with the last status, a non-numeric one exits 2 after a message, and more
+// than one operand is an error that does not exit.
+func (r *Runner) exit(args []string, prefix string) (int, bool) {
+	switch len(args) {
+	case 0:
+		return r.last, true
+	case 1:
+		n, err := strconv.ParseInt(args[0], 10, 64)
+		if err != nil {
+			fmt.Fprintf(r.stderr(), "%sexit: %s: numeric argument required\n", prefix, args[0])
+			return StatusUsage, true
+		}
+		return int(uint8(n)), true
+	}
+	fmt.Fprintf(r.stderr(), "%sexit: too many arguments\n", prefix)
+	return StatusUsage, false
+}
+
+// render writes the final value through the Renderer, or plainly without one.
+func (r *Runner) render(v Value) error {
+	if r.Renderer != nil {
+		return r.Renderer.Render(r.stdout(), r.stderr(), v)
+	}
+	s := v.Text
+	if v.IsJSON {
+		s = string(v.JSON)
+	}
+	if s == "" {
+		return nil
+	}
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	_, err := io.WriteString(r.stdout(), s)
+	return err
+}
+
+// commandNames lists what may start a pipeline, for suggestions.
+func (r *Runner) commandNames() []string {
+	var names []string
+	if r.Handler != nil {
+		names = append(names, r.Handler.ToolNames()...)
+	}
+	names = append(names, "help", "exit")
+	return append(names, filterNames()...)
+}
+
+func (r *Runner) stdout() io.Writer {
+	if r.Stdout == nil {
+		return io.Discard
+	}
+	return r.Stdout
+}
+
+func (r *Runner) stderr() io.Writer {
+	if r.Stderr == nil {
+		return io.Discard
+	}
+	return r.Stderr
+}
