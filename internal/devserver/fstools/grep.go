@@ -80,10 +80,12 @@ func (w *workspace) parseGrep(in input) (*grepRequest, error) {
 	if r.multiline {
 		flags += "(?s)"
 	}
-	if r.re, err = regexp.Compile(flags + pattern); err != nil {
-		msg := err.Error()
-		msg = strings.TrimPrefix(msg, "error parsing regexp: ")
+	if _, err := regexp.Compile(pattern); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
 		return nil, tool.BadInput("pattern", "invalid regular expression: %s", msg)
+	}
+	if r.re, err = regexp.Compile(flags + pattern); err != nil {
+		return nil, tool.BadInput("pattern", "invalid regular expression: %s", err)
 	}
 	if m, ok, err := in.str("output_mode"); err != nil {
 		return nil, err
