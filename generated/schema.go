@@ -25,9 +25,10 @@ type walker struct {
 // it pulls in through $ref, allOf and a single-branch (nullable) anyOf or
 // oneOf, in document order. Keywords are looked up in that order.
 type view struct {
-	parts  []*jvalue
-	base   int  // length of the walker stack before this view
-	cyclic bool // a reference led back into an ancestor and was cut
+	parts   []*jvalue
+	propSrc []*jvalue // "properties" objects in document order
+	base    int       // length of the walker stack before this view
+	cyclic  bool      // a reference led back into an ancestor and was cut
 }
 
 // prop is one declared property; a name declared by several parts (allOf)
@@ -70,6 +71,10 @@ func (w *walker) flatten(v *view, n *jvalue) error {
 	for i, k := range n.keys {
 		val := n.vals[i]
 		switch k {
+		case "properties":
+			if val.kind == jObject {
+				v.propSrc = append(v.propSrc, val)
+			}
 		case "$ref":
 			if val.kind != jString {
 				continue
@@ -233,11 +238,7 @@ func (v *view) types() (types []string, null, present bool) {
 // props merges the declared properties of every part in order.
 func (v *view) props() []prop {
 	var out []prop
-	for _, p := range v.parts {
-		ps := p.get("properties")
-		if ps == nil || ps.kind != jObject {
-			continue
-		}
+	for _, ps := range v.propSrc {
 		for i, name := range ps.keys {
 			merged := false
 			for j := range out {

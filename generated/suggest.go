@@ -9,8 +9,9 @@ import (
 const maxSuggestLen = 128
 
 // Suggest returns up to three candidates close to name, best first: those
-// within Damerau–Levenshtein distance 2 (closest first), then those sharing
-// a prefix with it (one starts with the other, at least two characters).
+// within Damerau–Levenshtein distance 2 (closest first; the distance must
+// also be less than the length of both names, so "-a" is not offered for
+// "ls"), then those sharing a prefix with it (one starts with the other, at least two characters).
 // Leading dashes and case are ignored when comparing; candidates keep their
 // spelling. Ties keep the candidates' order.
 func Suggest(name string, candidates []string) []string {
@@ -34,7 +35,7 @@ func Suggest(name string, candidates []string) []string {
 			continue
 		}
 		score := -1
-		if d := distance(n, cn); d <= 2 {
+		if d := distance(n, cn); d <= 2 && d < len(n) && d < len(cn) {
 			score = d
 		} else if len(n) >= 2 && len(cn) >= 2 && (strings.HasPrefix(cn, n) || strings.HasPrefix(n, cn)) {
 			score = 3
