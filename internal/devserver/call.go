@@ -152,7 +152,7 @@ func (a *agent) run(c *reqCtx, e *entry, b binding, input []byte, scratch bool) 
 		recMu.Lock()
 		defer recMu.Unlock()
 		a.record(b.sessionID, callRecord{
-			CallID: callID, ToolName: e.t.Name, Input: append(json.RawMessage(nil), input...),
+			CallID: callID, ToolName: e.t.Name, Input: append(jsonText(nil), input...),
 			TurnID: "turn_" + randomHex(8), IsError: res.IsError, Scratch: scratch,
 		}, records)
 	}

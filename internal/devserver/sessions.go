@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"sort"
 	"sync"
 	"time"
@@ -37,21 +38,45 @@ type session struct {
 // callRecord is one session-bound call, as GET /v1/dev/sessions/{id}/calls
 // lists it. Input is the input JSON as the caller sent it.
 type callRecord struct {
-	CallID   string          `json:"callId"`
-	ToolName string          `json:"toolName"`
-	Input    json.RawMessage `json:"input"`
-	TurnID   string          `json:"turnId"`
-	IsError  bool            `json:"isError"`
-	At       string          `json:"at"`
-	Scratch  bool            `json:"scratchWorkspace,omitempty"`
+	CallID   string   `json:"callId"`
+	ToolName string   `json:"toolName"`
+	Input    jsonText `json:"input"`
+	TurnID   string   `json:"turnId"`
+	IsError  bool     `json:"isError"`
+	At       string   `json:"at"`
+	Scratch  bool     `json:"scratchWorkspace,omitempty"`
 }
 
 // record is something a tool recorded on the session (tool.Call.Record).
 type record struct {
-	Kind   string          `json:"kind"`
-	CallID string          `json:"callId"`
-	Value  json.RawMessage `json:"value"`
-	At     string          `json:"at"`
+	Kind   string   `json:"kind"`
+	CallID string   `json:"callId"`
+	Value  jsonText `json:"value"`
+	At     string   `json:"at"`
+}
+
+// jsonText is JSON kept byte for byte. A state file holds it as a JSON
+// string, since an embedded value would be reformatted on the way.
+type jsonText []byte
+
+// MarshalJSON encodes the bytes as a JSON string.
+func (j jsonText) MarshalJSON() ([]byte, error) { return json.Marshal(string(j)) }
+
+// UnmarshalJSON takes a JSON string holding the bytes, or a JSON value as is.
+func (j *jsonText) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		if !json.Valid([]byte(s)) {
+			return errors.New("saved JSON text is not valid JSON")
+		}
+		*j = jsonText(s)
+		return nil
+	}
+	*j = append((*j)[:0], b...)
+	return nil
 }
 
 // busy reports whether a model turn owns the session's workspace.

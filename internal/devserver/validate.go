@@ -83,6 +83,14 @@ func collectIssues(ve *jsonschema.ValidationError, inst any, p *message.Printer,
 		for _, prop := range k.Properties {
 			*out = append(*out, catalog.Issue{Path: appendPath(path, prop), Message: "unknown property"})
 		}
+	case *kind.Enum:
+		want := make([]string, len(k.Want))
+		for i, w := range k.Want {
+			want[i] = string(marshal(w))
+		}
+		*out = append(*out, catalog.Issue{Path: path, Message: "must be one of " + strings.Join(want, ", ")})
+	case *kind.Const:
+		*out = append(*out, catalog.Issue{Path: path, Message: "must be " + string(marshal(k.Want))})
 	case *kind.Type:
 		*out = append(*out, catalog.Issue{Path: path, Message: "expected " + strings.Join(k.Want, " or ")})
 	default:

@@ -1,0 +1,161 @@
+package devserver_test
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agsh-dev/agsh/internal/devserver/devservertest"
+)
+
+func TestFaultStatus(t *testing.T) {
+	_, exec := start(t)
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "POST /v1/tools/echo_read", Count: 2, Status: 503})
+	for i := 0; i < 2; i++ {
+		status, body := post(t, exec, "echo_read", "", `{}`)
+		if status != 503 || string(body) != `{"ok":false,"error":"injected_fault"}` {
+			t.Fatalf("request %d: got %d %s", i, status, body)
+		}
+	}
+	// The count is used up; other routes were never affected.
+	if status, body := post(t, exec, "echo_read", "", `{}`); status != 200 {
+		t.Fatalf("after the count: %d %s", status, body)
+	}
+}
+
+func TestFaultMatchesMethodAndPathOnly(t *testing.T) {
+	s, exec := start(t)
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "GET /v1/tools", Status: 502})
+	// Another agent, another method, another path: untouched.
+	for _, u := range []string{s.AgentURL("planner") + "/v1/tools", exec + "/v1/tools/echo_read", exec + "/v1/info"} {
+		if status, body := devservertest.Do(t, http.MethodGet, u, "", nil); status != 200 {
+			t.Fatalf("%s: %d %s", u, status, body)
+		}
+	}
+	// The query is ignored.
+	if status, _ := devservertest.Do(t, http.MethodGet, exec+"/v1/tools?sessionId=x", "", nil); status != 502 {
+		t.Fatalf("got %d, want the fault", status)
+	}
+}
+
+func TestFaultBody(t *testing.T) {
+	_, exec := start(t)
+	for _, tt := range []struct {
+		name, body, ctype string
+		status, want      int
+	}{
+		{"html", "<html><body>Bad gateway</body></html>", "text/html; charset=utf-8", 502, 502},
+		{"malformed json", `{"ok": tru`, "application/json; charset=utf-8", 0, 200},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "GET /v1/info", Status: tt.status, Body: &tt.body})
+			resp, err := http.Get(exec + "/v1/info")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.want || string(got) != tt.body || resp.Header.Get("Content-Type") != tt.ctype {
+				t.Fatalf("got %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), got)
+			}
+		})
+	}
+}
+
+func TestFaultFiftyMegabyteBody(t *testing.T) {
+	if testing.Short() {
+		t.Skip("50 MB body")
+	}
+	_, exec := start(t)
+	big := `{"ok":true,"tools":[],"pad":"` + strings.Repeat("x", 50<<20) + `"}`
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "GET /v1/tools", Body: &big})
+	status, body := devservertest.Do(t, http.MethodGet, exec+"/v1/tools", "", nil)
+	if status != 200 || len(body) != len(big) || string(body) != big {
+		t.Fatalf("got %d, %d bytes, want %d", status, len(body), len(big))
+	}
+}
+
+func TestFaultDelay(t *testing.T) {
+	_, exec := start(t)
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "POST /v1/tools/echo_read", DelayMs: 150})
+	began := time.Now()
+	status, body := post(t, exec, "echo_read", "", `{"input":{"a":1}}`)
+	// A delay alone answers normally, after at least the delay.
+	if elapsed := time.Since(began); status != 200 || !strings.Contains(string(body), `"result":{"a":1}`) || elapsed < 150*time.Millisecond {
+		t.Fatalf("got %d %s after %v", status, body, elapsed)
+	}
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "POST /v1/tools/echo_read", DelayMs: 50, Status: 504})
+	if status, _ := post(t, exec, "echo_read", "", `{}`); status != 504 {
+		t.Fatalf("delay with status: got %d", status)
+	}
+}
+
+func TestFaultHang(t *testing.T) {
+	_, exec := start(t)
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "GET /v1/tools", HangMs: 200})
+	began := time.Now()
+	// A fresh connection: net/http retries a GET that fails on a reused one.
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := client.Get(exec + "/v1/tools")
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("a hang answered %d", resp.StatusCode)
+	}
+	if elapsed := time.Since(began); elapsed < 200*time.Millisecond || !errors.Is(err, io.EOF) && !strings.Contains(err.Error(), "EOF") {
+		t.Fatalf("got %v after %v, want the connection closed after the hang", err, elapsed)
+	}
+	if status, _ := devservertest.Do(t, http.MethodGet, exec+"/v1/tools", "", nil); status != 200 {
+		t.Fatalf("after the hang: %d", status)
+	}
+}
+
+func TestFaultTruncate(t *testing.T) {
+	_, exec := start(t)
+	fetch := func() (*http.Response, []byte, error) {
+		resp, err := http.Get(exec + "/v1/tools/echo_read")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		return resp, b, err
+	}
+	_, whole, _ := fetch()
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "GET /v1/tools/echo_read", Truncate: true})
+	resp, got, err := fetch()
+	if !errors.Is(err, io.ErrUnexpectedEOF) || resp.StatusCode != 200 || resp.ContentLength != int64(len(whole)) ||
+		string(got) != string(whole[:len(whole)/2]) {
+		t.Fatalf("got %v, %d, length %d, body %q\nwant half of %q", err, resp.StatusCode, resp.ContentLength, got, whole)
+	}
+	body := "0123456789"
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "GET /v1/tools/echo_read", Status: 500, Body: &body, Truncate: true})
+	resp, got, err = fetch()
+	if !errors.Is(err, io.ErrUnexpectedEOF) || resp.StatusCode != 500 || resp.ContentLength != 10 || string(got) != "01234" {
+		t.Fatalf("got %v, %d, length %d, body %q", err, resp.StatusCode, resp.ContentLength, got)
+	}
+}
+
+func TestFaultsClearAndValidate(t *testing.T) {
+	_, exec := start(t)
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "DELETE /v1/dev/faults", Status: 500})
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "POST /executor/v1/tools/echo_read", Count: 5, Status: 500})
+	status, body := devservertest.Do(t, http.MethodDelete, exec+"/v1/dev/faults", "", nil)
+	if status != 200 || string(body) != `{"cleared":2,"ok":true}` {
+		t.Fatalf("clear: %d %s", status, body)
+	}
+	if status, _ := post(t, exec, "echo_read", "", `{}`); status != 200 {
+		t.Fatalf("after clear: %d", status)
+	}
+	for _, tt := range []struct{ body, msg string }{
+		{`{"route":"tools/read","status":500}`, `invalid fault: route: expected "METHOD /path", such as "POST /v1/tools/read"`},
+		{`{"route":"GET /v1/tools"}`, "invalid fault: status: a fault needs at least one of status, body, delayMs, hangMs, truncate"},
+		{`{"route":"GET /v1/tools","status":42}`, "invalid fault: status: must be an HTTP status between 100 and 599"},
+		{`{"route":"GET /v1/tools","status":500,"count":0}`, "invalid fault: count: must be at least 1"},
+	} {
+		status, body := devservertest.Do(t, http.MethodPost, exec+"/v1/dev/faults", "", tt.body)
+		expectError(t, status, body, 400, "invalid_input", tt.msg)
+	}
+}
