@@ -67,17 +67,17 @@ func TestIgnoreNestedOverride(t *testing.T) {
 func TestIgnoreMatchesGit(t *testing.T) {
 	needTool(t, "git")
 	dir := writeTree(t, map[string]string{
-		".gitignore":              "*.log\n!important.log\n/build/\ndocs/*.tmp\n**/cache/**\n\\#hash\n[Tt]emp*\nspace\\ \n",
-		"a.log":                   "", "important.log": "", "build/out.txt": "", "sub/build/out.txt": "",
-		"docs/x.tmp":              "", "docs/deep/y.tmp": "", "cache/z": "", "a/cache/b/c": "",
-		"#hash":                   "", "Temp1": "", "temp2": "", "xtemp": "", "space ": "", "keep.txt": "",
-		"sub/.gitignore":          "!a.log\n*.txt\n!keep.txt\nonly/\n",
-		"sub/a.log":               "", "sub/b.txt": "", "sub/keep.txt": "", "sub/only/x": "", "sub/only.md": "",
-		"sub/deep/.gitignore":     "/anch.md\n**/z.md\n",
-		"sub/deep/anch.md":        "", "sub/deep/q/anch.md": "", "sub/deep/q/z.md": "", "sub/deep/r.md": "",
-		"lib/[x].c":               "", "lib/main.c": "",
-		"nested/a/b/.gitignore":   "*\n!*.keep\n!*/\n",
-		"nested/a/b/one.keep":     "", "nested/a/b/two.drop": "", "nested/a/b/c/three.keep": "",
+		".gitignore": "*.log\n!important.log\n/build/\ndocs/*.tmp\n**/cache/**\n\\#hash\n[Tt]emp*\nspace\\ \n",
+		"a.log":      "", "important.log": "", "build/out.txt": "", "sub/build/out.txt": "",
+		"docs/x.tmp": "", "docs/deep/y.tmp": "", "cache/z": "", "a/cache/b/c": "",
+		"#hash": "", "Temp1": "", "temp2": "", "xtemp": "", "space ": "", "keep.txt": "",
+		"sub/.gitignore": "!a.log\n*.txt\n!keep.txt\nonly/\n",
+		"sub/a.log":      "", "sub/b.txt": "", "sub/keep.txt": "", "sub/only/x": "", "sub/only.md": "",
+		"sub/deep/.gitignore": "/anch.md\n**/z.md\n",
+		"sub/deep/anch.md":    "", "sub/deep/q/anch.md": "", "sub/deep/q/z.md": "", "sub/deep/r.md": "",
+		"lib/[x].c": "", "lib/main.c": "",
+		"nested/a/b/.gitignore": "*\n!*.keep\n!*/\n",
+		"nested/a/b/one.keep":   "", "nested/a/b/two.drop": "", "nested/a/b/c/three.keep": "",
 	})
 	gitRun(t, dir, nil, "init", "-q")
 	out := gitRun(t, dir, nil, "ls-files", "--others", "--exclude-standard", "-z")

@@ -46,7 +46,13 @@ func (w *workspace) ls(ctx context.Context, in input) (string, error) {
 // buildLs fills root with the tree at l (a mount directory or a virtual one).
 func (w *workspace) buildLs(ctx context.Context, root *lsNode, l loc, pats []globPattern) error {
 	if l.mount < 0 {
+	names:
 		for _, name := range w.virtualChildren(l.virt) {
+			for _, g := range pats {
+				if g.match(name, true) {
+					continue names
+				}
+			}
 			cl, err := w.resolve(strings.TrimSuffix(l.virt, "/") + "/" + name)
 			if err != nil {
 				continue
