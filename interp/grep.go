@@ -25,21 +25,22 @@ type grep struct {
 func (*grep) name() string { return "grep" }
 
 // newGrep parses `-i -v -c -n -E -F -w -x` (combinable, as in -in), `-e PATTERN`
-// and the pattern operand, and compiles the pattern (RE2 syntax).
+// and the pattern operand (options may follow it, as in GNU grep; `--` ends
+// them), and compiles the pattern (RE2 syntax).
 func newGrep(args []string) (*grep, error) {
 	f := &grep{}
 	var ignoreCase, fixed, word, line bool
-	var patterns []string
-	hasE := false
-	i := 0
-	for ; i < len(args); i++ {
+	var patterns, rest []string
+	hasE, endOpts := false, false
+	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a == "--" {
-			i++
-			break
+		if endOpts || len(a) < 2 || a[0] != '-' {
+			rest = append(rest, a)
+			continue
 		}
-		if len(a) < 2 || a[0] != '-' {
-			break
+		if a == "--" {
+			endOpts = true
+			continue
 		}
 		for k := 1; k < len(a); k++ {
 			switch a[k] {
@@ -61,8 +62,8 @@ func newGrep(args []string) (*grep, error) {
 				line = true
 			case 'e':
 				hasE = true
-				if rest := a[k+1:]; rest != "" {
-					patterns = append(patterns, rest)
+				if r := a[k+1:]; r != "" {
+					patterns = append(patterns, r)
 				} else if i+1 < len(args) {
 					i++
 					patterns = append(patterns, args[i])
@@ -75,7 +76,6 @@ func newGrep(args []string) (*grep, error) {
 			}
 		}
 	}
-	rest := args[i:]
 	if !hasE {
 		if len(rest) == 0 {
 			return nil, errors.New("missing pattern")

@@ -23,7 +23,8 @@ type jq struct {
 func (*jq) name() string { return "jq" }
 
 // newJQ parses `-r`, `-c` (also --raw-output, --compact-output, combinable as
-// -rc) and the filter (default "."), and compiles the filter. The filter has no
+// -rc, before or after the filter; `--` ends them) and the filter (default "."),
+// and compiles it. The filter has no
 // environment ($ENV is empty) and no modules.
 func newJQ(args []string) (*jq, error) {
 	f := &jq{inputs: &inputProxy{}}
@@ -38,7 +39,7 @@ func newJQ(args []string) (*jq, error) {
 			f.raw = true
 		case a == "--compact-output":
 			f.compact = true
-		case len(a) > 1 && a[0] == '-' && len(program) == 0:
+		case len(a) > 1 && a[0] == '-':
 			for _, c := range a[1:] {
 				switch c {
 				case 'r':
