@@ -1,0 +1,116 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+func TestErrorMessage(t *testing.T) {
+	tests := []struct {
+		in     string
+		want   string
+		wantOK bool
+	}{
+		{`{"ok":false,"error":"session_busy","message":"a turn is running"}`, "a turn is running", true},
+		{`{"ok":false,"error":"not_found"}`, "not_found", true},
+		{`{"error":"boom","code":"E42"}`, "boom (E42)", true},
+		{`{"error":"boom","code":404}`, "boom (404)", true},
+		{`{"message":"bad","error":"x","status":500,"details":{"a":1}}`, "bad", true},
+		{`{"ok":false}`, "the tool reported failure (ok: false)", true},
+		{`{"error":{"message":"nested","type":"x"}}`, "nested", true},
+		{`{"error":{"type":"x"}}`, `{"type":"x"}`, true},
+		{`{"ok":false,"message":"","error":"e","code":""}`, "e", true},
+		// Not error wrappers.
+		{`{"status":"ok","message":"Monitor muted"}`, "", false},
+		{`{"ok":true,"error":""}`, "", false},
+		{`{"error":""}`, "", false},
+		{`{"error":null,"message":"hi"}`, "", false},
+		{`{"ok":false,"data":1}`, "", false},
+		{`[{"ok":false}]`, "", false},
+		{`{}`, "", false},
+	}
+	for _, tt := range tests {
+		got, ok := ErrorMessage(jsonValue(tt.in))
+		if got != tt.want || ok != tt.wantOK {
+			t.Errorf("ErrorMessage(%s) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.wantOK)
+		}
+		if IsErrorWrapper(jsonValue(tt.in)) != tt.wantOK {
+			t.Errorf("IsErrorWrapper(%s) != %v", tt.in, tt.wantOK)
+		}
+	}
+	if _, ok := ErrorMessage(TextValue(`{"ok":false}`)); ok {
+		t.Error("text value taken for an error wrapper")
+	}
+	if _, ok := ErrorMessage(Value{JSON: json.RawMessage(`{"ok":false}`), IsJSON: true, Final: true}); ok {
+		t.Error("final value taken for an error wrapper")
+	}
+}
+
+func TestErrorText(t *testing.T) {
+	tests := []struct {
+		v    Value
+		want string
+	}{
+		{TextValue("file not found\n"), "file not found"},
+		{jsonValue(`{"ok":false,"error":"x","code":"C"}`), "x (C)"},
+		{jsonValue(`{"message":"it broke","trace":"..."}`), "it broke"},
+		{jsonValue(`{"reason":"x"}`), `{"reason":"x"}`},
+		{jsonValue(`"quoted\n"`), "quoted"},
+		{jsonValue(`[1, 2]`), "[1,2]"},
+	}
+	for _, tt := range tests {
+		if got := ErrorText(tt.v); got != tt.want {
+			t.Errorf("ErrorText(%+v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
+func TestWriteError(t *testing.T) {
+	tests := []struct {
+		text string
+		o    Options
+		want string
+	}{
+		{"boom", Options{}, "Error: boom\n"},
+		{"boom\n", Options{}, "Error: boom\n"},
+		{"boom", Options{Color: true}, "\x1b[31mError:\x1b[0m boom\n"},
+		{"a\x1b[2Jb", Options{TTY: true, Color: true}, "\x1b[31mError:\x1b[0m a\\x1b[2Jb\n"},
+	}
+	for _, tt := range tests {
+		var buf bytes.Buffer
+		if err := WriteError(&buf, tt.text, tt.o); err != nil {
+			t.Fatal(err)
+		}
+		if buf.String() != tt.want {
+			t.Errorf("WriteError(%q, %+v) = %q, want %q", tt.text, tt.o, buf.String(), tt.want)
+		}
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	tests := []struct {
+		v    Value
+		want string
+	}{
+		{jsonValue(`{"b":1.50,"a":[1,{"x":null}],"e":{},"f":[ ],"s":"<&>\u00e9\n"}`),
+			"{\n  \"b\": 1.50,\n  \"a\": [\n    1,\n    {\n      \"x\": null\n    }\n  ],\n  \"e\": {},\n  \"f\": [],\n  \"s\": \"<&>\\u00e9\\n\"\n}\n"},
+		{jsonValue(`1e400`), "1e400\n"},
+		{jsonValue("\"del\x7f c1\u0085 bad\xff\""), `"del\u007f c1\u0085 bad\ufffd"` + "\n"},
+		{TextValue("line\n<b>"), `"line\n<b>"` + "\n"},
+		{FinalValue(`{"a":1}`), `"{\"a\":1}"` + "\n"},
+		{TextValue("esc\x1b"), `"esc\u001b"` + "\n"},
+	}
+	for _, tt := range tests {
+		var buf bytes.Buffer
+		if err := WriteJSON(&buf, tt.v); err != nil {
+			t.Fatal(err)
+		}
+		if buf.String() != tt.want {
+			t.Errorf("WriteJSON(%+v)\n got %q\nwant %q", tt.v, buf.String(), tt.want)
+		}
+	}
+	if err := WriteJSON(&bytes.Buffer{}, jsonValue(`{bad`)); err == nil || err.Error() != "render: invalid JSON: expected a key at offset 1" {
+		t.Errorf("WriteJSON(bad) err = %v", err)
+	}
+}

@@ -1,0 +1,89 @@
+package render
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestFactsLine(t *testing.T) {
+	raw := func(s ...string) []json.RawMessage {
+		var r []json.RawMessage
+		for _, x := range s {
+			r = append(r, json.RawMessage(x))
+		}
+		return r
+	}
+	tests := []struct {
+		req    bool
+		def    string
+		enum   []json.RawMessage
+		format string
+		want   string
+	}{
+		{true, `1`, raw(`"content"`, `"files_with_matches"`, `"count"`), "", "Required. Default: 1. One of: content, files_with_matches, count."},
+		{false, `"asc"`, nil, "date-time", `Default: "asc". Format: date-time.`},
+		{false, ` {"a": [1, 2]} `, raw(`1`, `null`, `""`), "", `Default: {"a":[1,2]}. One of: 1, null, "".`},
+		{false, `null`, nil, "", "Default: null."},
+		{false, ``, nil, "", ""},
+		{true, ``, nil, "uri", "Required. Format: uri."},
+	}
+	for _, tt := range tests {
+		if got := FactsLine(tt.req, json.RawMessage(tt.def), tt.enum, tt.format); got != tt.want {
+			t.Errorf("FactsLine(%v, %s, %s, %q) = %q, want %q", tt.req, tt.def, tt.enum, tt.format, got, tt.want)
+		}
+	}
+}
+
+func TestWrapLine(t *testing.T) {
+	tests := []struct {
+		s                  string
+		width, first, next int
+		want               []string
+	}{
+		{"one two three four", 9, 0, 0, []string{"one two", "three", "four"}},
+		{"one two three", 9, 0, 4, []string{"one two", "    three"}},
+		{"--kind <small|medium|large|huge>", 16, 0, 4, []string{"--kind <small|", "    medium|", "    large|huge>"}},
+		{"abcdefghijkl", 5, 0, 0, []string{"abcde", "fghij", "kl"}},
+		{"東京都庁舎", 5, 0, 0, []string{"東京", "都庁", "舎"}},
+		{"", 10, 0, 0, nil},
+	}
+	for _, tt := range tests {
+		got := wrapLine(tt.s, tt.width, tt.first, tt.next)
+		if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+			t.Errorf("wrapLine(%q, %d) = %q, want %q", tt.s, tt.width, got, tt.want)
+		}
+	}
+}
+
+func TestWrapText(t *testing.T) {
+	got := wrapText("first para here\n\n\n  - indented item wraps\n\tx", 12)
+	want := []string{"first para", "here", "", "  - indented", "  item wraps", "    x"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("wrapText = %q, want %q", got, want)
+	}
+}
+
+func TestPrepareMarkdown(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Give <path to file> here", `Give \<path to file> here`},
+		{"A <uid> and <b>bold</b> and <br/> and <a href=\"x\">l</a>", `A \<uid> and <b>bold</b> and <br/> and <a href="x">l</a>`},
+		{"Code `<x>` stays", "Code `<x>` stays"},
+		{"```\n<tag>\n```", "```\n<tag>\n```"},
+		{"    <indented code>", "    <indented code>"},
+		{"auto <https://example.com> link", "auto <https://example.com> link"},
+		{"text\n<examples>\nfoo\n</examples>", "text\n\n\\<examples>\n\nfoo\n\n\\</examples>"},
+		{"<div>\n<p>x</p>\n</div>", "\\<div>\n\n\\<p>x\\</p>\n\n\\</div>"},
+		{"a < b and c > d", "a < b and c > d"},
+		{"<!-- note -->", `\<!-- note -->`},
+	}
+	for _, tt := range tests {
+		if got := prepareMarkdown(tt.in, 80); got != tt.want {
+			t.Errorf("prepareMarkdown(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+	long := "```\n" + strings.Repeat("x", 30) + "\n```"
+	if got, want := prepareMarkdown(long, 22), "```\n"+strings.Repeat("x", 20)+"\n"+strings.Repeat("x", 10)+"\n```"; got != want {
+		t.Errorf("code split: got %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,69 @@
+package render
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestSafe(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain text\twith tab\n", "plain text\twith tab\n"},
+		{"héllo 東京 🎉", "héllo 東京 🎉"},
+		{"a\r\nb\r\n", "a\nb\n"},
+		{"lone\rcr", `lone\x0dcr`},
+		{"\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`},
+		{"bell\a", `bell\x07`},
+		{"del\x7f", `del\x7f`},
+		{"nul\x00", `nul\x00`},
+		{"osc\x1b]52;c;aGk=\x07", `osc\x1b]52;c;aGk=\x07`},
+		{"c1 \u009b31m", `c1 \u009b31m`},
+		{"c1 \u0085 nel", `c1 \u0085 nel`},
+		{"bad \xff\xfe utf8", `bad \xff\xfe utf8`},
+		{"cut \xe6\x9d", `cut \xe6\x9d`},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := Safe(tt.in); got != tt.want {
+			t.Errorf("Safe(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestTerminalWriter(t *testing.T) {
+	tests := []struct {
+		name   string
+		writes []string
+		want   string
+	}{
+		{"crlf split across writes", []string{"a\r", "\nb"}, "a\nb"},
+		{"lone cr at the end is flushed", []string{"a\r"}, `a\x0d`},
+		{"cr then text", []string{"a\r", "b"}, `a\x0db`},
+		{"utf8 split across writes", []string{"x\xe6\x9d", "\xb1y"}, "x東y"},
+		{"truncated utf8 flushed", []string{"x\xe6\x9d"}, `x\xe6\x9d`},
+		{"escape", []string{"\x1b[2J", "ok\n"}, `\x1b[2Jok` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			w := NewTerminalWriter(&buf, true)
+			for _, s := range tt.writes {
+				n, err := w.Write([]byte(s))
+				if err != nil || n != len(s) {
+					t.Fatalf("Write = %d, %v", n, err)
+				}
+			}
+			if err := w.(*TerminalWriter).Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if buf.String() != tt.want {
+				t.Errorf("got %q, want %q", buf.String(), tt.want)
+			}
+		})
+	}
+	var buf bytes.Buffer
+	w := NewTerminalWriter(&buf, false)
+	w.Write([]byte("\x1b[31mraw\r\n"))
+	if buf.String() != "\x1b[31mraw\r\n" {
+		t.Errorf("piped output changed: %q", buf.String())
+	}
+}
