@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+
+	"github.com/agsh-dev/agsh/internal/devserver"
+	"github.com/spf13/pflag"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1 // the server could not start (the port is taken…)
+	exitUsage = 2 // bad flags or options
+)
+
+const usage = `Usage: agsh-devserver [flags]
+
+Runs the development deployment: the executor and planner agents on one port.
+Prints "executor URL", "planner URL" and "ready" on standard output when it
+listens; logs go to standard error. Stops on SIGINT or SIGTERM.
+
+Flags:
+      --addr HOST:PORT         listen address; port 0 picks a free one (default 127.0.0.1:39400)
+      --root DIR               the workspace root, mounted at /repo (default .)
+      --mount /PATH=DIR        mount DIR at /PATH as well (repeatable)
+      --bearer-token TOKEN     require Authorization: Bearer TOKEN; each token is its own principal (repeatable)
+      --allow-anonymous        admit non-loopback callers without a token
+      --mcp 'NAME=COMMAND ARGS…'
+                               serve a stdio MCP server's tools on the planner as NAME_… (repeatable)
+      --echo-tools PATH        serve JSON tool definitions (a file or a directory) that echo their input (repeatable)
+      --state DIR              keep sessions in DIR across restarts (default: in memory)
+  -h, --help                   show this help
+`
+
+// options are the parsed flags.
+type options struct {
+	devserver.Options
+	help bool
+}
+
+// parseFlags parses the command line.
+func parseFlags(args []string) (options, error) {
+	var o options
+	var mounts []string
+	fs := pflag.NewFlagSet("agsh-devserver", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	fs.StringVar(&o.Addr, "addr", "127.0.0.1:39400", "")
+	fs.StringVar(&o.Root, "root", ".", "")
+	fs.StringArrayVar(&mounts, "mount", nil, "")
+	fs.StringArrayVar(&o.BearerTokens, "bearer-token", nil, "")
+	fs.BoolVar(&o.AllowAnonymous, "allow-anonymous", false, "")
+	fs.StringArrayVar(&o.MCP, "mcp", nil, "")
+	fs.StringArrayVar(&o.EchoTools, "echo-tools", nil, "")
+	fs.StringVar(&o.StateDir, "state", "", "")
+	fs.BoolVarP(&o.help, "help", "h", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			o.help = true
+			return o, nil
+		}
+		return o, err
+	}
+	if o.help {
+		return o, nil
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q (agsh-devserver takes only flags)", fs.Arg(0))
+	}
+	if o.Addr == "" {
+		return o, errors.New("--addr: empty address")
+	}
+	for _, m := range mounts {
+		mt, err := devserver.ParseMount(m)
+		if err != nil {
+			return o, err
+		}
+		o.Mounts = append(o.Mounts, mt)
+	}
+	return o, nil
+}
+
+// run is the whole program: parse, build, start, announce, wait for ctx,
+// stop. It returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "agsh-devserver: %v\nRun 'agsh-devserver --help' for usage.\n", err)
+		return exitUsage
+	}
+	if o.help {
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	logger := log.New(stderr, "", log.Ltime|log.Lmicroseconds)
+	o.Logf = logger.Printf
+	s, cleanup, err := devserver.Build(ctx, o.Options)
+	if err != nil {
+		fmt.Fprintf(stderr, "agsh-devserver: %v\n", err)
+		return exitUsage
+	}
+	if err := s.Start(); err != nil {
+		fmt.Fprintf(stderr, "agsh-devserver: %v\n", err)
+		_ = cleanup()
+		return exitError
+	}
+	for _, slug := range s.Agents() {
+		fmt.Fprintf(stdout, "%s %s\n", slug, s.AgentURL(slug))
+	}
+	fmt.Fprintln(stdout, "ready")
+	<-ctx.Done()
+	logger.Printf("agsh-devserver: stopping")
+	if err := cleanup(); err != nil {
+		fmt.Fprintf(stderr, "agsh-devserver: stopping: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}

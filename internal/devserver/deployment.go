@@ -1,0 +1,144 @@
+package devserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/agsh-dev/agsh/internal/devserver/fstools"
+	"github.com/agsh-dev/agsh/internal/devserver/mcpconn"
+	"github.com/agsh-dev/agsh/internal/devserver/tool"
+)
+
+// The agents of the development deployment (devserver.md).
+const (
+	ExecutorSlug        = "executor"
+	ExecutorName        = "change-monitor-executor"
+	ExecutorDescription = "Executes monitoring plans against changed code."
+	PlannerSlug         = "planner"
+	PlannerName         = "change-monitor-planner"
+	PlannerDescription  = "Plans how changed code is monitored: which monitors a change touches and what to check."
+	// RootMount is where Options.Root appears in the workspace.
+	RootMount = "/repo"
+)
+
+// Options configures the development deployment as agsh-devserver's flags
+// do.
+type Options struct {
+	Addr string // listen address; "" means 127.0.0.1:0
+	Root string // the workspace root, mounted at /repo; "" means "."
+	// Mounts are more mounts beside /repo (--mount /path=DIR).
+	Mounts         []tool.Mount
+	BearerTokens   []string
+	AllowAnonymous bool
+	MCP            []string // --mcp 'NAME=COMMAND ARGS…'
+	EchoTools      []string // --echo-tools PATH
+	StateDir       string
+	Logf           func(format string, args ...any)
+}
+
+// Build composes the deployment: the executor gets the workspace file
+// tools over the mounts, the authored JSON tools and the datadog
+// connection; the planner gets the connection tools (datadog, every --mcp
+// server, the echo tools). The server is returned unstarted; the cleanup
+// function closes it and ends the MCP connections. A connection that fails
+// to start is logged and left out; bad options are an error.
+func Build(ctx context.Context, opts Options) (*Server, func() error, error) {
+	mounts, err := workspaceMounts(opts.Root, opts.Mounts)
+	if err != nil {
+		return nil, nil, err
+	}
+	set, err := mcpconn.Start(ctx, mcpconn.Config{MCP: opts.MCP, EchoTools: opts.EchoTools, Logf: opts.Logf})
+	if err != nil {
+		return nil, nil, err
+	}
+	executor := append(fstools.Tools(mounts), JSONTools()...)
+	executor = append(executor, set.Tools(ExecutorSlug)...)
+	s, err := New(Config{
+		Addr: opts.Addr,
+		Agents: []AgentConfig{
+			{Slug: ExecutorSlug, Name: ExecutorName, Description: ExecutorDescription, Tools: executor},
+			{Slug: PlannerSlug, Name: PlannerName, Description: PlannerDescription, Tools: set.Tools(PlannerSlug)},
+		},
+		BearerTokens:   opts.BearerTokens,
+		AllowAnonymous: opts.AllowAnonymous,
+		StateDir:       opts.StateDir,
+		Logf:           opts.Logf,
+	})
+	if err != nil {
+		_ = set.Close()
+		return nil, nil, err
+	}
+	cleanup := func() error {
+		err := s.Close()
+		return errors.Join(err, set.Close())
+	}
+	return s, cleanup, nil
+}
+
+// workspaceMounts resolves the root and the extra mounts to absolute
+// directories that exist, /repo first.
+func workspaceMounts(root string, extra []tool.Mount) ([]tool.Mount, error) {
+	if root == "" {
+		root = "."
+	}
+	dir, err := existingDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("--root: %w", err)
+	}
+	mounts := []tool.Mount{{Path: RootMount, Dir: dir}}
+	seen := map[string]bool{RootMount: true}
+	for _, m := range extra {
+		p := path.Clean(m.Path)
+		if !strings.HasPrefix(m.Path, "/") || p == "/" {
+			return nil, fmt.Errorf("--mount %s=%s: the mount path must be absolute and not /", m.Path, m.Dir)
+		}
+		if seen[p] {
+			return nil, fmt.Errorf("--mount %s=%s: %s is already mounted", m.Path, m.Dir, p)
+		}
+		seen[p] = true
+		d, err := existingDir(m.Dir)
+		if err != nil {
+			return nil, fmt.Errorf("--mount %s=%s: %w", m.Path, m.Dir, err)
+		}
+		mounts = append(mounts, tool.Mount{Path: p, Dir: d})
+	}
+	return mounts, nil
+}
+
+// existingDir makes dir absolute and checks it is a directory.
+func existingDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return "", fmt.Errorf("%s: %w", dir, pe.Err)
+	}
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", dir)
+	}
+	return abs, nil
+}
+
+// ParseMount parses a --mount value, "/path=DIR".
+func ParseMount(spec string) (tool.Mount, error) {
+	p, dir, ok := strings.Cut(spec, "=")
+	if !ok || p == "" || dir == "" {
+		return tool.Mount{}, fmt.Errorf("--mount %q: expected /path=DIR", spec)
+	}
+	if !strings.HasPrefix(p, "/") {
+		return tool.Mount{}, fmt.Errorf("--mount %q: the mount path must start with /", spec)
+	}
+	return tool.Mount{Path: p, Dir: dir}, nil
+}
