@@ -70,7 +70,13 @@ func (w *workspace) glob(ctx context.Context, in input) (string, error) {
 func (w *workspace) eachFile(ctx context.Context, l loc, fn func(mount int, e entry, rel string) error) error {
 	if l.mount < 0 {
 		prefix := strings.TrimSuffix(l.virt, "/") + "/"
-		for i, m := range w.mounts {
+		order := make([]int, len(w.mounts))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool { return w.mounts[order[a]].Path < w.mounts[order[b]].Path })
+		for _, i := range order {
+			m := w.mounts[i]
 			if !strings.HasPrefix(m.Path, prefix) {
 				continue
 			}

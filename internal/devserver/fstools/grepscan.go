@@ -103,10 +103,12 @@ func (s *scanner) keep(buf []byte, res *fileResult, ls, end, first, last, lastKe
 	// Context after: the next lines, if they exist.
 	for k := 0; k < s.after && p < len(buf); k++ {
 		e := lineEnd(buf, p)
-		res.lines = append(res.lines, lineRec{n: ln, text: string(buf[p:e])})
+		if ln > lastKept {
+			res.lines = append(res.lines, lineRec{n: ln, text: string(buf[p:e])})
+		}
 		p, ln = e+1, ln+1
 	}
-	return ln - 1
+	return max(ln-1, lastKept)
 }
 
 // markMatch turns the recorded context line n into a match line.
