@@ -69,6 +69,9 @@ func newGlamour(color bool, wrap int) (*glamour.TermRenderer, error) {
 		profile = termenv.ANSI256
 	} else {
 		st = styles.NoTTYStyleConfig
+		// Keep code spans visible without color: `--dry-run`.
+		st.Code.Prefix, st.Code.Suffix = "`", "`"
+		st.Code.BlockPrefix, st.Code.BlockSuffix = "", ""
 	}
 	zero := uint(0)
 	st.Document.Margin = &zero
