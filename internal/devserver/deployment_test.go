@@ -1,0 +1,100 @@
+package devserver_test
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agsh-dev/agsh/internal/devserver"
+	"github.com/agsh-dev/agsh/internal/devserver/devservertest"
+	"github.com/agsh-dev/agsh/internal/devserver/tool"
+)
+
+func TestDeploymentAgents(t *testing.T) {
+	root, extra := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(extra, "notes.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := devservertest.StartDeployment(t, devserver.Options{Root: root, Mounts: []tool.Mount{{Path: "/data", Dir: extra}}})
+	_, body := devservertest.Do(t, http.MethodGet, s.AgentURL("executor")+"/v1/tools", "", nil)
+	var names []string
+	for _, part := range strings.Split(string(body), `"name":"`)[1:] {
+		names = append(names, part[:strings.IndexByte(part, '"')])
+	}
+	got := strings.Join(names, " ")
+	if !strings.HasPrefix(got, "read ls grep glob diff list_changes report_change_issue report_change_succeeded run_checks datadog_") {
+		t.Fatalf("executor tools: %s", got)
+	}
+	_, body = devservertest.Do(t, http.MethodGet, s.AgentURL("planner")+"/v1/info", "", nil)
+	if !strings.HasPrefix(string(body), `{"ok":true,"name":"change-monitor-planner","description":"`+devserver.PlannerDescription+`","tools":[{"name":"datadog_`) {
+		t.Fatalf("planner info: %.300s", body)
+	}
+	status, body := post(t, s.AgentURL("executor"), "read", "", `{"input":{"path":"/data/notes.txt"}}`)
+	if status != 200 || !strings.Contains(string(body), `hello`) {
+		t.Fatalf("read of a mount: %d %s", status, body)
+	}
+}
+
+func TestBuildRefusesBadMounts(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		opts devserver.Options
+		want string
+	}{
+		{"root is a file", devserver.Options{Root: file}, "--root: " + file + " is not a directory"},
+		{"mount twice", devserver.Options{Root: dir, Mounts: []tool.Mount{{Path: "/repo", Dir: dir}}}, "--mount /repo=" + dir + ": /repo is already mounted"},
+		{"mount at /", devserver.Options{Root: dir, Mounts: []tool.Mount{{Path: "/", Dir: dir}}}, "--mount /=" + dir + ": the mount path must be absolute and not /"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := devserver.Build(t.Context(), tt.opts)
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("got %v, want %s", err, tt.want)
+			}
+		})
+	}
+}
+
+// BenchmarkCallRoundTrip measures one direct call of a small tool over
+// loopback HTTP with keep-alive, as a client sees it.
+func BenchmarkCallRoundTrip(b *testing.B) {
+	s := devservertest.Start(b, devserver.Config{Logf: func(string, ...any) {}})
+	benchCall(b, s.AgentURL("executor")+"/v1/tools/echo_read", []byte(`{"input":{"path":"/repo/README.md","limit":2}}`))
+}
+
+// BenchmarkRead1MiB measures a read of a 1 MiB file through the workspace
+// file tools of the real deployment.
+func BenchmarkRead1MiB(b *testing.B) {
+	root := b.TempDir()
+	line := strings.Repeat("abcdefghij", 9) + "\n"
+	if err := os.WriteFile(filepath.Join(root, "big.txt"), []byte(strings.Repeat(line, (1<<20)/len(line)+1)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	s := devservertest.StartDeployment(b, devserver.Options{Root: root, Logf: func(string, ...any) {}})
+	benchCall(b, s.AgentURL("executor")+"/v1/tools/read", []byte(`{"input":{"path":"/repo/big.txt"}}`))
+}
+
+func benchCall(b *testing.B, url string, body []byte) {
+	client := &http.Client{}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		resp, err := client.Post(url, "application/json", bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !bytes.Contains(out, []byte(`"isError":false`)) {
+			b.Fatalf("%d %.200s", resp.StatusCode, out)
+		}
+	}
+}
