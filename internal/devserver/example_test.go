@@ -56,7 +56,7 @@ func ExampleNew() {
 			Message string `json:"message"`
 		}
 		_ = json.Unmarshal(body, &out)
-		fmt.Println(resp.StatusCode, out.Result, out.Error, out.Message)
+		fmt.Println(strings.TrimSpace(fmt.Sprintln(resp.StatusCode, out.Result, out.Error, out.Message)))
 	}
 	// Output:
 	// 200 hello, operator
