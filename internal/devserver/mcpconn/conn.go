@@ -31,6 +31,7 @@ type conn struct {
 	// cleanup releases what the session runs on (an in-process server
 	// session, a child process); it runs after the client session closes.
 	cleanup func() error
+	pid     int // the server's process id, 0 when it runs in-process
 }
 
 // clientImpl is how the development deployment introduces itself.

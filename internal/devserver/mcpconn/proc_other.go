@@ -2,15 +2,18 @@
 
 package mcpconn
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 // setProcessGroup does nothing where process groups are not available.
 func setProcessGroup(cmd *exec.Cmd) {}
 
 // killProcessGroup kills the process itself where process groups are not
 // available.
-func killProcessGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		_ = cmd.Process.Kill()
+func killProcessGroup(pid int) {
+	if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Kill()
 	}
 }

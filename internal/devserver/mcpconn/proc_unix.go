@@ -12,9 +12,7 @@ func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-// killProcessGroup kills whatever is left of cmd's process group.
-func killProcessGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil && cmd.Process.Pid > 0 {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
+// killProcessGroup kills whatever is left of the process group led by pid.
+func killProcessGroup(pid int) {
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
 }

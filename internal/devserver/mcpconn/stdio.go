@@ -63,21 +63,69 @@ func startStdio(ctx context.Context, spec stdioSpec, timeout time.Duration) (*co
 	stderr := &tailBuffer{max: 2048}
 	cmd.Stderr = stderr
 	setProcessGroup(cmd)
+	p := &process{}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	session, err := dial(cctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait})
+	// A server that does not answer in time is killed at once rather than
+	// after the SDK's polite shutdown.
+	stop := context.AfterFunc(cctx, p.kill)
+	session, err := dial(cctx, &processTransport{CommandTransport: mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, proc: p})
+	if !stop() && err == nil {
+		_ = session.Close()
+		err = cctx.Err()
+	}
 	if err != nil {
-		killProcessGroup(cmd)
+		p.kill()
 		if cctx.Err() == context.DeadlineExceeded {
 			err = fmt.Errorf("no MCP answer within %s", timeout)
 		}
 		return nil, withStderr(fmt.Errorf("starting %q: %w", strings.Join(spec.argv, " "), err), stderr)
 	}
-	c := &conn{name: spec.name, session: session, cleanup: func() error {
-		killProcessGroup(cmd)
+	return &conn{name: spec.name, session: session, pid: p.id(), cleanup: func() error {
+		p.kill()
 		return nil
-	}}
-	return c, nil
+	}}, nil
+}
+
+// process is a started server's process id, shared with the goroutine that
+// kills it when start-up takes too long.
+type process struct {
+	mu  sync.Mutex
+	pid int
+}
+
+func (p *process) set(pid int) {
+	p.mu.Lock()
+	p.pid = pid
+	p.mu.Unlock()
+}
+
+func (p *process) id() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.pid
+}
+
+// kill kills what is left of the process group; nothing before the start.
+func (p *process) kill() {
+	if pid := p.id(); pid > 0 {
+		killProcessGroup(pid)
+	}
+}
+
+// processTransport is a CommandTransport that records the process id.
+type processTransport struct {
+	mcp.CommandTransport
+	proc *process
+}
+
+// Connect starts the command (see mcp.CommandTransport) and records its id.
+func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.CommandTransport.Connect(ctx)
+	if err == nil && t.Command.Process != nil {
+		t.proc.set(t.Command.Process.Pid)
+	}
+	return c, err
 }
 
 // withStderr appends the server's last standard error line(s) to err.
