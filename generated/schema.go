@@ -8,9 +8,9 @@ import (
 
 // errTooLarge is returned for schemas whose expansion exceeds the budget
 // (a chain of definitions each used several times grows exponentially).
-var errTooLarge = errors.New("schema too large to map (more than 100000 expanded nodes)")
+var errTooLarge = errors.New("schema too large to map (more than 20000 expanded nodes)")
 
-const walkBudget = 100000
+const walkBudget = 20000
 
 // walker holds the state of one schema walk: the document root for local
 // references, the expansion budget, and the schema nodes expanded on the
@@ -235,7 +235,9 @@ func (v *view) types() (types []string, null, present bool) {
 	return types, null, true
 }
 
-// props merges the declared properties of every part in order.
+// props merges the declared properties of every part, in document order
+// (own "properties", then those reached through $ref, allOf, … as the
+// keywords appear).
 func (v *view) props() []prop {
 	var out []prop
 	for _, ps := range v.propSrc {

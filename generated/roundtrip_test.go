@@ -1,0 +1,192 @@
+package generated_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/generated/inputgen"
+)
+
+// corpusDir is the shared corpus of real tool definitions.
+func corpusDir() string {
+	if d := os.Getenv("AGSH_CORPUS"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "shared", "corpus")
+}
+
+type tool struct {
+	file   string
+	schema json.RawMessage
+}
+
+// loadCorpus returns the inputSchema of every tool file, or skips.
+func loadCorpus(t testing.TB) []tool {
+	files, _ := filepath.Glob(filepath.Join(corpusDir(), "*", "*.json"))
+	if len(files) == 0 {
+		t.Skipf("corpus not found at %s (set AGSH_CORPUS)", corpusDir())
+	}
+	var out []tool
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var def struct {
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}
+		if err := json.Unmarshal(b, &def); err != nil || len(def.InputSchema) == 0 {
+			t.Fatalf("%s: no inputSchema (%v)", f, err)
+		}
+		out = append(out, tool{file: f, schema: def.InputSchema})
+	}
+	return out
+}
+
+// checkFlags asserts no two leaves share a flag and every leaf is reachable
+// by exactly one flag.
+func checkFlags(t testing.TB, name string, c *generated.Command) {
+	t.Helper()
+	seen := map[string]bool{}
+	paths := map[string]bool{}
+	for _, f := range c.Flags {
+		if seen[f.Name] {
+			t.Fatalf("%s: flag %s used twice", name, f.Name)
+		}
+		seen[f.Name] = true
+		key := strings.Join(f.Path, "\x00")
+		if paths[key] {
+			t.Fatalf("%s: property %s has two flags", name, f.Property())
+		}
+		paths[key] = true
+		if c.Lookup(f.Name) != f || c.LookupPath(f.Path) != f {
+			t.Fatalf("%s: flag %s is not reachable", name, f.Name)
+		}
+		if !strings.HasPrefix(f.Name, "-") || strings.ContainsAny(f.Name, "= ") {
+			t.Fatalf("%s: bad flag spelling %q", name, f.Name)
+		}
+		switch f.Name {
+		case "-h", "--help", "--target", "--team", "--bearer-token", "--session", "--continuation-token", "--output":
+			t.Fatalf("%s: property %s took reserved flag %s", name, f.Property(), f.Name)
+		}
+	}
+	for _, f := range c.Flags {
+		for i := 1; i < len(f.Path); i++ {
+			if paths[strings.Join(f.Path[:i], "\x00")] {
+				t.Fatalf("%s: leaf %s lies under leaf %s", name, f.Property(), strings.Join(f.Path[:i], "."))
+			}
+		}
+	}
+}
+
+// canonical is the JSON of v with sorted keys and numbers as written.
+func canonical(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "unencodable: " + err.Error()
+	}
+	return strings.TrimSpace(buf.String())
+}
+
+// roundTrip generates an input, writes it as flags, parses them back and
+// compares, also after a trip through the wire. It reports false when the
+// schema admits no input in the domain.
+func roundTrip(t testing.TB, name string, schema json.RawMessage, c *generated.Command, r *rand.Rand) bool {
+	t.Helper()
+	in, err := inputgen.Generate(schema, r)
+	if errors.Is(err, inputgen.ErrNoValue) {
+		return false
+	}
+	if err != nil {
+		t.Fatalf("%s: Generate: %v", name, err)
+	}
+	args, err := inputgen.Argv(c, in)
+	if err != nil {
+		t.Fatalf("%s: Argv(%s): %v", name, canonical(in), err)
+	}
+	p, err := c.Parse(args)
+	if err != nil {
+		t.Fatalf("%s: Parse(%q): %v", name, args, err)
+	}
+	want := canonical(in)
+	if got := canonical(p.Input); got != want {
+		t.Fatalf("%s: round trip of %q\n got %s\nwant %s", name, args, got, want)
+	}
+	if err := c.Validate(p); err != nil {
+		t.Fatalf("%s: Validate after Parse(%q): %v", name, args, err)
+	}
+	if len(p.Operands)+len(p.Globals) > 0 || p.Help {
+		t.Fatalf("%s: Parse(%q) saw operands %q globals %v help %v", name, args, p.Operands, p.Globals, p.Help)
+	}
+	dec := json.NewDecoder(bytes.NewReader(p.JSON()))
+	dec.UseNumber()
+	var wire any
+	if err := dec.Decode(&wire); err != nil {
+		t.Fatalf("%s: JSON() is not JSON: %v", name, err)
+	}
+	if got := canonical(wire); got != want {
+		t.Fatalf("%s: after the wire\n got %s\nwant %s", name, got, want)
+	}
+	return true
+}
+
+func TestCorpusRoundTrip(t *testing.T) {
+	tools := loadCorpus(t)
+	n := 40
+	if testing.Short() {
+		n = 5
+	}
+	var flags, trips, none int
+	for i, tl := range tools {
+		c, err := generated.Build(tl.schema, generated.BuildOptions{})
+		if err != nil {
+			t.Fatalf("%s: Build: %v", tl.file, err)
+		}
+		checkFlags(t, tl.file, c)
+		flags += len(c.Flags)
+		for j := 0; j < n; j++ {
+			if roundTrip(t, tl.file, tl.schema, c, rand.New(rand.NewPCG(uint64(i), uint64(j)))) {
+				trips++
+			} else {
+				none++
+			}
+		}
+	}
+	if trips == 0 {
+		t.Fatal("no round trip ran")
+	}
+	t.Logf("%d tools, %d flags, %d round trips, %d schemas without a domain input", len(tools), flags, trips, none)
+}
+
+func TestSeedRoundTrip(t *testing.T) {
+	for i, s := range generated.SeedSchemas() {
+		c, err := generated.Build(json.RawMessage(s), generated.BuildOptions{})
+		if err != nil {
+			t.Fatalf("seed %d: %v", i, err)
+		}
+		checkFlags(t, s, c)
+		for j := 0; j < 30; j++ {
+			roundTrip(t, s, json.RawMessage(s), c, rand.New(rand.NewPCG(uint64(i), uint64(j))))
+		}
+	}
+}
+
+// sortedKeys is used by the fuzz target to pick a few corpus seeds.
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
