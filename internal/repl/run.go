@@ -157,8 +157,9 @@ func (m *model) spinnerTick(msg spinnerTickMsg) tea.Cmd {
 	if m.now().Sub(m.run.lastOutput) >= spinnerDelay {
 		if m.run.spinning {
 			m.run.frame = (m.run.frame + 1) % len(spinner.MiniDot.Frames)
+		} else {
+			m.run.spinning, m.run.frame = true, 0
 		}
-		m.run.spinning = true
 	}
 	return m.tick(m.run.id)
 }
