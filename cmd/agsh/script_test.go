@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"context"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -136,6 +138,27 @@ func gitInit(dir string) error {
 // scriptCommands are the test-only commands scripts use to drive the
 // development deployment's dev routes.
 var scriptCommands = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	// status N COMMAND ARGS…: run the command (like exec) and require exit
+	// status N; its stdout and stderr are then checked as usual.
+	"status": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) < 2 {
+			ts.Fatalf("usage: status N command [args...]")
+		}
+		want, err := strconv.Atoi(args[0])
+		ts.Check(err)
+		err = ts.Exec(args[1], args[2:]...)
+		got := 0
+		if err != nil {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				ts.Fatalf("%s: %v", args[1], err)
+			}
+			got = ee.ExitCode()
+		}
+		if got != want {
+			ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+		}
+	},
 	// post URL JSON [VAR]: POST the JSON; with VAR, set $VAR to the answer's
 	// sessionId.
 	"post": func(ts *testscript.TestScript, neg bool, args []string) {
@@ -157,6 +180,18 @@ var scriptCommands = map[string]func(ts *testscript.TestScript, neg bool, args [
 			ts.Fatalf("usage: delete URL")
 		}
 		postJSON(ts, http.MethodDelete, args[0], "", neg)
+	},
+	// crlf FILE: turn every LF of FILE into CRLF.
+	"crlf": func(ts *testscript.TestScript, neg bool, args []string) {
+		b, err := os.ReadFile(ts.MkAbs(args[0]))
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n")), 0o644))
+	},
+	// trimnl FILE: remove FILE's final newline.
+	"trimnl": func(ts *testscript.TestScript, neg bool, args []string) {
+		b, err := os.ReadFile(ts.MkAbs(args[0]))
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.TrimSuffix(b, []byte("\n")), 0o644))
 	},
 	// modify FILE TEXT: append TEXT and a newline to FILE (to make a diff).
 	"modify": func(ts *testscript.TestScript, neg bool, args []string) {
