@@ -55,7 +55,9 @@ func (s *tmuxSession) tmux(args ...string) string {
 	return string(out)
 }
 
-func (s *tmuxSession) keys(keys ...string) { s.tmux(append([]string{"send-keys", "-t", s.name}, keys...)...) }
+func (s *tmuxSession) keys(keys ...string) {
+	s.tmux(append([]string{"send-keys", "-t", s.name}, keys...)...)
+}
 
 func (s *tmuxSession) screen() string { return s.tmux("capture-pane", "-p", "-t", s.name) }
 
