@@ -17,11 +17,12 @@ const maxListed = 12
 // older ones are stale), the line and cursor it was asked for, and the list
 // shown below the prompt.
 type completion struct {
-	seq    int
-	line   string
-	cursor int
-	list   []Candidate
-	note   string // shown instead of a list: an error or "no completions"
+	seq      int
+	line     string
+	cursor   int
+	list     []Candidate
+	note     string // shown instead of a list: an error
+	answered int    // the newest request whose answer came back
 }
 
 type completionMsg struct {
@@ -82,6 +83,7 @@ func (e errPanicked) Error() string { return fmt.Sprintf("internal error: %v", e
 // completed applies an answer unless it is stale: a newer Tab was pressed,
 // the line changed, or a line is running.
 func (m *model) completed(msg completionMsg) tea.Cmd {
+	m.comp.answered = max(m.comp.answered, msg.seq)
 	src, off := m.source()
 	if msg.seq != m.comp.seq || msg.line != src || msg.cursor != off+m.ed.byteCursor() || m.run.active || m.srch.active {
 		return nil

@@ -78,19 +78,7 @@ func (m *model) View() string {
 // editorRows draws the line being edited, which may hold newlines (a
 // recalled multi-line entry or a paste); first is the number of the line.
 func (m *model) editorRows(first int) []string {
-	var rows []string
-	start := 0
-	parts := strings.Split(m.ed.text(), "\n")
-	for i, part := range parts {
-		rs := []rune(part)
-		cur := -1
-		if m.ed.cursor >= start && m.ed.cursor <= start+len(rs) {
-			cur = m.ed.cursor - start
-		}
-		rows = append(rows, m.wrap(m.promptFor(first+i), rs, cur)...)
-		start += len(rs) + 1
-	}
-	return rows
+	return m.multiline(func(i int) string { return m.promptFor(first + i) }, m.ed.buf, m.ed.cursor)
 }
 
 // searchRows draws the Ctrl-R search as readline does.
@@ -100,14 +88,42 @@ func (m *model) searchRows() []string {
 		label = "(failed reverse-i-search)`"
 	}
 	label += string(m.srch.query) + "': "
-	line := []rune(m.srch.current(&m.hist))
-	cur := len(line)
+	line := m.srch.current(&m.hist)
+	cur := len([]rune(line))
 	if m.srch.match >= 0 {
-		if i := strings.Index(string(line), string(m.srch.query)); i >= 0 {
-			cur = len([]rune(string(line)[:i]))
+		if i := strings.Index(line, string(m.srch.query)); i >= 0 {
+			cur = len([]rune(line[:i]))
 		}
 	}
-	return m.wrap(label, line, cur)
+	prompt := func(i int) string {
+		if i == 0 {
+			return label
+		}
+		return continuationMark
+	}
+	return m.multiline(prompt, []rune(line), cur)
+}
+
+// multiline draws text line by line, each after prompt(i), with the cursor
+// at rune index cur of the whole text.
+func (m *model) multiline(prompt func(i int) string, text []rune, cur int) []string {
+	var rows []string
+	start := 0
+	for i := 0; ; i++ {
+		end := start
+		for end < len(text) && text[end] != '\n' {
+			end++
+		}
+		c := -1
+		if cur >= start && cur <= end {
+			c = cur - start
+		}
+		rows = append(rows, m.wrap(prompt(i), text[start:end], c)...)
+		if end == len(text) {
+			return rows
+		}
+		start = end + 1
+	}
 }
 
 // completionRows lists the candidates, descriptions dimmed, at most
