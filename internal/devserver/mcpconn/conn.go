@@ -69,20 +69,26 @@ func (c *conn) listTools(ctx context.Context) ([]listedTool, error) {
 	for range maxListPages {
 		slot := &rawSlot{}
 		res, err := c.session.ListTools(withSlot(ctx, slot), &mcp.ListToolsParams{Cursor: cursor})
-		if err != nil {
+		raw := slot.bytes()
+		if err != nil && raw == nil {
 			return nil, fmt.Errorf("listing tools: %w", err)
 		}
-		valid := make(map[string]bool, len(res.Tools))
-		for _, t := range res.Tools {
-			valid[t.Name] = true
+		// valid holds the tools the SDK keeps; nil (the SDK could not
+		// decode the page, a number beyond float64, say) keeps them all.
+		var valid map[string]bool
+		if err == nil {
+			valid = make(map[string]bool, len(res.Tools))
+			for _, t := range res.Tools {
+				valid[t.Name] = true
+			}
 		}
-		page, err := rawPage(slot.bytes(), res)
+		page, err := rawPage(raw, res)
 		if err != nil {
 			return nil, fmt.Errorf("listing tools: %w", err)
 		}
 		for _, raw := range page.Tools {
 			var lt listedTool
-			if err := json.Unmarshal(raw, &lt); err != nil || !valid[lt.Name] || seen[lt.Name] {
+			if err := json.Unmarshal(raw, &lt); err != nil || lt.Name == "" || (valid != nil && !valid[lt.Name]) || seen[lt.Name] {
 				continue
 			}
 			seen[lt.Name] = true
@@ -170,17 +176,24 @@ func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Re
 		}
 		slot := &rawSlot{}
 		res, err := c.session.CallTool(withSlot(ctx, slot), &mcp.CallToolParams{Name: mcpName, Arguments: json.RawMessage(input)})
+		if raw := slot.bytes(); raw != nil {
+			// The server answered a result. It is served as sent even when
+			// the SDK could not decode it (a number beyond float64, say).
+			var flag struct {
+				IsError bool `json:"isError"`
+			}
+			_ = json.Unmarshal(raw, &flag)
+			return tool.Result{Value: raw, IsError: flag.IsError}, nil
+		}
 		if err != nil {
 			if errors.Is(err, mcp.ErrConnectionClosed) {
 				return tool.Result{}, fmt.Errorf("connection %s is closed: %v", c.name, err)
 			}
 			return tool.Result{}, fmt.Errorf("connection %s: %v", c.name, err)
 		}
-		raw := slot.bytes()
-		if raw == nil {
-			if raw, err = json.Marshal(res); err != nil {
-				return tool.Result{}, fmt.Errorf("connection %s: encoding the result: %v", c.name, err)
-			}
+		raw, err := json.Marshal(res)
+		if err != nil {
+			return tool.Result{}, fmt.Errorf("connection %s: encoding the result: %v", c.name, err)
 		}
 		return tool.Result{Value: raw, IsError: res.IsError}, nil
 	}

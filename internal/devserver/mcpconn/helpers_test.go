@@ -1,12 +1,14 @@
 package mcpconn
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -140,4 +142,75 @@ func TestMain(m *testing.M) {
 		_ = os.RemoveAll(filepath.Dir(builtServer))
 	}
 	os.Exit(code)
+}
+
+// propertyPaths lists the property names of an object schema in the order
+// the JSON holds them, nested ones as parent.child after their parent.
+func propertyPaths(t *testing.T, schema json.RawMessage, prefix string) []string {
+	t.Helper()
+	var members orderedObject
+	if err := json.Unmarshal(schema, &members); err != nil {
+		t.Fatalf("schema %s: %v", schema, err)
+	}
+	var out []string
+	for _, m := range members {
+		if m.key != "properties" {
+			continue
+		}
+		var props orderedObject
+		if err := json.Unmarshal(m.value, &props); err != nil {
+			return out
+		}
+		for _, p := range props {
+			out = append(out, prefix+p.key)
+			if len(p.value) > 0 && p.value[0] == '{' {
+				out = append(out, propertyPaths(t, p.value, prefix+p.key+".")...)
+			}
+		}
+	}
+	return out
+}
+
+// orderedObject decodes a JSON object keeping its members in order; other
+// values decode to nothing.
+type orderedObject []member
+
+type member struct {
+	key   string
+	value json.RawMessage
+}
+
+func (o *orderedObject) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		*o = append(*o, member{tok.(string), v})
+	}
+	return nil
+}
+
+// sameJSON reports whether a and b hold the same JSON value, numbers
+// compared as written.
+func sameJSON(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	decode := func(x []byte) any {
+		dec := json.NewDecoder(bytes.NewReader(x))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("%s: %v", x, err)
+		}
+		return v
+	}
+	return reflect.DeepEqual(decode(a), decode(b))
 }
