@@ -31,18 +31,43 @@ func tableColumns(arr *node) ([]string, bool) {
 // received, true/false, null blank, a nested value its compact JSON;
 // newlines show as ⏎ and tabs as spaces.
 func cellText(n *node, clean func(string) string) string {
-	var s string
+	return string(cellBytes(n, clean, nil))
+}
+
+// cellBytes is cellText without allocating in the common case: a plain
+// ASCII string, a number or a literal is returned as a slice of the input,
+// compact JSON is built in buf.
+func cellBytes(n *node, clean func(string) string, buf []byte) []byte {
+	var b []byte
 	switch n.kind {
 	case kindNull:
-		return ""
+		return nil
 	case kindString:
-		s = n.str()
+		b = n.raw[1 : len(n.raw)-1]
+		if !plainASCII(b) {
+			return []byte(clean(oneLine(n.str())))
+		}
+		return b
 	case kindArray, kindObject:
-		s = compactString(n)
+		b = appendCompact(buf[:0], n.raw)
+		if !plainASCII(b) {
+			return []byte(clean(oneLine(string(b))))
+		}
+		return b
 	default:
-		return string(n.raw)
+		return n.raw
 	}
-	return clean(oneLine(s))
+}
+
+// plainASCII reports whether b is printable ASCII without backslashes (so
+// it needs no decoding, no escaping and is as wide as it is long).
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // oneLine replaces line breaks with ⏎ and tabs with spaces.
@@ -54,36 +79,70 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\n", "⏎", "\t", " ").Replace(s)
 }
 
+// table renders an array of objects; the cells are computed twice (once
+// for the widths, once for the output) instead of being stored, so memory
+// stays that of the parsed input.
+type table struct {
+	cols  []string
+	index map[string]int
+	clean func(string) string
+	cells [][]byte // the current row
+	bufs  [][]byte // per column scratch for compact JSON
+}
+
+// row fills t.cells with the cells of one object. Keys usually come in
+// column order, so the position is tried before the map.
+func (t *table) row(el *node) {
+	for i := range t.cells {
+		t.cells[i] = nil
+	}
+	for j, k := range el.keys {
+		i, ok := j, j < len(t.cols) && t.cols[j] == k
+		if !ok {
+			i = t.index[k]
+		}
+		t.cells[i] = cellBytes(el.vals[j], t.clean, t.bufs[i])
+		if cap(t.cells[i]) > cap(t.bufs[i]) && inScratch(el.vals[j]) {
+			t.bufs[i] = t.cells[i][:0]
+		}
+	}
+}
+
+// inScratch reports whether a value's cell is built in the column's scratch
+// buffer (never true for a slice of the input, which must not be reused).
+func inScratch(n *node) bool { return n.kind == kindArray || n.kind == kindObject }
+
+// bytesWidth is the display width of a cell.
+func bytesWidth(b []byte) int {
+	if plainASCII(b) {
+		return len(b)
+	}
+	return textWidth(string(b))
+}
+
 // writeTable renders an array of objects as a table fitted to o's width;
 // the "(N more columns; use --output json)" note goes to notes.
 func writeTable(w, notes io.Writer, arr *node, cols []string, o Options) error {
-	clean := o.clean()
-	header := make([]string, len(cols))
+	t := &table{cols: cols, index: make(map[string]int, len(cols)), clean: o.clean(),
+		cells: make([][]byte, len(cols)), bufs: make([][]byte, len(cols))}
+	header := make([][]byte, len(cols))
 	widths := make([]int, len(cols))
-	index := make(map[string]int, len(cols))
 	for i, c := range cols {
-		header[i] = clean(oneLine(strings.ToUpper(c)))
-		widths[i] = textWidth(header[i])
-		index[c] = i
+		header[i] = []byte(t.clean(oneLine(strings.ToUpper(c))))
+		widths[i] = bytesWidth(header[i])
+		t.index[c] = i
 	}
-	rows := make([][]string, len(arr.vals))
-	for r, el := range arr.vals {
-		row := make([]string, len(cols))
-		for j, k := range el.keys {
-			i := index[k]
-			row[i] = cellText(el.vals[j], clean)
-		}
-		for i, c := range row {
-			if cw := textWidth(c); cw > widths[i] {
+	for _, el := range arr.vals {
+		t.row(el)
+		for i, c := range t.cells {
+			if cw := bytesWidth(c); cw > widths[i] {
 				widths[i] = cw
 			}
 		}
-		rows[r] = row
 	}
 	caps, shown := fitColumns(widths, o.width())
-	bw := bufio.NewWriterSize(w, 32*1024)
-	var line []byte
-	line = appendRow(line[:0], header, caps, shown)
+	bw := bufio.NewWriterSize(w, 64*1024)
+	line := appendRow(nil, header, caps, shown)
 	if o.Color {
 		bw.WriteString(sgrBold)
 		bw.Write(line)
@@ -92,8 +151,9 @@ func writeTable(w, notes io.Writer, arr *node, cols []string, o Options) error {
 		bw.Write(line)
 	}
 	bw.WriteByte('\n')
-	for _, row := range rows {
-		line = appendRow(line[:0], row, caps, shown)
+	for _, el := range arr.vals {
+		t.row(el)
+		line = appendRow(line[:0], t.cells, caps, shown)
 		bw.Write(line)
 		bw.WriteByte('\n')
 	}
@@ -110,16 +170,16 @@ func writeTable(w, notes io.Writer, arr *node, cols []string, o Options) error {
 
 // appendRow appends one table line: each shown cell cut to its column's
 // width and padded, columns separated by two spaces, no trailing spaces.
-func appendRow(dst []byte, cells []string, caps []int, shown int) []byte {
+func appendRow(dst []byte, cells [][]byte, caps []int, shown int) []byte {
 	for i := 0; i < shown; i++ {
 		if i > 0 {
 			dst = append(dst, ' ', ' ')
 		}
 		c := cells[i]
-		cw := textWidth(c)
+		cw := bytesWidth(c)
 		if cw > caps[i] {
-			c = cut(c, caps[i])
-			cw = textWidth(c)
+			c = []byte(cut(string(c), caps[i]))
+			cw = textWidth(string(c))
 		}
 		dst = append(dst, c...)
 		if i < shown-1 {
