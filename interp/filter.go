@@ -68,12 +68,16 @@ type source struct {
 	text  string // the text otherwise
 }
 
-// sourceOf views a value as lines or elements: text as its lines, an array as its
-// elements, an object as the lines of its property view, a JSON string as its
+// sourceOf views a value as lines or elements: text as its lines (text that is
+// not final and parses as a JSON object or array counts as that value), an array
+// as its elements, an object as the lines of its property view, a JSON string as its
 // text, any other scalar as its JSON text.
 func sourceOf(rd Renderer, v Value) (source, error) {
 	if !v.IsJSON {
-		return source{text: v.Text}, nil
+		if v.Final || !looksStructured(v.Text) {
+			return source{text: v.Text}, nil
+		}
+		v = Value{JSON: json.RawMessage(v.Text), IsJSON: true}
 	}
 	raw := bytes.TrimSpace(v.JSON)
 	if len(raw) == 0 {
@@ -105,6 +109,16 @@ func sourceOf(rd Renderer, v Value) (source, error) {
 		return source{text: s}, nil
 	}
 	return source{text: string(raw)}, nil
+}
+
+// looksStructured applies the rendering rule to text that is not final: a string
+// that parses as a JSON object or array counts as that structured value.
+func looksStructured(s string) bool {
+	t := strings.TrimSpace(s)
+	if t == "" || (t[0] != '[' && t[0] != '{') {
+		return false
+	}
+	return json.Valid([]byte(t))
 }
 
 // compactLines is the property view used without a Renderer: one compact line.

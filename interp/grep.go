@@ -3,22 +3,25 @@ package interp
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // grep selects the lines (or array elements, by their compact JSON) that match a
 // pattern. It exits 1 when it selects nothing.
 type grep struct {
 	invert, count, number bool
-	// literal is set for a plain fixed-string search (-F without -i, -w, -x).
+	// literal is the string searched for when the pattern is a plain string
+	// (no -w or -x); fold means it is lower-case ASCII matched ignoring case.
 	literal      string
 	literalBytes []byte
+	fold         bool
+	buf          []byte
 	re           *regexp.Regexp
 }
 
@@ -89,10 +92,6 @@ func newGrep(args []string) (*grep, error) {
 		return nil, errors.New("give one pattern (use a|b to match either)")
 	}
 	pat := patterns[0]
-	if fixed && !ignoreCase && !word && !line {
-		f.literal, f.literalBytes = pat, []byte(pat)
-		return f, nil
-	}
 	if fixed {
 		pat = regexp.QuoteMeta(pat)
 	} else if _, err := syntax.Parse(pat, syntax.Perl); err != nil {
@@ -101,6 +100,20 @@ func newGrep(args []string) (*grep, error) {
 			return nil, fmt.Errorf("invalid regular expression %q: %s", pat, se.Code)
 		}
 		return nil, fmt.Errorf("invalid regular expression %q", pat)
+	}
+	if !word && !line {
+		// A pattern that is a plain string is searched for without the regexp
+		// engine; with -i, an ASCII string is matched by folding ASCII letters.
+		if re, err := regexp.Compile(pat); err == nil {
+			if lit, complete := re.LiteralPrefix(); complete && (!ignoreCase || isASCII(lit)) {
+				f.fold = ignoreCase
+				if ignoreCase {
+					lit = strings.ToLower(lit)
+				}
+				f.literal, f.literalBytes = lit, []byte(lit)
+				return f, nil
+			}
+		}
 	}
 	switch {
 	case line:
@@ -119,18 +132,53 @@ func newGrep(args []string) (*grep, error) {
 	return f, nil
 }
 
-func (f *grep) match(s string) bool {
-	if f.re == nil {
-		return strings.Contains(s, f.literal) != f.invert
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
 	}
-	return f.re.MatchString(s) != f.invert
+	return true
+}
+
+func (f *grep) match(s string) bool {
+	switch {
+	case f.re != nil:
+		return f.re.MatchString(s) != f.invert
+	case f.fold:
+		f.buf = lowerASCII(f.buf[:0], s)
+		return bytes.Contains(f.buf, f.literalBytes) != f.invert
+	}
+	return strings.Contains(s, f.literal) != f.invert
 }
 
 func (f *grep) matchBytes(b []byte) bool {
-	if f.re == nil {
-		return bytes.Contains(b, f.literalBytes) != f.invert
+	switch {
+	case f.re != nil:
+		return f.re.Match(b) != f.invert
+	case f.fold:
+		f.buf = f.buf[:0]
+		for _, c := range b {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			f.buf = append(f.buf, c)
+		}
+		return bytes.Contains(f.buf, f.literalBytes) != f.invert
 	}
-	return f.re.Match(b) != f.invert
+	return bytes.Contains(b, f.literalBytes) != f.invert
+}
+
+// lowerASCII appends s to dst with ASCII letters lowered (other bytes as is).
+func lowerASCII(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 func (f *grep) run(_ context.Context, rd Renderer, v Value) (Value, int, error) {
@@ -174,6 +222,9 @@ func (f *grep) lines(t string) (int, Value) {
 		if line := t[pos:end]; f.match(line) {
 			n++
 			if !f.count {
+				if b.Cap()-b.Len() < len(line)+24 {
+					b.Grow(max(b.Cap(), len(line)+24)) // double: output stays under 2× its size
+				}
 				if f.number {
 					b.WriteString(strconv.Itoa(lineNo))
 					b.WriteByte(':')
@@ -190,28 +241,22 @@ func (f *grep) lines(t string) (int, Value) {
 // elements selects array elements whose compact JSON matches; the result is
 // still an array (of the compact elements).
 func (f *grep) elements(raw []byte) (int, Value, error) {
-	var out, buf bytes.Buffer
+	var out bytes.Buffer
+	var buf []byte
 	n := 0
-	var cerr error
 	err := eachElement(raw, func(s, e int) bool {
-		buf.Reset()
-		if cerr = json.Compact(&buf, raw[s:e]); cerr != nil {
-			return false
-		}
-		if f.matchBytes(buf.Bytes()) {
+		buf = appendCompact(buf[:0], raw[s:e])
+		if f.matchBytes(buf) {
 			n++
 			if !f.count {
 				if out.Len() > 0 {
 					out.WriteByte(',')
 				}
-				out.Write(buf.Bytes())
+				out.Write(buf)
 			}
 		}
 		return true
 	})
-	if err == nil && cerr != nil {
-		err = errMalformed
-	}
 	if err != nil {
 		return 0, Value{}, err
 	}

@@ -14,7 +14,7 @@ func eachElement(raw []byte, fn func(start, end int) bool) error {
 	}
 	i = skipSpace(raw, i+1)
 	if i < len(raw) && raw[i] == ']' {
-		return nil
+		return endOfArray(raw, i)
 	}
 	for {
 		start := i
@@ -33,11 +33,19 @@ func eachElement(raw []byte, fn func(start, end int) bool) error {
 		case ',':
 			i = skipSpace(raw, i+1)
 		case ']':
-			return nil
+			return endOfArray(raw, i)
 		default:
 			return errMalformed
 		}
 	}
+}
+
+// endOfArray checks that only blanks follow the closing bracket at i.
+func endOfArray(raw []byte, i int) error {
+	if skipSpace(raw, i+1) != len(raw) {
+		return errMalformed
+	}
+	return nil
 }
 
 func skipSpace(raw []byte, i int) int {
@@ -105,4 +113,31 @@ func skipString(raw []byte, i int) (int, error) {
 		}
 	}
 	return 0, errMalformed
+}
+
+// appendCompact appends the JSON value v without the blanks outside its strings
+// (v has been walked by eachElement, so its strings are terminated).
+func appendCompact(dst, v []byte) []byte {
+	inString := false
+	start := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case ' ', '\t', '\n', '\r':
+			dst = append(dst, v[start:i]...)
+			start = i + 1
+		}
+	}
+	return append(dst, v[start:]...)
 }

@@ -21,7 +21,8 @@ func unknownCommand(name string, candidates []string) string {
 // Suggest returns up to three candidates that name is probably a misspelling of:
 // those within Damerau–Levenshtein distance 2 (and less than name's length), then
 // those one of which is a prefix of the other (two characters at least), then those
-// sharing a stem of four characters or more; ties alphabetically.
+// sharing a stem of four characters or more. Only the best-ranked kind is given
+// (a near misspelling hides the merely related names), alphabetically.
 func Suggest(name string, candidates []string) []string {
 	type scored struct {
 		name string
@@ -55,7 +56,7 @@ func Suggest(name string, candidates []string) []string {
 		return strings.Compare(a.name, b.name)
 	})
 	out := make([]string, 0, 3)
-	for i := 0; i < len(found) && i < 3; i++ {
+	for i := 0; i < len(found) && i < 3 && found[i].dist == found[0].dist; i++ {
 		out = append(out, found[i].name)
 	}
 	return out

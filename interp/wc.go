@@ -1,9 +1,7 @@
 package interp
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -58,21 +56,13 @@ func (f *wc) run(_ context.Context, rd Renderer, v Value) (Value, int, error) {
 	}
 	var lines, words, nbytes int
 	if src.array != nil {
-		var buf bytes.Buffer
-		var cerr error
 		err = eachElement(src.array, func(s, e int) bool {
-			buf.Reset()
-			if cerr = json.Compact(&buf, src.array[s:e]); cerr != nil {
-				return false
-			}
+			w, n := countCompact(src.array[s:e])
 			lines++
-			words += countWordsBytes(buf.Bytes())
-			nbytes += buf.Len() + 1
+			words += w
+			nbytes += n + 1
 			return true
 		})
-		if err == nil && cerr != nil {
-			err = errMalformed
-		}
 		if err != nil {
 			return Value{}, StatusFailure, err
 		}
@@ -102,8 +92,18 @@ func (f *wc) run(_ context.Context, rd Renderer, v Value) (Value, int, error) {
 func countWords(s string) int {
 	n := 0
 	in := false
-	for _, r := range s {
-		if isSpace(r) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		var space bool
+		if c < utf8.RuneSelf {
+			space = isASCIISpace(c)
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+			i += size
+		}
+		if space {
 			in = false
 		} else if !in {
 			in = true
@@ -113,24 +113,41 @@ func countWords(s string) int {
 	return n
 }
 
-// countWordsBytes is countWords for bytes, without copying them.
-func countWordsBytes(b []byte) int {
-	n := 0
-	in := false
-	for _, r := range string(b) {
-		if isSpace(r) {
+// countCompact returns the words and bytes of a JSON value's compact form
+// without building it: blanks outside strings vanish, those inside separate.
+func countCompact(v []byte) (words, size int) {
+	in, inString := false, false
+	for i := 0; i < len(v); {
+		c := v[i]
+		space := false
+		width := 1
+		switch {
+		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			i++
+			continue
+		case c == '"':
+			inString = !inString
+		case inString && c == '\\':
+			width = 2 // an escape is never a blank
+		case c < utf8.RuneSelf:
+			space = isASCIISpace(c)
+		default:
+			var r rune
+			r, width = utf8.DecodeRune(v[i:])
+			space = unicode.IsSpace(r)
+		}
+		i += width
+		size += width
+		if space {
 			in = false
 		} else if !in {
 			in = true
-			n++
+			words++
 		}
 	}
-	return n
+	return words, size
 }
 
-func isSpace(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r == ' ' || r == '\n' || r == '\t' || r == '\r' || r == '\v' || r == '\f'
-	}
-	return unicode.IsSpace(r)
+func isASCIISpace(c byte) bool {
+	return c == ' ' || c-'\t' <= '\r'-'\t'
 }
