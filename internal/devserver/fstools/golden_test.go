@@ -19,16 +19,16 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 func goldenTree(t *testing.T) string {
 	t.Helper()
 	files := map[string]string{
-		"README.md":           "# demo\n\nA small project.\n",
-		"go.mod":              "module example.com/demo\n\ngo 1.26\n",
-		"cmd/demo/main.go":    "package main\n\nimport \"example.com/demo/internal/app\"\n\nfunc main() {\n\tapp.Run()\n}\n",
-		"internal/app/app.go": "package app\n\n// Run starts the app.\nfunc Run() {\n\tprintln(\"hello\")\n\tlog(\"started\")\n}\n\nfunc log(msg string) {\n\tprintln(msg)\n}\n",
+		"README.md":                "# demo\n\nA small project.\n",
+		"go.mod":                   "module example.com/demo\n\ngo 1.26\n",
+		"cmd/demo/main.go":         "package main\n\nimport \"example.com/demo/internal/app\"\n\nfunc main() {\n\tapp.Run()\n}\n",
+		"internal/app/app.go":      "package app\n\n// Run starts the app.\nfunc Run() {\n\tprintln(\"hello\")\n\tlog(\"started\")\n}\n\nfunc log(msg string) {\n\tprintln(msg)\n}\n",
 		"internal/app/app_test.go": "package app\n\nimport \"testing\"\n\nfunc TestRun(t *testing.T) {\n\tRun()\n}\n",
-		"docs/guide.md":       "# Guide\n\nRun the app with `go run ./cmd/demo`.\n",
-		"notes.txt":           "first\r\nsecond\r\nthird",
-		".gitignore":          "*.log\n",
-		"debug.log":           "ignored\n",
-		".env":                "SECRET=1\n",
+		"docs/guide.md":            "# Guide\n\nRun the app with `go run ./cmd/demo`.\n",
+		"notes.txt":                "first\r\nsecond\r\nthird",
+		".gitignore":               "*.log\n",
+		"debug.log":                "ignored\n",
+		".env":                     "SECRET=1\n",
 	}
 	for i := range 240 {
 		ext := []string{".png", ".png", ".svg", ".json", ""}[i%5]

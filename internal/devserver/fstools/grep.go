@@ -87,6 +87,7 @@ func (w *workspace) parseGrep(in input) (*grepRequest, error) {
 	if r.re, err = regexp.Compile(flags + pattern); err != nil {
 		return nil, tool.BadInput("pattern", "invalid regular expression: %s", err)
 	}
+	r.pre = buildPrefilter(flags + pattern)
 	if m, ok, err := in.str("output_mode"); err != nil {
 		return nil, err
 	} else if ok {

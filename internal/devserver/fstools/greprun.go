@@ -41,7 +41,8 @@ func (w *workspace) grepFiles(ctx context.Context, r *grepRequest) ([]grepFile, 
 			return nil, errorf("Binary file: %s", r.target.virt)
 		}
 		res := &fileResult{}
-		r.scan(data, res)
+		var scratch []byte
+		r.scan(data, res, &scratch)
 		if res.count == 0 {
 			return nil, nil
 		}
@@ -75,7 +76,7 @@ func (w *workspace) grepFiles(ctx context.Context, r *grepRequest) ([]grepFile, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var buf []byte
+			var buf, scratch []byte
 			for j := range jobs {
 				res := &fileResult{}
 				if runCtx.Err() == nil {
@@ -84,7 +85,7 @@ func (w *workspace) grepFiles(ctx context.Context, r *grepRequest) ([]grepFile, 
 					data, ok, _ = readFileInto(j.real, buf)
 					buf = data
 					if ok && !isBinary(data) {
-						r.scan(data, res)
+						r.scan(data, res, &scratch)
 					}
 				}
 				done <- grepDone{idx: j.idx, disp: j.disp, res: res}

@@ -27,6 +27,7 @@ type fileResult struct {
 // scanner searches buffers for one grep call.
 type scanner struct {
 	re            *regexp.Regexp
+	pre           *prefilter // nil: search with the regexp alone
 	multiline     bool
 	content       bool // keep lines (content mode)
 	firstOnly     bool // stop at the first match (files_with_matches)
@@ -36,7 +37,24 @@ type scanner struct {
 // scan finds the matching lines of buf. A buffer is searched as a whole and
 // split into lines only around matches; without multiline a match that
 // spans a newline is re-checked on its first line alone.
-func (s *scanner) scan(buf []byte, res *fileResult) {
+//
+// With a prefilter, candidate lines are found by their required literals
+// first (scratch holds the lower-cased copy when case is folded).
+func (s *scanner) scan(buf []byte, res *fileResult, scratch *[]byte) {
+	if s.pre != nil {
+		hay := buf
+		if s.pre.fold {
+			*scratch = lowerASCII(*scratch, buf)
+			hay = *scratch
+		}
+		if !s.multiline {
+			s.scanCandidates(buf, hay, res)
+			return
+		}
+		if !s.pre.present(hay) {
+			return
+		}
+	}
 	n := len(buf)
 	pos, lineNo, linePos := 0, 1, 0
 	lastKept := 0 // highest line number already in res.lines
@@ -73,6 +91,54 @@ func (s *scanner) scan(buf []byte, res *fileResult) {
 			lastKept = s.keep(buf, res, ls, end, first, last, lastKept)
 		}
 		pos = end + 1
+	}
+}
+
+// scanCandidates finds matching lines by visiting the lines holding a
+// required literal, in order, and checking each with the regexp (unless
+// the literals are the whole pattern).
+func (s *scanner) scanCandidates(buf, hay []byte, res *fileResult) {
+	lits := s.pre.lits
+	var nextBuf [maxPrefilterLits]int
+	next := nextBuf[:len(lits)]
+	for i, l := range lits {
+		next[i] = bytes.Index(hay, l)
+	}
+	lineNo, linePos, lastKept := 1, 0, 0
+	for {
+		m := -1
+		for _, x := range next {
+			if x >= 0 && (m < 0 || x < m) {
+				m = x
+			}
+		}
+		if m < 0 {
+			return
+		}
+		ls := linePos + bytes.LastIndexByte(buf[linePos:m], '\n') + 1
+		lineNo += bytes.Count(buf[linePos:ls], []byte{'\n'})
+		linePos = ls
+		le := lineEnd(buf, m)
+		if s.pre.complete || s.re.Match(buf[ls:le]) {
+			res.count++
+			if s.firstOnly {
+				return
+			}
+			if s.content {
+				lastKept = s.keep(buf, res, ls, le, lineNo, lineNo, lastKept)
+			}
+		}
+		pos := le + 1
+		for i, x := range next {
+			if x >= 0 && x < pos {
+				next[i] = -1
+				if pos < len(hay) {
+					if k := bytes.Index(hay[pos:], lits[i]); k >= 0 {
+						next[i] = pos + k
+					}
+				}
+			}
+		}
 	}
 }
 
