@@ -1,5 +1,7 @@
 package syntax
 
+import "fmt"
+
 // Parse parses a whole script. On failure it returns a *Error; when the input
 // merely stops too early (open quote, trailing operator or backslash), the
 // error's Incomplete method reports true.
@@ -146,4 +148,28 @@ func assignment(t token) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// Error is a parse error at a position. Its text is "line L: col C: message".
+type Error struct {
+	Pos
+	Msg        string
+	incomplete bool
+}
+
+// Error formats the error as "line 3: col 14: <message>".
+func (e *Error) Error() string {
+	return fmt.Sprintf("line %d: col %d: %s", e.Line, e.Col, e.Msg)
+}
+
+// Incomplete reports whether the input ended inside a construct (an open quote, a
+// trailing '|', '&&', '||' or '\'), so more input could complete it.
+func (e *Error) Incomplete() bool { return e.incomplete }
+
+func errAt(p Pos, format string, args ...any) *Error {
+	return &Error{Pos: p, Msg: fmt.Sprintf(format, args...)}
+}
+
+func incompleteAt(p Pos, format string, args ...any) *Error {
+	return &Error{Pos: p, Msg: fmt.Sprintf(format, args...), incomplete: true}
 }

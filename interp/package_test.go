@@ -1,3 +1,5 @@
+// Checks of the package as a whole: a runnable example of the main entry point
+// and the import rule.
 package interp_test
 
 import (
@@ -6,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"strings"
+	"testing"
 
 	"github.com/agsh-dev/agsh/interp"
 )
@@ -41,4 +46,21 @@ monitors | grep -c nothing || help
 	// 0
 	// monitors    List monitors
 	// status 0
+}
+
+// TestImports keeps interp apart from the rest of agsh: it may import its own
+// subpackages and libraries, never tool, catalog or rendering code.
+func TestImports(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/agsh-dev/agsh/interp").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.HasPrefix(dep, "github.com/agsh-dev/agsh/") && !strings.HasPrefix(dep, "github.com/agsh-dev/agsh/interp") {
+			t.Errorf("interp depends on %s", dep)
+		}
+		if dep == "net/http" {
+			t.Errorf("interp depends on net/http")
+		}
+	}
 }
