@@ -198,8 +198,18 @@ func TestBuildErrors(t *testing.T) {
 	tests := []struct{ schema, want string }{
 		{``, "invalid input schema: unexpected end of JSON"},
 		{`{"properties":`, "invalid input schema: unexpected end of JSON"},
-		{`{"a":1} x`, "invalid input schema: unexpected data after the JSON value"},
-		{`{"a":}`, "invalid input schema: invalid character '}' looking for beginning of value"},
+		{`{"a":1} x`, "invalid input schema: unexpected data after the JSON value at offset 8"},
+		{`{"a":}`, "invalid input schema: invalid character '}' looking for beginning of value at offset 5"},
+		{`{"a" 1}`, "invalid input schema: invalid character '1' after object key at offset 5"},
+		{`[1 2]`, "invalid input schema: invalid character '2' after array element at offset 3"},
+		{`{"a":1 "b":2}`, "invalid input schema: invalid character '\"' after object key:value pair at offset 7"},
+		{`{1:2}`, "invalid input schema: invalid character '1' looking for beginning of object key string at offset 1"},
+		{`"\x"`, "invalid input schema: invalid character 'x' in string escape code at offset 2"},
+		{`"\u12g4"`, "invalid input schema: invalid character 'g' in \\u hexadecimal character escape at offset 5"},
+		{"\"a\nb\"", "invalid input schema: invalid character '\\n' in string literal at offset 2"},
+		{`-`, "invalid input schema: invalid character '-' in number at offset 0"},
+		{`01`, "invalid input schema: unexpected data after the JSON value at offset 1"},
+		{`tru`, "invalid input schema: invalid character 't' looking for beginning of value at offset 0"},
 		{strings.Repeat("[", 600) + strings.Repeat("]", 600), "invalid input schema: JSON nested more than 512 levels"},
 	}
 	for _, tt := range tests {

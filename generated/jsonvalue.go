@@ -3,9 +3,6 @@ package generated
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"strconv"
 )
 
@@ -35,112 +32,6 @@ type jvalue struct {
 
 // maxJSONDepth bounds the nesting accepted in a schema.
 const maxJSONDepth = 512
-
-// parseJSON decodes exactly one JSON value from b.
-func parseJSON(b []byte) (*jvalue, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	v, err := decodeValue(dec, 0)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("unexpected data after the JSON value")
-	}
-	return v, nil
-}
-
-func decodeValue(dec *json.Decoder, depth int) (*jvalue, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		if err == io.EOF {
-			return nil, errors.New("unexpected end of JSON")
-		}
-		return nil, err
-	}
-	return decodeFrom(dec, tok, depth)
-}
-
-func decodeFrom(dec *json.Decoder, tok json.Token, depth int) (*jvalue, error) {
-	switch t := tok.(type) {
-	case nil:
-		return &jvalue{kind: jNull}, nil
-	case bool:
-		return &jvalue{kind: jBool, b: t}, nil
-	case json.Number:
-		return &jvalue{kind: jNumber, s: string(t)}, nil
-	case string:
-		return &jvalue{kind: jString, s: t}, nil
-	case json.Delim:
-		if depth >= maxJSONDepth {
-			return nil, fmt.Errorf("JSON nested more than %d levels", maxJSONDepth)
-		}
-		if t == '[' {
-			return decodeArray(dec, depth)
-		}
-		if t == '{' {
-			return decodeObject(dec, depth)
-		}
-	}
-	return nil, fmt.Errorf("unexpected JSON token %v", tok)
-}
-
-func decodeArray(dec *json.Decoder, depth int) (*jvalue, error) {
-	v := &jvalue{kind: jArray}
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, eofErr(err)
-		}
-		if d, ok := tok.(json.Delim); ok && d == ']' {
-			return v, nil
-		}
-		e, err := decodeFrom(dec, tok, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		v.arr = append(v.arr, e)
-	}
-}
-
-func decodeObject(dec *json.Decoder, depth int) (*jvalue, error) {
-	v := &jvalue{kind: jObject}
-	var index map[string]int
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, eofErr(err)
-		}
-		if d, ok := tok.(json.Delim); ok && d == '}' {
-			return v, nil
-		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil, fmt.Errorf("unexpected JSON token %v", tok)
-		}
-		e, err := decodeValue(dec, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		if index == nil {
-			index = make(map[string]int)
-		}
-		if i, dup := index[key]; dup {
-			v.vals[i] = e
-			continue
-		}
-		index[key] = len(v.keys)
-		v.keys = append(v.keys, key)
-		v.vals = append(v.vals, e)
-	}
-}
-
-func eofErr(err error) error {
-	if err == io.EOF {
-		return errors.New("unexpected end of JSON")
-	}
-	return err
-}
 
 // get returns the member named key of an object, or nil.
 func (v *jvalue) get(key string) *jvalue {

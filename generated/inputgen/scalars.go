@@ -25,15 +25,15 @@ var patternSamples = []string{
 }
 
 func (g *gen) str(v *view) string {
-	minL, maxL := int64(0), int64(12)
+	minL, maxL := int64(0), int64(1<<30)
 	if n, ok := intKw(v, "minLength"); ok {
 		minL = max(n, 0)
 	}
 	if n, ok := intKw(v, "maxLength"); ok {
 		maxL = max(n, 0)
 	}
-	if minL > 64 {
-		minL = 64
+	if minL > 10000 {
+		minL = 10000
 	}
 	fits := func(s string) bool {
 		n := int64(utf8.RuneCountInString(s))
