@@ -132,11 +132,10 @@ func (a *agent) parseFault(b faultBody) (*fault, *catalog.Issue) {
 	}
 	if raw := bytes.TrimSpace(b.Body); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
 		if raw[0] == '"' {
-			var s string
-			if err := json.Unmarshal(raw, &s); err != nil {
+			f.Body = unquote(raw)
+			if f.Body == nil {
 				return bad("body", "not a valid JSON string")
 			}
-			f.Body = []byte(s)
 		} else {
 			f.Body = append([]byte(nil), raw...) // a JSON value given as is
 		}
@@ -145,4 +144,18 @@ func (a *agent) parseFault(b faultBody) (*fault, *catalog.Issue) {
 		return bad("status", "a fault needs at least one of status, body, delayMs, hangMs, truncate")
 	}
 	return f, nil
+}
+
+// unquote returns the bytes of a JSON string the decoder already checked;
+// nil if it is not one. A string without escapes (a big raw body, usually)
+// is sliced rather than decoded a second time.
+func unquote(raw []byte) []byte {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return raw[1 : len(raw)-1 : len(raw)-1]
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil
+	}
+	return []byte(s)
 }
