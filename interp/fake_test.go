@@ -29,6 +29,7 @@ func newFake() *fakeHandler {
 			"lines":                 {Text: "alpha\nbeta\ngamma\ndelta\n"},
 			"nolf":                  {Text: "one\ntwo"},
 			"empty":                 {},
+			"jsontext":              {Text: " [1, 2, 3]\n"},
 			"arr":                   {JSON: json.RawMessage(`[ {"name": "a", "n": 1}, {"name":"b","n":2} ,{"name":"c","n":3}]`), IsJSON: true},
 			"obj":                   {JSON: json.RawMessage(`{"status":"ok","count":2}`), IsJSON: true},
 			"read":                  {Text: `{"version": "1.2.3", "deps": ["x", "y"]}`, Final: true},

@@ -113,6 +113,9 @@ func TestPipelines(t *testing.T) {
 		{"jq on object", []string{"obj | jq -c ."}, `{"count":2,"status":"ok"}` + "\n", "", 0, true},
 		{"object as property lines", []string{"obj | grep status", "obj | tail -1"}, "status: ok\n", "", 0, true},
 		{"jq on text that is not JSON", []string{"lines | jq ."}, "", "agsh: line 1: jq: input is not valid JSON: invalid character 'a' looking for beginning of value\n", 1, true},
+		{"text that is a JSON array counts as one", []string{"jsontext | head -2", "jsontext | tail -n +1 | grep -v 3"}, "json: [1,2]\n", "", 0, true},
+		{"final text is never JSON", []string{"read | head -1", "read | grep version"}, "{\"version\": \"1.2.3\", \"deps\": [\"x\", \"y\"]}\n", "", 0, true},
+		{"empty value", []string{"empty | wc", "empty | head | wc"}, "0 0 0\n", "", 0, true},
 		{"exit in a pipe", []string{"exit | head"}, "", "agsh: line 1: exit does not write to a pipe\n", 2, false},
 	}
 	for _, tc := range cases {
