@@ -155,6 +155,30 @@ func (c *conn) makeTool(lt listedTool) *tool.Tool {
 	return t
 }
 
+// tools lists the connection's tools and makes the deployment's tools of
+// them.
+func (c *conn) tools(ctx context.Context, names *nameSet) ([]*tool.Tool, error) {
+	listed, err := c.listTools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return c.makeTools(listed, names), nil
+}
+
+// makeTools makes the deployment's tools of listed MCP tools, in the order
+// the server listed them, leaving out names already taken.
+func (c *conn) makeTools(listed []listedTool, names *nameSet) []*tool.Tool {
+	out := make([]*tool.Tool, 0, len(listed))
+	for _, lt := range listed {
+		t := c.makeTool(lt)
+		if t.Name == "" || !names.claim(t, lt.Name) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
 // nonNull returns nil for an absent or null JSON value, else b.
 func nonNull(b json.RawMessage) json.RawMessage {
 	if t := bytes.TrimSpace(b); len(t) == 0 || bytes.Equal(t, []byte("null")) {

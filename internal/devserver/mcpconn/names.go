@@ -1,6 +1,10 @@
 package mcpconn
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agsh-dev/agsh/internal/devserver/tool"
+)
 
 // maxNameLen is the longest advertised tool name.
 const maxNameLen = 64
@@ -34,4 +38,27 @@ func sanitizeName(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// nameSet hands out advertised names: the first tool to claim a name keeps
+// it, and a later one is reported and left out (two connections whose
+// prefixes meet, or names equal once cut to 64 characters).
+type nameSet struct {
+	owner map[string]string
+	logf  func(format string, args ...any)
+}
+
+func newNameSet(logf func(string, ...any)) *nameSet {
+	return &nameSet{owner: map[string]string{}, logf: logf}
+}
+
+// claim reports whether t may use its name.
+func (n *nameSet) claim(t *tool.Tool, mcpName string) bool {
+	who := "connection " + t.Source.Connection + ", MCP tool " + mcpName
+	if prev, ok := n.owner[t.Name]; ok {
+		n.logf("mcp %s: tool %q is left out: its name %s is already taken by %s", t.Source.Connection, mcpName, t.Name, prev)
+		return false
+	}
+	n.owner[t.Name] = who
+	return true
 }

@@ -167,3 +167,47 @@ func (b *tailBuffer) String() string {
 		return r
 	}, s)
 }
+
+// started is the outcome of starting one --mcp server.
+type started struct {
+	spec   stdioSpec
+	conn   *conn
+	listed []listedTool
+	err    error
+}
+
+// startAll starts every --mcp server in parallel, each with its own
+// start-up budget covering the handshake and the listing, and answers the
+// outcomes in flag order.
+func startAll(ctx context.Context, specs []stdioSpec, timeout time.Duration) []started {
+	out := make([]started, len(specs))
+	var wg sync.WaitGroup
+	for i, spec := range specs {
+		wg.Go(func() {
+			out[i] = startOne(ctx, spec, timeout)
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// startOne starts and lists one --mcp server.
+func startOne(ctx context.Context, spec stdioSpec, timeout time.Duration) started {
+	r := started{spec: spec}
+	deadline := time.Now().Add(timeout)
+	c, err := startStdio(ctx, spec, timeout)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	lctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	listed, err := c.listTools(lctx)
+	if err != nil {
+		_ = c.close()
+		r.err = err
+		return r
+	}
+	r.conn, r.listed = c, listed
+	return r
+}
