@@ -36,6 +36,16 @@ func FuzzParse(f *testing.F) {
 	for _, s := range seeds {
 		f.Add(s)
 	}
+	for _, tc := range validCases {
+		for _, s := range tc.srcs {
+			f.Add(s)
+		}
+	}
+	for _, tc := range errorCases {
+		for _, s := range tc.srcs {
+			f.Add(s)
+		}
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		s, err := Parse(src)
 		if err != nil {
