@@ -130,8 +130,14 @@ func compactLines(raw []byte) ([]string, error) {
 	return []string{b.String()}, nil
 }
 
-// textValue is filter output text: final, never taken for JSON again.
-func textValue(s string) Value { return Value{Text: s, Final: true} }
+// textValue is filter output text: final, never taken for JSON again, and
+// written byte for byte, so non-empty text always ends its last line.
+func textValue(s string) Value {
+	if s != "" && s[len(s)-1] != '\n' {
+		s += "\n"
+	}
+	return Value{Text: s, Final: true}
+}
 
 // arrayValue wraps the inner bytes of a JSON array (elements and commas).
 func arrayValue(inner []byte) Value {

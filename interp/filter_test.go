@@ -40,7 +40,7 @@ func TestFilters(t *testing.T) {
 		// head
 		{"head default 10", []string{"head"}, text(strings.Repeat("x\n", 12)), show(textValue(strings.Repeat("x\n", 10))), 0},
 		{"head n", []string{"head -n 2", "head -2", "head -n2", "head -n 9 -n 2"}, text(lines5), show(textValue("l1 a\nl2 B\n")), 0},
-		{"head more than there is", []string{"head -n 9"}, text("a\nb"), show(textValue("a\nb")), 0},
+		{"head more than there is", []string{"head -n 9"}, text("a\nb"), show(Value{Text: "a\nb\n", Final: true}), 0},
 		{"head zero", []string{"head -n 0", "head -0"}, text(lines5), show(textValue("")), 0},
 		{"head array", []string{"head -n 2", "head -2"}, arr, `json [{"n":1, "s":"x y"}, 2]`, 0},
 		{"head array zero", []string{"head -0"}, arr, `json []`, 0},
@@ -49,10 +49,10 @@ func TestFilters(t *testing.T) {
 		{"head JSON string", []string{"head -1"}, array(`"x\ny"`), show(textValue("x\n")), 0},
 		// tail
 		{"tail n", []string{"tail -n 2", "tail -2", "tail -n2"}, text(lines5), show(textValue("l4\nl5 Ab\n")), 0},
-		{"tail no final newline", []string{"tail -1"}, text("a\nb"), show(textValue("b")), 0},
+		{"tail no final newline", []string{"tail -1"}, text("a\nb"), show(Value{Text: "b\n", Final: true}), 0},
 		{"tail all", []string{"tail -n 99"}, text("a\nb\n"), show(textValue("a\nb\n")), 0},
 		{"tail from", []string{"tail -n +4", "tail -n+4"}, text(lines5), show(textValue("l4\nl5 Ab\n")), 0},
-		{"tail from 0 and 1", []string{"tail -n +0", "tail -n +1"}, text("a\nb"), show(textValue("a\nb")), 0},
+		{"tail from 0 and 1", []string{"tail -n +0", "tail -n +1"}, text("a\nb"), show(Value{Text: "a\nb\n", Final: true}), 0},
 		{"tail from past the end", []string{"tail -n +9"}, text("a\nb"), show(textValue("")), 0},
 		{"tail array", []string{"tail -2", "tail -n 2"}, arr, `json [{"n":5,"s":"A\"b"}, null]`, 0},
 		{"tail array from", []string{"tail -n +5"}, arr, `json [{"n":5,"s":"A\"b"}, null]`, 0},
