@@ -118,8 +118,8 @@ func encodeHistoryLine(entry string) string {
 		return entry
 	}
 	var b strings.Builder
-	for _, r := range entry {
-		switch r {
+	for i := 0; i < len(entry); i++ {
+		switch c := entry[i]; c {
 		case '\\':
 			b.WriteString(`\\`)
 		case '\n':
@@ -127,7 +127,7 @@ func encodeHistoryLine(entry string) string {
 		case '\r':
 			b.WriteString(`\r`)
 		default:
-			b.WriteRune(r)
+			b.WriteByte(c)
 		}
 	}
 	return b.String()

@@ -42,8 +42,6 @@ type (
 		entries []string
 		err     error
 	}
-	// noteMsg prints a line of the REPL's own above the prompt.
-	noteMsg string
 )
 
 func newModel(ctx context.Context, cfg Config) *model {
@@ -76,25 +74,29 @@ func (m *model) loadHistory() tea.Cmd {
 	}
 }
 
-// banner names the agent, the target and the bound session.
+// banner names the agent, the target and the bound session, with a hint
+// at the keys.
 func (m *model) banner() string {
-	return strings.Join(bannerLines(m.cfg, m.st), "\n")
+	hint := m.st.dim.Render("Tab completes, Ctrl-R searches history, Ctrl-D exits.")
+	return strings.Join(append(bannerLines(m.cfg), hint), "\n")
 }
 
-func bannerLines(cfg Config, st styles) []string {
-	head := "agsh: connected to " + cfg.Target
-	if cfg.AgentName != "" {
+// bannerLines name the agent, the target and the bound session.
+func bannerLines(cfg Config) []string {
+	var head string
+	switch {
+	case cfg.AgentName != "" && cfg.Target != "":
 		head = fmt.Sprintf("agsh: connected to %s at %s", cfg.AgentName, cfg.Target)
-	}
-	if cfg.Target == "" {
-		head = "agsh: connected to " + cfg.AgentName
+	case cfg.AgentName != "" || cfg.Target != "":
+		head = "agsh: connected to " + cfg.AgentName + cfg.Target
+	default:
+		head = "agsh"
 	}
 	session := "session: " + cfg.Session
 	if cfg.Session == "" {
 		session = "session: none (calls run unbound)"
 	}
-	hint := st.dim.Render("Tab completes, ↑ and Ctrl-R search the history, Ctrl-D exits.")
-	return []string{head, session, hint}
+	return []string{head, session}
 }
 
 // Update is the model's transition function.
@@ -114,8 +116,6 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case historyLoadedMsg:
 		m.hist.prepend(msg.entries)
 		return m, m.historyError(msg.err)
-	case noteMsg:
-		return m, m.out.print(string(msg))
 	case outputMsg:
 		return m, m.output(msg)
 	case runDoneMsg:

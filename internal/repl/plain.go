@@ -36,7 +36,7 @@ func RunPlain(ctx context.Context, cfg Config) (status int, err error) {
 	sh := &plainShell{cfg: cfg, ctx: ctx, intr: intr, lines: make(chan lineRead, 1), want: make(chan struct{})}
 	go sh.readLines(bufio.NewReader(cfg.In))
 	defer close(sh.want)
-	for _, l := range bannerLines(cfg, newStyles(true)) {
+	for _, l := range bannerLines(cfg) {
 		fmt.Fprintln(cfg.ErrOut, l)
 	}
 	return sh.loop(), nil

@@ -29,8 +29,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-const plainBanner = "agsh: connected to agent at https://x.example\nsession: s-1\n" +
-	"Tab completes, ↑ and Ctrl-R search the history, Ctrl-D exits.\n"
+const plainBanner = "agsh: connected to agent at https://x.example\nsession: s-1\n"
 
 func plainConfig(r Runner, in io.Reader) (Config, *syncBuffer, *syncBuffer) {
 	out, errOut := &syncBuffer{}, &syncBuffer{}
@@ -200,5 +199,23 @@ func TestConfigChecked(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Config{Runner: &fakeRunner{}}); err == nil || err.Error() != "repl: Config.In is nil" {
 		t.Errorf("Run: %v", err)
+	}
+}
+
+func TestBannerLines(t *testing.T) {
+	tests := []struct {
+		agent, target, session string
+		want                   []string
+	}{
+		{"cm", "https://t", "s1", []string{"agsh: connected to cm at https://t", "session: s1"}},
+		{"cm", "", "", []string{"agsh: connected to cm", "session: none (calls run unbound)"}},
+		{"", "https://t", "s1", []string{"agsh: connected to https://t", "session: s1"}},
+		{"", "", "", []string{"agsh", "session: none (calls run unbound)"}},
+	}
+	for _, tt := range tests {
+		got := bannerLines(Config{AgentName: tt.agent, Target: tt.target, Session: tt.session})
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("bannerLines(%q, %q, %q) = %q, want %q", tt.agent, tt.target, tt.session, got, tt.want)
+		}
 	}
 }
