@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
 )
@@ -73,12 +75,14 @@ func BenchmarkGrep(b *testing.B) {
 			}
 			raw, _ := json.Marshal(in)
 			b.SetBytes(size)
+			start := cpuTime()
 			for b.Loop() {
 				res, err := tl.Call(context.Background(), &tool.Call{Input: raw})
 				if err != nil || res.IsError {
 					b.Fatalf("grep: %v %s", err, res.Value)
 				}
 			}
+			reportCPU(b, size, cpuTime()-start)
 		})
 	}
 }
@@ -97,14 +101,34 @@ func BenchmarkGNUGrep(b *testing.B) {
 			}
 			args = append(args, "-e", p.pattern, dir)
 			b.SetBytes(size)
+			var cpu time.Duration
 			for b.Loop() {
 				cmd := exec.Command("grep", args...)
 				cmd.Env = append(os.Environ(), "LC_ALL=C")
 				if out, err := cmd.Output(); err != nil && len(out) == 0 && !strings.Contains(err.Error(), "exit status 1") {
 					b.Fatal(err)
 				}
+				cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 			}
+			reportCPU(b, size, cpu)
 		})
+	}
+}
+
+// cpuTime is the CPU time (user and system) this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU adds throughput per CPU second, which a loaded machine does
+// not distort the way it distorts wall time.
+func reportCPU(b *testing.B, size int64, cpu time.Duration) {
+	if cpu > 0 {
+		b.ReportMetric(float64(size)*float64(b.N)/cpu.Seconds()/1e6, "MB/cpu-s")
 	}
 }
 

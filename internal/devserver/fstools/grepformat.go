@@ -51,6 +51,14 @@ func formatContent(r *grepRequest, files []grepFile) string {
 	cut := false
 	kept := 0
 	var body strings.Builder
+	size := 0
+	for _, f := range files {
+		size += len(f.disp) + 2
+		for _, l := range f.res.lines {
+			size += len(l.text) + 8
+		}
+	}
+	body.Grow(min(size, 64<<20))
 	for _, f := range files {
 		if cut {
 			break
@@ -106,11 +114,15 @@ func writeLines(b *strings.Builder, lines []lineRec, page []int, before, after i
 		if l.n < page[k]-before {
 			continue
 		}
-		sep := "-"
+		sep := byte('-')
 		if i := sort.SearchInts(page, l.n); l.match && i < len(page) && page[i] == l.n {
-			sep = ":"
+			sep = ':'
 		}
-		b.WriteString("\n" + strconv.Itoa(l.n) + sep + l.text)
+		var num [24]byte
+		b.WriteByte('\n')
+		b.Write(strconv.AppendInt(num[:0], int64(l.n), 10))
+		b.WriteByte(sep)
+		b.WriteString(l.text)
 	}
 }
 
