@@ -146,7 +146,7 @@ func (c *Client) remote(r *request, status int, env envelopeFields) *Error {
 	if env.Error == "" && status == http.StatusUnauthorized {
 		e.ErrCode = CodeUnauthorized
 	}
-	if e.ErrCode == CodeUnauthorized || e.ErrCode == CodeForbidden {
+	if e.ErrCode == CodeUnauthorized || e.ErrCode == CodeForbidden && c.opts.BearerToken != "" {
 		e.Message = c.authHint(e.Message)
 	}
 	return c.fail(e)
@@ -246,7 +246,12 @@ func sizeText(resp *http.Response, b *body) string {
 }
 
 func typeText(e *json.UnmarshalTypeError) string {
-	where := e.Field
+	// Field is the JSON path, led by the names of embedded Go types.
+	parts := strings.Split(e.Field, ".")
+	for len(parts) > 0 && parts[0] != "" && parts[0][0] >= 'A' && parts[0][0] <= 'Z' {
+		parts = parts[1:]
+	}
+	where := strings.Join(parts, ".")
 	if where == "" {
 		where = "the answer"
 	}

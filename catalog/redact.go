@@ -27,6 +27,7 @@ func redactError(e *Error, secret string) *Error {
 		return e
 	}
 	e.secret = secret
+	e.ErrCode = redact(e.ErrCode, secret)
 	e.Message = redact(e.Message, secret)
 	e.SessionID = redact(e.SessionID, secret)
 	e.Tool = redact(e.Tool, secret)
