@@ -85,7 +85,7 @@ func TestSessionsRouteMissing(t *testing.T) {
 func TestBindOnNonAgentSaysNotAnAgent(t *testing.T) {
 	var host string
 	c, srv := serve(t, "/nope", func(w http.ResponseWriter, r *http.Request) {
-		multiHost(`{"ok":true,"agents":[{"slug":"executor","url":"` + host + `/executor"}]}`)(w, r)
+		multiHost(`{"ok":true,"agents":[{"slug":"executor","url":"`+host+`/executor"}]}`)(w, r)
 	})
 	host = srv.URL
 	_, err := c.Bind(ctxT(t), Binding{})
