@@ -1,3 +1,15 @@
+// Package generated maps a tool's live input schema to a command-line shape
+// and parses argv into the input object the tool receives.
+//
+// Build walks the raw JSON of an inputSchema in document order (resolving
+// local $ref, merging allOf, flattening objects with declared properties)
+// and yields a Command: an ordered list of Flags with kebab-cased names,
+// value types, required marks and help text. Command.Parse turns the words
+// after the tool name into a Parsed value whose Input holds only the flags
+// the user set. The rules are those of ../shared/spec/mapping.md; the
+// package does no I/O and knows nothing of HTTP or rendering.
+//
+// Every error a user can cause carries ExitCode() == 2 (usage).
 package generated
 
 import (
@@ -23,8 +35,10 @@ type Command struct {
 	NoInput    bool     // {} / true / no properties: takes no options, sends {}
 	FreeForm   bool     // top level is a free-form map: cannot be given input (help says so)
 	Properties []string // the top-level property names in order
+	Required   []string // the required top-level property names, omitted ones included
 
-	byName map[string]*Flag
+	byName  map[string]*Flag
+	omitted map[string]*Flag // Omit'd top-level properties, for Bind
 }
 
 // Build maps a tool's raw inputSchema (bytes as served; property order is
@@ -39,7 +53,7 @@ func Build(schema json.RawMessage, opts BuildOptions) (*Command, error) {
 	b := &builder{
 		w:     walker{root: root, budget: walkBudget},
 		opts:  opts,
-		cmd:   &Command{byName: make(map[string]*Flag)},
+		cmd:   &Command{byName: make(map[string]*Flag), omitted: make(map[string]*Flag)},
 		taken: make(map[string]bool),
 	}
 	for _, r := range reservedFlags {
@@ -88,6 +102,9 @@ func (b *builder) top() error {
 	}
 	for _, p := range props {
 		b.cmd.Properties = append(b.cmd.Properties, p.name)
+		if requiredOK && v.required(p.name) {
+			b.cmd.Required = append(b.cmd.Required, p.name)
+		}
 	}
 	return b.walk(v, props, nil, nil, requiredOK)
 }
@@ -114,9 +131,6 @@ func mergeProps(into, more []prop) []prop {
 func (b *builder) walk(parent *view, props []prop, path, names []string, required bool) error {
 	top := len(path) == 0
 	for _, p := range props {
-		if top && b.omitted(p.name) {
-			continue
-		}
 		if b.w.budget--; b.w.budget < 0 {
 			return errTooLarge
 		}
@@ -129,12 +143,17 @@ func (b *builder) walk(parent *view, props []prop, path, names []string, require
 			b.w.done(pv)
 			return err
 		}
+		if top && b.omitted(p.name) {
+			b.omit(pv, spec, p.name, required && parent.required(p.name))
+			b.w.done(pv)
+			continue
+		}
 		req := required && parent.required(p.name)
 		ppath := append(path[:len(path):len(path)], p.name)
 		name := Kebab(p.name)
 		if top {
-			if r, ok := b.opts.Rename[p.name]; ok && strings.TrimLeft(r, "-") != "" {
-				name = strings.TrimLeft(r, "-")
+			if r, ok := b.opts.Rename[p.name]; ok {
+				name = Kebab(r)
 			}
 		}
 		pnames := append(names[:len(names):len(names)], name)
@@ -149,6 +168,17 @@ func (b *builder) walk(parent *view, props []prop, path, names []string, require
 		}
 	}
 	return nil
+}
+
+// omit records an omitted top-level property as a hidden flag for Bind;
+// an object with properties binds as one JSON object.
+func (b *builder) omit(v *view, spec *valueSpec, name string, required bool) {
+	if spec.kind == vObject {
+		spec = &valueSpec{kind: vJSON, object: true}
+	}
+	f := &Flag{Name: "<" + name + ">", Path: []string{name}, Required: required, spec: spec}
+	f.describe(v)
+	b.cmd.omitted[name] = f
 }
 
 func (b *builder) omitted(name string) bool {

@@ -16,6 +16,7 @@ type UnknownFlagError struct {
 	Flags       []string // every flag of the tool, in mapping order
 }
 
+// Error implements error.
 func (e *UnknownFlagError) Error() string {
 	var b strings.Builder
 	b.WriteString("unknown flag " + e.Flag)
@@ -38,6 +39,7 @@ type MissingFlagError struct {
 	Flags []string
 }
 
+// Error implements error.
 func (e *MissingFlagError) Error() string {
 	if len(e.Flags) == 1 {
 		return "missing required flag " + e.Flags[0]
@@ -55,6 +57,7 @@ type BadValueError struct {
 	Expected string // "an integer", "one of a, b, c", "true or false", …
 }
 
+// Error implements error.
 func (e *BadValueError) Error() string {
 	return fmt.Sprintf("invalid value %s for %s: expected %s", strconv.Quote(e.Value), e.Flag, e.Expected)
 }
@@ -69,6 +72,7 @@ type MissingValueError struct {
 	Next string // the word that followed, "" at the end
 }
 
+// Error implements error.
 func (e *MissingValueError) Error() string {
 	if e.Next == "" {
 		return "flag " + e.Flag + " needs a value"
@@ -84,6 +88,7 @@ type DuplicateFlagError struct {
 	Flag string
 }
 
+// Error implements error.
 func (e *DuplicateFlagError) Error() string {
 	return "flag " + e.Flag + " given more than once (it takes a single value)"
 }
@@ -98,6 +103,7 @@ type OperandError struct {
 	Suggestion string // e.g. "--issue-number 42"; "" when nothing fits
 }
 
+// Error implements error.
 func (e *OperandError) Error() string {
 	msg := fmt.Sprintf("unexpected operand %s: this command takes flags only", strconv.Quote(e.Operand))
 	if e.Suggestion != "" {
@@ -116,6 +122,7 @@ type SchemaError struct {
 	Err error
 }
 
+// Error implements error.
 func (e *SchemaError) Error() string { return "invalid input schema: " + e.Err.Error() }
 
 // Unwrap returns the underlying error.

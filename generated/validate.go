@@ -1,6 +1,7 @@
 package generated
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -85,4 +86,39 @@ func (c *Command) byProperty(word string) *Flag {
 		}
 	}
 	return nil
+}
+
+// Bind sets an omitted top-level property (BuildOptions.Omit) from operand
+// text, converted as its flag would convert it; for an array property each
+// call appends one element. A value the schema does not accept is a
+// *BadValueError naming the operand as <property>.
+func (c *Command) Bind(p *Parsed, property, text string) error {
+	f := c.omitted[property]
+	if f == nil {
+		return fmt.Errorf("generated: %q is not an omitted property of this command", property)
+	}
+	if p.Input == nil {
+		p.Input = map[string]any{}
+	}
+	spec := f.spec
+	if spec.kind == vArray {
+		list, _ := p.Input[property].([]any)
+		spec = spec.elem(len(list))
+	}
+	v, ok := spec.convert(text)
+	if !ok {
+		return &BadValueError{Flag: f.Name, Value: text, Expected: spec.expected()}
+	}
+	setPath(p.Input, f.Path, v, f.Repeatable)
+	return nil
+}
+
+// Omitted returns the hidden flag of an omitted top-level property (its
+// Name is "<property>"; Type, Placeholder, Description… as for a flag), or
+// nil.
+func (c *Command) Omitted(property string) *Flag {
+	if c == nil {
+		return nil
+	}
+	return c.omitted[property]
 }
