@@ -160,6 +160,7 @@ var samples = []string{
 	`["x",18446744073709551617]`,
 	`null`,
 	`"ünïcödé ✓"`,
+	`"<a href=\"x\"> & </a>"`,
 }
 
 // sampleInput makes an input with the schema's properties in reverse order

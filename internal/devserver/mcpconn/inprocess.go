@@ -18,7 +18,7 @@ const (
 // session with it, under the connection name.
 func inProcess(ctx context.Context, name string, srv *mcp.Server) (*conn, error) {
 	serverEnd, clientEnd := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, serverEnd, nil)
+	ss, err := srv.Connect(ctx, &plainTransport{inner: serverEnd}, nil)
 	if err != nil {
 		return nil, err
 	}
