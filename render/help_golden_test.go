@@ -245,3 +245,17 @@ func TestHelpNarrowAndWide(t *testing.T) {
 		checkStructure(t, out, structure{width: limit, color: width == 60, sections: []string{"NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS"}})
 	}
 }
+
+func TestIndexLongName(t *testing.T) {
+	long := strings.Repeat("n", 70)
+	var b bytes.Buffer
+	err := WriteIndex(&b, IndexPage{Name: "a", Commands: []IndexRow{{"ls", "List files"}, {long, "Long one"}, {strings.Repeat("m", 120), "Cut"}}}, Options{Width: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "NAME\n    a\n\nCOMMANDS\n    ls" + spaces(48) + "List files\n    " + strings.Repeat("m", 75) + "…\n    " + long + "  Lon…\n\nRun any command with --help for its synopsis and options.\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	checkStructure(t, b.String(), structure{width: 80})
+}

@@ -52,6 +52,8 @@ func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
 		}
 	}
 	col += 4
+	// One absurdly long name must not push every title off the page.
+	col = min(col, (p.width-4)*2/3)
 	if len(ip.Commands) > 0 {
 		p.section("COMMANDS", p.rows(ip.Commands, col))
 	}
@@ -85,7 +87,12 @@ func (p *page) rows(rows []IndexRow, col int) []string {
 			lines = append(lines, name)
 			continue
 		}
-		lines = append(lines, name+spaces(col-textWidth(name))+cut(title, room))
+		pad := max(col-textWidth(name), 2)
+		if room = avail - textWidth(name) - pad; room < 1 {
+			lines = append(lines, name)
+			continue
+		}
+		lines = append(lines, name+spaces(pad)+cut(title, room))
 	}
 	return lines
 }

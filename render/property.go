@@ -22,6 +22,11 @@ func PropertyLines(obj json.RawMessage, width int) ([]string, error) {
 	return propertyLines(nil, n, 0, func(s string) string { return s }), nil
 }
 
+// maxPropertyDepth is the nesting level below which values show as compact
+// JSON: indentation grows with depth, and deeply nested input must not make
+// the output quadratic in its size.
+const maxPropertyDepth = 32
+
 // propertyLines appends the lines of an object's property view at the given
 // indentation: keys of one level aligned (`key:` padded to the longest key),
 // scalars after them, scalar lists as "- item" lines, nested objects and
@@ -37,9 +42,13 @@ func propertyLines(lines []string, obj *node, indent int, clean func(string) str
 		keys[i] = clean(oneLine(k)) + ":"
 		col = max(col, textWidth(keys[i]))
 	}
+	deep := indent >= 2*maxPropertyDepth
 	for i, v := range obj.vals {
 		key := keys[i]
 		switch {
+		case deep:
+			lead := pad + key + spaces(col-textWidth(key)) + " "
+			lines = appendValueLines(lines, lead, spaces(indent+col+1), scalarText(v, clean))
 		case v.kind == kindObject && len(v.keys) > 0:
 			lines = append(lines, pad+key)
 			lines = propertyLines(lines, v, indent+2, clean)

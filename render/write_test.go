@@ -204,3 +204,18 @@ func TestPropertyViewOnTerminal(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+func TestPropertyViewDepthLimit(t *testing.T) {
+	in := strings.Repeat(`{"k":`, 40) + "1" + strings.Repeat("}", 40)
+	lines, err := PropertyLines(json.RawMessage(in), 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 33 {
+		t.Fatalf("got %d lines, want 33", len(lines))
+	}
+	want := spaces(64) + "k: " + strings.Repeat(`{"k":`, 7) + "1" + strings.Repeat("}", 7)
+	if lines[32] != want {
+		t.Errorf("deepest line = %q, want %q", lines[32], want)
+	}
+}

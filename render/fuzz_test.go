@@ -1,0 +1,82 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+)
+
+// FuzzRenderResult feeds arbitrary bytes through every result path: no
+// panic, and on a terminal nothing unsafe and no line wider than the width
+// in a table.
+func FuzzRenderResult(f *testing.F) {
+	for _, s := range []string{`"x"`, `{"a":1}`, `[{"a":"東京"},{"b":null}]`, `[1,"a",{}]`, `{"content":[{"type":"text","text":"[1]"}]}`,
+		`{"ok":false,"error":"e","code":3}`, `"\u001b[31m"`, tableFixture, propertyFixture, `{"content":[{"type":"image","data":"AAAA"}]}`} {
+		f.Add([]byte(s), 40)
+	}
+	f.Fuzz(func(t *testing.T, in []byte, width int) {
+		width = width%200 + 1
+		if width < 1 {
+			width = -width + 1
+		}
+		v := FromResult(json.RawMessage(in))
+		var out bytes.Buffer
+		o := Options{TTY: true, Width: width}
+		if err := Write(&out, io.Discard, v, o); err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+		if strings.ContainsRune(out.String(), 0x1b) {
+			t.Fatalf("escape on a terminal: %q", out.String())
+		}
+		_ = WriteJSON(io.Discard, v)
+		_, _ = ErrorMessage(v)
+		_ = ErrorText(v)
+		if v.IsJSON {
+			_, _ = PropertyLines(v.JSON, width)
+		}
+	})
+}
+
+// FuzzHelp renders arbitrary descriptions and terms at arbitrary widths.
+func FuzzHelp(f *testing.F) {
+	f.Add(markdownFixture, "--kind <a|b>", 80)
+	f.Add("<a><b>\n```\nx\n```\n| a |\n|---|\n", "<path>", 5)
+	f.Fuzz(func(t *testing.T, desc, term string, width int) {
+		width = width%300 + 1
+		if width < 1 {
+			width = -width + 1
+		}
+		var out bytes.Buffer
+		p := HelpPage{Name: term, Synopsis: term, Description: desc, Options: []HelpItem{{Term: term, Description: desc}}, Notes: []string{desc}}
+		if err := WriteHelp(&out, p, Options{Width: width}); err != nil {
+			t.Fatalf("WriteHelp: %v", err)
+		}
+		for _, r := range out.String() {
+			if r < 0x20 && r != '\n' || r == 0x7f {
+				t.Fatalf("control character %U in help", r)
+			}
+		}
+	})
+}
+
+// FuzzTerminalWriter checks that splitting a stream anywhere gives the same
+// safe output as Safe on the whole.
+func FuzzTerminalWriter(f *testing.F) {
+	f.Add([]byte("a\r\nb\x1b[2J東京\xff"), 3)
+	f.Fuzz(func(t *testing.T, in []byte, split int) {
+		if split < 0 {
+			split = -split
+		}
+		split %= len(in) + 1
+		var out bytes.Buffer
+		w := NewTerminalWriter(&out, true).(*TerminalWriter)
+		w.Write(in[:split])
+		w.Write(in[split:])
+		w.Flush()
+		if want := Safe(string(in)); out.String() != want {
+			t.Fatalf("split at %d: got %q, want %q", split, out.String(), want)
+		}
+	})
+}
