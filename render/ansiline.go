@@ -5,57 +5,6 @@ import (
 	"unicode/utf8"
 )
 
-// escapeLen returns the length of the escape sequence at the start of s
-// (CSI "ESC [ … final" or OSC "ESC ] … BEL/ST"), or 0 when s does not start
-// with one.
-func escapeLen(s string) int {
-	if len(s) < 2 || s[0] != 0x1b {
-		return 0
-	}
-	switch s[1] {
-	case '[':
-		for i := 2; i < len(s); i++ {
-			if s[i] >= 0x40 && s[i] <= 0x7e {
-				return i + 1
-			}
-		}
-		return len(s)
-	case ']':
-		for i := 2; i < len(s); i++ {
-			if s[i] == 0x07 {
-				return i + 1
-			}
-			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
-				return i + 2
-			}
-		}
-		return len(s)
-	}
-	return 2
-}
-
-// stripANSI removes escape sequences from s.
-func stripANSI(s string) string {
-	if !strings.Contains(s, "\x1b") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if n := escapeLen(s[i:]); n > 0 {
-			i += n
-			continue
-		}
-		b.WriteByte(s[i])
-		i++
-	}
-	return b.String()
-}
-
-// displayWidth is the display width of s with escape sequences ignored.
-func displayWidth(s string) int {
-	return textWidth(stripANSI(s))
-}
-
 // trimRightANSI removes trailing whitespace, also where it sits before
 // trailing escape sequences; when sequences were removed a reset is kept so
 // no color leaks onto the next line.

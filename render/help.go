@@ -35,11 +35,6 @@ type HelpItem struct {
 	Facts string
 }
 
-// helpWidth is the width help pages wrap to: the terminal's, at most 100.
-func helpWidth(o Options) int {
-	return min(o.width(), 100)
-}
-
 // page accumulates the sections of a help page.
 type page struct {
 	b     strings.Builder

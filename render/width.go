@@ -46,37 +46,53 @@ func spaces(n int) string {
 	return strings.Repeat(" ", n)
 }
 
-// Options says how to render for one stream.
-type Options struct {
-	// TTY: the stream is a terminal, so foreign text is made safe (Safe).
-	TTY bool
-	// Color: agsh may add color sequences.
-	Color bool
-	// Width: the terminal's width, else COLUMNS, else 80; 0 means 80.
-	Width int
-}
-
-// width returns the width to render to (80 when unset).
-func (o Options) width() int {
-	if o.Width <= 0 {
-		return 80
+// escapeLen returns the length of the escape sequence at the start of s
+// (CSI "ESC [ … final" or OSC "ESC ] … BEL/ST"), or 0 when s does not start
+// with one.
+func escapeLen(s string) int {
+	if len(s) < 2 || s[0] != 0x1b {
+		return 0
 	}
-	return o.Width
-}
-
-// clean returns the function applied to foreign text: Safe on a terminal,
-// the identity otherwise.
-func (o Options) clean() func(string) string {
-	if o.TTY {
-		return Safe
+	switch s[1] {
+	case '[':
+		for i := 2; i < len(s); i++ {
+			if s[i] >= 0x40 && s[i] <= 0x7e {
+				return i + 1
+			}
+		}
+		return len(s)
+	case ']':
+		for i := 2; i < len(s); i++ {
+			if s[i] == 0x07 {
+				return i + 1
+			}
+			if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\' {
+				return i + 2
+			}
+		}
+		return len(s)
 	}
-	return func(s string) string { return s }
+	return 2
 }
 
-// ANSI sequences agsh adds itself (after sanitizing).
-const (
-	sgrBold  = "\x1b[1m"
-	sgrRed   = "\x1b[31m"
-	sgrCyan  = "\x1b[36m"
-	sgrReset = "\x1b[0m"
-)
+// stripANSI removes escape sequences from s.
+func stripANSI(s string) string {
+	if !strings.Contains(s, "\x1b") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if n := escapeLen(s[i:]); n > 0 {
+			i += n
+			continue
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// displayWidth is the display width of s with escape sequences ignored.
+func displayWidth(s string) int {
+	return textWidth(stripANSI(s))
+}
