@@ -1,0 +1,138 @@
+package curated
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+const readSchema = `{"type":"object","required":["path"],"properties":{
+ "path":{"type":"string","description":"Absolute path."},
+ "offset":{"type":"integer"},"limit":{"type":"integer"}}}`
+
+const grepSchema = `{"type":"object","required":["pattern"],"properties":{
+ "pattern":{"type":"string"},"path":{"type":"string"},"glob":{"type":"string"},
+ "output_mode":{"type":"string","enum":["content","files_with_matches","count"]},
+ "-A":{"type":"integer"},"-B":{"type":"integer"},"-C":{"type":"integer"},"-i":{"type":"boolean"},
+ "type":{"type":"string"},"head_limit":{"type":"integer"},"offset":{"type":"integer"},"multiline":{"type":"boolean"}}}`
+
+func mustBind(t *testing.T, name, schema string) *Shape {
+	t.Helper()
+	s, err := Bind(name, json.RawMessage(schema))
+	if err != nil || s == nil {
+		t.Fatalf("Bind(%s) = %v, %v", name, s, err)
+	}
+	return s
+}
+
+func flagNames(s *Shape) string {
+	var n []string
+	for _, f := range s.Flags.Flags {
+		n = append(n, f.Name)
+	}
+	return strings.Join(n, " ")
+}
+
+func TestBindShapes(t *testing.T) {
+	cases := []struct {
+		name, schema string
+		bound        bool
+		synopsis     string
+		flags        string
+		note         string
+	}{
+		{"read", readSchema, true, "read [options...] <path>", "--offset --limit", ""},
+		{"read", `{"type":"object","properties":{"target_file":{"type":"string"},"limit":{"type":"integer"}}}`, true,
+			"read [options...] <path>", "--limit", ""},
+		{"read", `{"type":"object","required":["file"],"properties":{"file":{"type":"string"},"offset":{"type":"integer"}}}`, false,
+			"", "--file --offset", "Generic flags: this deployment's read has no path field (fields: file, offset)."},
+		{"read", `{"type":"object","properties":{"path":{"type":"integer"}}}`, false,
+			"", "--path", "Generic flags: this deployment's read has no path field (fields: path)."},
+		{"grep", grepSchema, true, "grep [options...] <pattern> [path]",
+			"--glob --output-mode -A -B -C -i --type --head-limit --offset --multiline", ""},
+		{"grep", `{"type":"object","properties":{"pattern":{"type":"string"},"path":{"type":"string"},"-i":{"type":"boolean"}}}`, true,
+			"grep [options...] <pattern> [path]", "-i", ""},
+		{"ls", `{"type":"object","properties":{"target_directory":{"type":"string"},"ignore_globs":{"type":"array","items":{"type":"string"}}}}`, true,
+			"ls [options...] [path]", "--ignore-globs", ""},
+		{"ls", `{"type":"object","properties":{"dir":{"type":"string"},"ignore":{"type":"array","items":{"type":"string"}},"all":{"type":"boolean"}}}`, true,
+			"ls [options...] [path]", "--ignore-globs --all", ""},
+		{"glob", `{"type":"object","properties":{"pattern":{"type":"string"},"path":{"type":"string"}}}`, true,
+			"glob <pattern> [path]", "", ""},
+		{"diff", `{"type":"object","properties":{}}`, false, "", "",
+			"Generic flags: this deployment's diff has no path field (fields: none)."},
+		{"diff", `{"type":"object","properties":{"path":{"type":["string","null"]}}}`, true, "diff [path]", "", ""},
+	}
+	for _, c := range cases {
+		s := mustBind(t, c.name, c.schema)
+		if s.Bound != c.bound {
+			t.Errorf("%s %s: bound = %v", c.name, c.schema, s.Bound)
+			continue
+		}
+		if c.bound && s.Synopsis() != c.synopsis {
+			t.Errorf("%s: synopsis %q, want %q", c.name, s.Synopsis(), c.synopsis)
+		}
+		if got := flagNames(s); got != c.flags {
+			t.Errorf("%s %s: flags %q, want %q", c.name, c.schema, got, c.flags)
+		}
+		if s.Note() != c.note {
+			t.Errorf("%s: note %q, want %q", c.name, s.Note(), c.note)
+		}
+	}
+	if s, err := Bind("cat", json.RawMessage(readSchema)); s != nil || err != nil {
+		t.Errorf("Bind(cat) = %v, %v; want nil, nil", s, err)
+	}
+}
+
+func TestParseCurated(t *testing.T) {
+	cases := []struct {
+		name, schema string
+		args         []string
+		input        string
+		context      bool
+		err          string
+	}{
+		{"read", readSchema, []string{"/repo/a", "--limit", "2"}, `{"limit":2,"path":"/repo/a"}`, false, ""},
+		{"read", readSchema, []string{"--offset", "-5", "a.go"}, `{"offset":-5,"path":"a.go"}`, false, ""},
+		{"read", readSchema, nil, "", false, "read: missing <path> operand\nusage: read [options...] <path>"},
+		{"read", readSchema, []string{"a", "b"}, "", false, "read: unexpected operand \"b\"\nusage: read [options...] <path>"},
+		{"grep", grepSchema, []string{"-i", "-A", "2", "toolEffect", "/repo/src"},
+			`{"-A":2,"-i":true,"path":"/repo/src","pattern":"toolEffect"}`, true, ""},
+		{"grep", grepSchema, []string{"-A2", "x"}, `{"-A":2,"pattern":"x"}`, true, ""},
+		{"grep", grepSchema, []string{"--", "-h", "/repo"}, `{"path":"/repo","pattern":"-h"}`, false, ""},
+		{"grep", grepSchema, []string{"-v", "x"}, "", false, "grep: -v is not an option of the deployment's grep"},
+		{"ls", `{"type":"object","properties":{"target_directory":{"type":"string"},"ignore_globs":{"type":"array","items":{"type":"string"}}}}`,
+			[]string{"--ignore-globs", "*.go", "--ignore-globs", "x/**"}, `{"ignore_globs":["*.go","x/**"],"target_directory":"/repo"}`, false, ""},
+		{"read", `{"type":"object","properties":{"file":{"type":"string"}}}`, []string{"--file", "a"}, `{"file":"a"}`, false, ""},
+		{"read", `{"type":"object","properties":{"file":{"type":"string"}}}`, []string{"a"}, "", false, "a"},
+	}
+	for _, c := range cases {
+		s := mustBind(t, c.name, c.schema)
+		call, err := s.Parse(c.args)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s %v: error %v, want %q", c.name, c.args, err, c.err)
+			}
+			var ec interface{ ExitCode() int }
+			if err != nil && (!errors.As(err, &ec) || ec.ExitCode() != 2) {
+				t.Errorf("%s %v: error %T is not a usage error", c.name, c.args, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s %v: %v", c.name, c.args, err)
+			continue
+		}
+		if string(call.Input) != c.input || call.Context != c.context {
+			t.Errorf("%s %v: input %s context %v, want %s %v", c.name, c.args, call.Input, call.Context, c.input, c.context)
+		}
+	}
+}
+
+func TestParseHelpWins(t *testing.T) {
+	s := mustBind(t, "read", readSchema)
+	call, err := s.Parse([]string{"--bogus", "--help"})
+	if err != nil || !call.Parsed.Help {
+		t.Errorf("Parse(--bogus --help) = %v, %v; want help", call, err)
+	}
+}
