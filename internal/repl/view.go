@@ -56,7 +56,11 @@ func (m *model) View() string {
 			return ""
 		}
 		frames := spinner.MiniDot.Frames
-		return frames[m.run.frame%len(frames)] + " " + m.st.dim.Render("running… Ctrl-C cancels")
+		label := "running… Ctrl-C cancels"
+		if m.run.interrupted {
+			label = "cancelling…"
+		}
+		return frames[m.run.frame%len(frames)] + " " + m.st.dim.Render(label)
 	}
 	var rows []string
 	n := 0
