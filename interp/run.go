@@ -75,6 +75,9 @@ func (r *Runner) runList(ctx context.Context, l *syntax.List, script bool) (int,
 			r.last = StatusInterrupted
 			return StatusInterrupted, false
 		}
+		if pl == nil {
+			continue
+		}
 		prefix := r.Prefix
 		if script {
 			prefix += "line " + strconv.Itoa(pl.Pos.Line) + ": "
@@ -97,6 +100,14 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix st
 	fail := func(status int, format string, args ...any) (int, bool) {
 		fmt.Fprintf(r.stderr(), "%s%s\n", prefix, fmt.Sprintf(format, args...))
 		return status, false
+	}
+	if len(pl.Commands) == 0 { // only a hand-built tree can hold these
+		return fail(StatusUsage, "empty command")
+	}
+	for _, c := range pl.Commands {
+		if c == nil || len(c.Words) == 0 {
+			return fail(StatusUsage, "empty command")
+		}
 	}
 	argv := pl.Commands[0].Args()
 	name := argv[0]

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/agsh-dev/agsh/interp/syntax"
 )
 
 // statusCases are lists of status-only tools; want is the final status and the
@@ -207,5 +209,24 @@ func TestRunListREPL(t *testing.T) {
 	wantErr := "agsh: unknown command \"nosuch\"; run help for the list of commands\n"
 	if out.String() != wantOut || errb.String() != wantErr {
 		t.Errorf("stdout %q stderr %q, want %q %q", out.String(), errb.String(), wantOut, wantErr)
+	}
+}
+
+func TestHandBuiltTrees(t *testing.T) {
+	h := newFake()
+	var errb strings.Builder
+	r := &Runner{Handler: h, Stderr: &errb}
+	cases := []*syntax.List{
+		{Pipelines: []*syntax.Pipeline{{}}},
+		{Pipelines: []*syntax.Pipeline{{Commands: []*syntax.Command{{}}}}},
+		{},
+	}
+	for i, l := range cases {
+		if st, exit := r.RunList(context.Background(), l); exit || (i < 2 && st != 2) {
+			t.Errorf("case %d: status %d exit %v", i, st, exit)
+		}
+	}
+	if errb.String() != "empty command\nempty command\n" {
+		t.Errorf("stderr %q", errb.String())
 	}
 }

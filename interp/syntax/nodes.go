@@ -77,11 +77,13 @@ type Word struct {
 	Pos   Pos
 }
 
-// Args returns the command's words as plain strings.
+// Args returns the command's words as plain strings (a nil word as "").
 func (c *Command) Args() []string {
 	out := make([]string, len(c.Words))
 	for i, w := range c.Words {
-		out[i] = w.Value
+		if w != nil {
+			out[i] = w.Value
+		}
 	}
 	return out
 }
