@@ -253,6 +253,9 @@ func equalPath(a, b []string) bool {
 
 // FlagNames returns the spellings of every flag in mapping order.
 func (c *Command) FlagNames() []string {
+	if c == nil {
+		return nil
+	}
 	out := make([]string, len(c.Flags))
 	for i, f := range c.Flags {
 		out[i] = f.Name

@@ -197,7 +197,7 @@ func (w *walker) arraySpec(v *view) (*valueSpec, error) {
 		if err != nil {
 			return nil, err
 		}
-		a.tuple = append(a.tuple, jsonSpec(s.takesString() || s.kind == vJSON && s.fallback))
+		a.tuple = append(a.tuple, jsonSpec(s.takesString()))
 	}
 	s, err := w.itemSpec(rest)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -51,8 +53,8 @@ func (g *schemaGen) scalar() string {
 }
 
 func (g *schemaGen) schema(depth int) string {
-	n := g.r.IntN(16)
-	if depth > 3 {
+	n := g.r.IntN(22)
+	if depth > 5 {
 		n = 0
 	}
 	switch n {
@@ -79,8 +81,20 @@ func (g *schemaGen) schema(depth int) string {
 		return `{"anyOf":[` + g.object(depth) + `,{"type":"null"}]}`
 	case 14:
 		return `{"anyOf":[` + g.object(depth) + `,` + g.scalar() + `]}`
+	case 15:
+		return `{"type":["object","null"],"properties":{"v":` + g.scalar() + `}}`
+	case 16:
+		return `{"$ref":"#/properties/` + g.pick(propNames) + `"}`
+	case 17:
+		return `{"allOf":[{"$ref":"#/$defs/self"}],"description":"wrapped","properties":{"extra":` + g.scalar() + `}}`
+	case 18:
+		return `{"type":"object","properties":{"dup":` + g.scalar() + `,"dup":` + g.schema(depth+1) + `}}`
+	case 19:
+		return `{"type":"array","items":{"type":"array","items":` + g.scalar() + `},"minItems":2}`
+	case 20:
+		return `{"type":["array","null"],"items":{"enum":["x",3,null]}}`
 	}
-	return `{"type":["object","null"],"properties":{"v":` + g.scalar() + `}}`
+	return `{"oneOf":[` + g.object(depth) + `,` + g.object(depth) + `]}`
 }
 
 func (g *schemaGen) object(depth int) string {
@@ -119,6 +133,9 @@ func (g *schemaGen) top() string {
 
 func TestRandomSchemasRoundTrip(t *testing.T) {
 	n := 800
+	if s := os.Getenv("AGSH_RANDOM_SCHEMAS"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
 	if testing.Short() {
 		n = 200
 	}

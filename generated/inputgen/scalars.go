@@ -12,7 +12,7 @@ import (
 
 // runes are drawn from a set that exercises argv handling: dashes, '=',
 // quotes, spaces, HTML characters, non-ASCII and a newline.
-var strRunes = []rune("abcxyzABCXYZ0129 -_=.:/\"'<>&\\{}[],é日\n")
+const strRunes = "abcxyzABCXYZ0129 -_=.:/\"'<>&\\{}[],é日\n"
 
 // stringSamples look like other types or flags; a string flag must send
 // them verbatim.
@@ -65,9 +65,10 @@ func (g *gen) str(v *view) string {
 	if maxL > minL {
 		n += int64(g.r.IntN(int(min(maxL-minL, 12)) + 1))
 	}
+	runes := []rune(strRunes)
 	var b strings.Builder
 	for i := int64(0); i < n; i++ {
-		b.WriteRune(strRunes[g.r.IntN(len(strRunes))])
+		b.WriteRune(runes[g.r.IntN(len(runes))])
 	}
 	return b.String()
 }
