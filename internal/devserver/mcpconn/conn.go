@@ -195,7 +195,10 @@ func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Re
 		if len(input) == 0 || bytes.Equal(input, []byte("null")) {
 			input = []byte("{}")
 		}
-		if input[0] != '{' || !json.Valid(input) {
+		if !json.Valid(input) {
+			return tool.Result{}, &tool.InputError{Issues: []catalog.Issue{{Path: []any{}, Message: "input is not valid JSON"}}}
+		}
+		if input[0] != '{' {
 			return tool.Result{}, &tool.InputError{Issues: []catalog.Issue{{Path: []any{}, Message: "input must be a JSON object"}}}
 		}
 		slot := &rawSlot{}

@@ -72,8 +72,10 @@ func TestStdioServer(t *testing.T) {
 	if r, _ := callTool(t, echo, ``); string(r.StructuredContent) != `{}` {
 		t.Errorf("empty input echoed %s, want {}", r.StructuredContent)
 	}
-	if _, err := echo.Call(context.Background(), &tool.Call{Input: json.RawMessage(`[1]`)}); err == nil || err.Error() != "[]: input must be a JSON object" {
-		t.Errorf("array input: err = %v", err)
+	for in, want := range map[string]string{`[1]`: "[]: input must be a JSON object", `{"a":`: "[]: input is not valid JSON"} {
+		if _, err := echo.Call(context.Background(), &tool.Call{Input: json.RawMessage(in)}); err == nil || err.Error() != want {
+			t.Errorf("input %s: err = %v, want %s", in, err, want)
+		}
 	}
 }
 

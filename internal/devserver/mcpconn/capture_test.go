@@ -1,0 +1,57 @@
+package mcpconn
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/agsh-dev/agsh/internal/devserver/tool"
+)
+
+// TestConcurrentCallsGetTheirOwnResults checks the raw-result capture under
+// load: calls in flight together on one session each answer their own
+// result, over the in-memory transport and over stdio.
+func TestConcurrentCallsGetTheirOwnResults(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"e.json": `{"name":"echo","inputSchema":{}}`})
+	s := startSet(t, Config{MCP: []string{"stdio=" + testServer(t)}, EchoTools: []string{dir + "/e.json"}, Logf: t.Errorf})
+	planner := s.Tools("planner")
+	for _, name := range []string{"e_echo", "stdio_echo_raw"} {
+		tl := toolNamed(t, planner, name)
+		var wg sync.WaitGroup
+		for i := range 40 {
+			wg.Go(func() {
+				in := fmt.Sprintf(`{"zeta":"call %d","big":1%d23456789012345678901}`, i, i)
+				res, err := tl.Call(context.Background(), &tool.Call{Input: json.RawMessage(in)})
+				if err != nil {
+					t.Errorf("%s call %d: %v", name, i, err)
+					return
+				}
+				var r struct {
+					StructuredContent json.RawMessage `json:"structuredContent"`
+				}
+				if err := json.Unmarshal(res.Value, &r); err != nil || string(r.StructuredContent) != in {
+					t.Errorf("%s call %d answered %s", name, i, res.Value)
+				}
+			})
+		}
+		wg.Wait()
+	}
+}
+
+func TestCallCancelled(t *testing.T) {
+	s := startSet(t, Config{})
+	get := toolNamed(t, s.Tools("executor"), "datadog_get_monitor")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := get.Call(ctx, &tool.Call{Input: json.RawMessage(`{"id":4101266}`)})
+	if err == nil || err.Error() != "connection datadog: context canceled" {
+		t.Errorf("cancelled call: err = %v", err)
+	}
+	// The session still works.
+	if r, _ := callTool(t, get, `{"id":4101266}`); r.IsError {
+		t.Errorf("call after a cancelled one: %s", r.text())
+	}
+}
