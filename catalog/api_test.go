@@ -18,7 +18,7 @@ func TestNewTargets(t *testing.T) {
 		{"https://user:pw@example.com/a//", "https://example.com/a", ""},
 		{"http://127.0.0.1:3000", "http://127.0.0.1:3000", ""},
 		{"ftp://x/y", "", "target ftp://x/y is not an http:// or https:// URL"},
-		{"http:///nohost", "", "target http:///nohost has no host; expected http://host:port/<agent>"},
+		{"http://u:p@/nohost", "", `target "http:///nohost" has no host; expected http://host:port/<agent>`},
 		{"http://us:pw@[::1", "", `target "http://[::1" is not a valid URL`},
 	}
 	for _, tt := range tests {

@@ -107,7 +107,7 @@ func parseTargetURL(target string) (*url.URL, error) {
 		return nil, usageError("target %s is not an http:// or https:// URL", displayURL(u))
 	}
 	if u.Host == "" || u.Opaque != "" {
-		return nil, usageError("target %s has no host; expected http://host:port/<agent>", displayURL(u))
+		return nil, usageError("target %q has no host; expected http://host:port/<agent>", stripUserinfo(target))
 	}
 	u.RawQuery, u.Fragment, u.RawFragment, u.ForceQuery = "", "", "", false
 	u.Path = strings.TrimRight(u.Path, "/")
