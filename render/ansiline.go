@@ -73,3 +73,29 @@ func hardWrap(l string, width int) []string {
 func decodeRune(s string) (rune, int) {
 	return utf8.DecodeRuneInString(s)
 }
+
+// dropEmptySGR removes color sequences that are reset before anything is
+// printed ("\x1b[38;5;252m\x1b[0m"), which glamour emits by the dozen.
+func dropEmptySGR(l string) string {
+	if !strings.Contains(l, sgrReset) {
+		return l
+	}
+	var b strings.Builder
+	for i := 0; i < len(l); {
+		n := escapeLen(l[i:])
+		if n > 0 && l[i+n-1] == 'm' && strings.HasPrefix(l[i+n:], sgrReset) && l[i:i+n] != sgrReset {
+			i += n // the reset that follows is kept: it is harmless
+			continue
+		}
+		if n > 0 && l[i:i+n] == sgrReset && strings.HasPrefix(l[i+n:], sgrReset) {
+			i += n
+			continue
+		}
+		if n == 0 {
+			n = 1
+		}
+		b.WriteString(l[i : i+n])
+		i += n
+	}
+	return b.String()
+}

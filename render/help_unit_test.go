@@ -87,3 +87,17 @@ func TestPrepareMarkdown(t *testing.T) {
 		t.Errorf("code split: got %q, want %q", got, want)
 	}
 }
+
+func TestDropEmptySGR(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"\x1b[38;5;252m\x1b[0m\x1b[38;5;252mtext\x1b[0m", "\x1b[0m\x1b[38;5;252mtext\x1b[0m"},
+		{"\x1b[1m\x1b[0m\x1b[0m\x1b[0mx", "\x1b[0mx"},
+		{"plain", "plain"},
+		{"\x1b[31mred\x1b[0m", "\x1b[31mred\x1b[0m"},
+	}
+	for _, tt := range tests {
+		if got := dropEmptySGR(tt.in); got != tt.want {
+			t.Errorf("dropEmptySGR(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

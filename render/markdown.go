@@ -90,7 +90,7 @@ func tidyLines(out string, width int) []string {
 	var lines []string
 	blank := false
 	for _, l := range strings.Split(out, "\n") {
-		l = trimRightANSI(l)
+		l = trimRightANSI(dropEmptySGR(l))
 		if visibleBlank(l) {
 			blank = len(lines) > 0
 			continue
