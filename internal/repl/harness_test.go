@@ -112,7 +112,7 @@ func newHarness(t *testing.T, cfg Config) *harness {
 	h.m.width = 80
 	h.exec(h.m.Init())
 	h.until(func() bool { return h.m.out.idle() && len(h.lines) >= 3 })
-	h.lines = nil // drop the banner
+	h.lines = h.lines[3:] // drop the banner
 	return h
 }
 
@@ -149,10 +149,10 @@ func (h *harness) deliver(msg tea.Msg) {
 
 // until handles messages until cond holds (checked after every message
 // and every few milliseconds, for conditions set by other goroutines),
-// failing after two seconds.
+// failing after five seconds.
 func (h *harness) until(cond func() bool) {
 	h.t.Helper()
-	deadline := time.After(2 * time.Second)
+	deadline := time.After(5 * time.Second)
 	poll := time.NewTicker(2 * time.Millisecond)
 	defer poll.Stop()
 	for !cond() {
