@@ -10,9 +10,6 @@ import (
 	"testing"
 )
 
-// gnuLineRE splits a `grep -rn` line: path, separator, number, text.
-var gnuLineRE = regexp.MustCompile(`^([^:-]+)([:-])(\d+)[:-](.*)$`)
-
 // gnuGrep runs GNU grep -r with args in dir and returns its output lines
 // without "./" prefixes and "--" separators.
 func gnuGrep(t *testing.T, dir string, args ...string) []string {
@@ -66,9 +63,10 @@ func contentAsGNU(t *testing.T, text string) []string {
 // sortGNU orders grep lines by path then line number.
 func sortGNU(t *testing.T, lines []string) []string {
 	t.Helper()
+	gnuLine := regexp.MustCompile(`^([^:-]+)([:-])(\d+)[:-](.*)$`) // path, separator, number, text
 	keyed := make([]string, len(lines))
 	for i, l := range lines {
-		m := gnuLineRE.FindStringSubmatch(l)
+		m := gnuLine.FindStringSubmatch(l)
 		if m == nil {
 			t.Fatalf("unparsable grep line %q", l)
 		}
