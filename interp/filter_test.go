@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 func text(s string) Value  { return Value{Text: s} }
@@ -172,4 +173,19 @@ func splitWords(t *testing.T, src string) []string {
 		t.Fatalf("%s: %v", src, err)
 	}
 	return l.Pipelines[0].Commands[0].Args()
+}
+
+func TestJQInterrupted(t *testing.T) {
+	for _, prog := range []string{"repeat(1)", "def f: f; f", "last(range(1e12))"} {
+		f, err := newFilter([]string{"jq", "-c", prog})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+		if _, st, err := f.run(ctx, nil, Value{Text: "1"}); st != StatusInterrupted || err != nil {
+			t.Errorf("%s: status %d error %v, want 130 and no error", prog, st, err)
+		}
+		cancel()
+	}
 }

@@ -230,3 +230,25 @@ func TestHandBuiltTrees(t *testing.T) {
 		t.Errorf("stderr %q", errb.String())
 	}
 }
+
+// FuzzRunScript runs arbitrary scripts against the fake catalog: whatever the
+// input, the runner must answer with a status and never panic. jq programs are
+// left out (a fuzzed program may legitimately loop for ever).
+func FuzzRunScript(f *testing.F) {
+	for _, tc := range statusCases {
+		f.Add(tc.src)
+	}
+	for _, s := range []string{"lines | head -n 2 | tail -1", "arr | grep -c -v x", "obj | wc -lw", "exit 3",
+		"help | grep -n e", "arr | tail -n +2 | head -0", "lines | grep -wix 'beta'", "lnes"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if strings.Contains(src, "jq") {
+			t.Skip()
+		}
+		_, _, st, _ := runScript(src)
+		if st < 0 || st > 255 {
+			t.Fatalf("%q: status %d", src, st)
+		}
+	})
+}
