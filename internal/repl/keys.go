@@ -151,7 +151,7 @@ func (m *model) submit() tea.Cmd {
 		m.hist.reset()
 		return m.out.print(line)
 	}
-	if m.cfg.Runner.Incomplete(src) {
+	if incomplete(m.cfg.Runner, src) {
 		m.pending = append(m.pending, m.ed.text())
 		m.ed.clear()
 		m.hist.reset()
@@ -228,4 +228,15 @@ func (m *model) searchKey(k tea.KeyMsg) tea.Cmd {
 		return m.key(k)
 	}
 	return nil
+}
+
+// incomplete asks the Runner whether src needs more input; a Runner that
+// panics is taken to say no, so that running src reports the problem.
+func incomplete(r Runner, src string) (more bool) {
+	defer func() {
+		if recover() != nil {
+			more = false
+		}
+	}()
+	return r.Incomplete(src)
 }

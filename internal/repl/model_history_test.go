@@ -81,3 +81,16 @@ func TestRunnerPanicKeepsTheShell(t *testing.T) {
 		t.Fatalf("quit %v status %d", h.quit, h.m.status)
 	}
 }
+
+type panicIncomplete struct{ fakeRunner }
+
+func (*panicIncomplete) Incomplete(string) bool { panic("parser bug") }
+
+func TestIncompletePanicRunsTheLine(t *testing.T) {
+	r := &panicIncomplete{}
+	h := newHarness(t, Config{Runner: r})
+	h.line("ls |")
+	if got := r.ran(); !reflect.DeepEqual(got, []string{"ls |"}) {
+		t.Fatalf("ran %q", got)
+	}
+}

@@ -115,7 +115,7 @@ func (sh *plainShell) line(l lineRead) (done bool, status int) {
 		return true, sh.status
 	}
 	src := strings.Join(append(append([]string(nil), sh.pending...), l.text), "\n")
-	if !l.eof && sh.cfg.Runner.Incomplete(src) {
+	if !l.eof && incomplete(sh.cfg.Runner, src) {
 		sh.pending = append(sh.pending, l.text)
 		return false, 0
 	}
