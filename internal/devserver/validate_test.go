@@ -1,7 +1,14 @@
 package devserver_test
 
 import (
+	"context"
+	"encoding/json"
+	"strings"
 	"testing"
+
+	"github.com/agsh-dev/agsh/internal/devserver"
+	"github.com/agsh-dev/agsh/internal/devserver/devservertest"
+	"github.com/agsh-dev/agsh/internal/devserver/tool"
 )
 
 func TestSchemaValidationIssues(t *testing.T) {
@@ -39,5 +46,49 @@ func TestSchemaValidationIssues(t *testing.T) {
 	}
 	if res := envelope(t, body); res["result"].(map[string]any)["limit"].(interface{ String() string }).String() != "123456789012345678901234567890" {
 		t.Fatalf("the number lost precision: %s", body)
+	}
+}
+
+func TestSchemasThatDoNotCompile(t *testing.T) {
+	ok := func(context.Context, *tool.Call) (tool.Result, error) { return tool.Text("ran"), nil }
+	s := devservertest.Start(t, devserver.Config{Agents: []devserver.AgentConfig{{Slug: "executor", Tools: []*tool.Tool{
+		{Name: "remote_ref", Validate: true, Effect: "read", Call: ok,
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`)},
+		{Name: "bad_type", Validate: true, Effect: "read", Call: ok, InputSchema: json.RawMessage(`{"type":"banana"}`)},
+	}}}})
+	for _, name := range []string{"remote_ref", "bad_type"} {
+		for i := 0; i < 2; i++ { // compiled once; the second call gets the same answer
+			status, body := post(t, s.AgentURL("executor"), name, "", `{"input":{"a":1}}`)
+			if status != 500 || !strings.HasPrefix(string(body), `{"ok":false,"error":"internal","message":"the input schema of `+name+` does not compile: `) {
+				t.Fatalf("%s: got %d %s", name, status, body)
+			}
+		}
+	}
+}
+
+func TestNewRefusesBrokenTools(t *testing.T) {
+	tests := []struct {
+		name  string
+		tools []*tool.Tool
+		want  string
+	}{
+		{"schema not JSON", []*tool.Tool{{Name: "x", InputSchema: json.RawMessage(`{"type":`), Call: devservertest.Echo("e", "").Call}},
+			`devserver: agent executor: tool "x": input schema is not valid JSON`},
+		{"no call", []*tool.Tool{{Name: "x"}}, `devserver: agent executor: tool "x" has no Call`},
+		{"twice", []*tool.Tool{devservertest.Echo("e", ""), devservertest.Echo("e", "")},
+			`devserver: agent executor: tool "e" configured twice`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := devserver.New(devserver.Config{Agents: []devserver.AgentConfig{{Slug: "executor", Tools: tt.tools}}})
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("got %v\nwant %s", err, tt.want)
+			}
+		})
+	}
+	for _, slug := range []string{"", "v1", "Exec", "a/b"} {
+		if _, err := devserver.New(devserver.Config{Agents: []devserver.AgentConfig{{Slug: slug}}}); err == nil {
+			t.Fatalf("slug %q accepted", slug)
+		}
 	}
 }
