@@ -94,6 +94,14 @@ func countWords(s string) int {
 	in := false
 	for i := 0; i < len(s); {
 		c := s[i]
+		if c > ' ' && c < utf8.RuneSelf { // the common case
+			if !in {
+				in = true
+				n++
+			}
+			i++
+			continue
+		}
 		var space bool
 		if c < utf8.RuneSelf {
 			space = isASCIISpace(c)
@@ -119,6 +127,15 @@ func countCompact(v []byte) (words, size int) {
 	in, inString := false, false
 	for i := 0; i < len(v); {
 		c := v[i]
+		if c > ' ' && c < utf8.RuneSelf && c != '"' && c != '\\' { // the common case
+			if !in {
+				in = true
+				words++
+			}
+			i++
+			size++
+			continue
+		}
 		space := false
 		width := 1
 		switch {
