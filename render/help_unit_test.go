@@ -101,3 +101,38 @@ func TestDropEmptySGR(t *testing.T) {
 		}
 	}
 }
+
+func TestHangListItems(t *testing.T) {
+	in := []string{
+		"• first item wraps",
+		"onto this line",
+		"• second",
+		"    • nested long",
+		"    text",
+		"",
+		"12. numbered",
+		"more words here",
+		"",
+		"plain paragraph",
+		"continues",
+	}
+	want := []string{
+		"• first item wraps",
+		"  onto this",
+		"  line",
+		"• second",
+		"    • nested long",
+		"      text",
+		"",
+		"12. numbered",
+		"    more words",
+		"    here",
+		"",
+		"plain paragraph",
+		"continues",
+	}
+	got := hangListItems(in, 14)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -84,8 +84,8 @@ func newGlamour(color bool, wrap int) (*glamour.TermRenderer, error) {
 
 // tidyLines normalizes glamour's output: trailing whitespace (also before a
 // closing color sequence) removed, leading and trailing blank lines dropped,
-// runs of blank lines collapsed, the common indentation removed, and lines
-// wider than width hard-wrapped.
+// runs of blank lines collapsed, the common indentation removed, list items
+// given a hanging indent, and lines wider than width hard-wrapped.
 func tidyLines(out string, width int) []string {
 	var lines []string
 	blank := false
@@ -111,11 +111,13 @@ func tidyLines(out string, width int) []string {
 			indent = n
 		}
 	}
-	var res []string
-	for _, l := range lines {
+	for i, l := range lines {
 		if l != "" {
-			l = l[indent:]
+			lines[i] = l[indent:]
 		}
+	}
+	var res []string
+	for _, l := range hangListItems(lines, width) {
 		res = append(res, hardWrap(l, width)...)
 	}
 	return res
