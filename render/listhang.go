@@ -5,15 +5,15 @@ import "strings"
 // hangListItems gives wrapped list items a hanging indent. Glamour wraps a
 // long item's text back to the bullet's column:
 //
-//	• get: one item by id; fails when it is
-//	gone
+//   - get: one item by id; fails when it is
+//     gone
 //
 // so the lines that continue an item (same indentation as its bullet, not
 // an item themselves, up to the next blank line) are re-wrapped under the
 // item's text:
 //
-//	• get: one item by id; fails when it is
-//	  gone
+//   - get: one item by id; fails when it is
+//     gone
 //
 // Lines are measured without their escape sequences, so this works with
 // color on or off.
