@@ -25,7 +25,7 @@ func (c *Client) Tools(ctx context.Context, b Binding) ([]ToolEntry, error) {
 	r := &request{method: http.MethodGet, root: c.base, path: pathTools, query: b.query(),
 		session: b.SessionID, probe: true}
 	var a toolsAnswer
-	if err := c.do(ctx, r, &a); err != nil {
+	if err := c.do(ctx, r, &a, "tools"); err != nil {
 		return nil, err
 	}
 	if a.Tools == nil {
@@ -43,7 +43,7 @@ func (c *Client) Tool(ctx context.Context, name string, b Binding) (*ToolDetail,
 	r := &request{method: http.MethodGet, root: c.base, path: toolPath(name), query: b.query(),
 		tool: name, session: b.SessionID, probe: true}
 	var a toolAnswer
-	if err := c.do(ctx, r, &a); err != nil {
+	if err := c.do(ctx, r, &a, "tool", "tool.name"); err != nil {
 		return nil, err
 	}
 	if a.Tool.Name == "" {
@@ -57,7 +57,7 @@ func (c *Client) Tool(ctx context.Context, name string, b Binding) (*ToolDetail,
 func (c *Client) Sessions(ctx context.Context) ([]Session, error) {
 	r := &request{method: http.MethodGet, root: c.base, path: pathSessions, sessions: true}
 	var a sessionsAnswer
-	if err := c.do(ctx, r, &a); err != nil {
+	if err := c.do(ctx, r, &a, "sessions"); err != nil {
 		return nil, err
 	}
 	if a.Sessions == nil {
@@ -92,7 +92,7 @@ func (c *Client) Call(ctx context.Context, name string, input json.RawMessage, b
 	r := &request{method: http.MethodPost, root: c.base, path: toolPath(name), body: buf.Bytes(),
 		tool: name, session: b.SessionID, probe: true}
 	var a callAnswer
-	if err := c.do(ctx, r, &a); err != nil {
+	if err := c.do(ctx, r, &a, "isError"); err != nil {
 		return nil, err
 	}
 	a.CallResult.OK = true
@@ -103,7 +103,7 @@ func (c *Client) Call(ctx context.Context, name string, input json.RawMessage, b
 func (c *Client) Agents(ctx context.Context) ([]Agent, error) {
 	r := &request{method: http.MethodGet, root: c.host, path: pathAgents}
 	var a agentsAnswer
-	if err := c.do(ctx, r, &a); err != nil {
+	if err := c.do(ctx, r, &a, "agents"); err != nil {
 		return nil, err
 	}
 	if a.Agents == nil {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -55,8 +56,10 @@ type (
 const errorBodyLimit = 1 << 20
 
 // do sends r and decodes a 2xx answer into v, streaming with exact numbers;
-// any other answer becomes an *Error.
-func (c *Client) do(ctx context.Context, r *request, v answer) error {
+// any other answer becomes an *Error. A value of an unexpected JSON type is
+// skipped (its field stays zero) unless its path is one of the essential
+// ones, which make the answer unusable.
+func (c *Client) do(ctx context.Context, r *request, v answer, essential ...string) error {
 	resp, b, err := c.send(ctx, r)
 	if err != nil {
 		return err
@@ -68,7 +71,10 @@ func (c *Client) do(ctx context.Context, r *request, v answer) error {
 	dec := json.NewDecoder(b)
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
-		return c.bodyError(ctx, r, resp, b, err)
+		var typ *json.UnmarshalTypeError
+		if !errors.As(err, &typ) || !softTypeError(fieldPath(typ), essential) {
+			return c.bodyError(ctx, r, resp, b, err)
+		}
 	}
 	if ref := v.refused(); len(ref.Error) > 0 && !bytes.Equal(ref.Error, []byte("null")) {
 		env := envelopeFields{Error: jsonText(ref.Error), Message: jsonText(ref.Message)}
@@ -92,12 +98,15 @@ func (c *Client) bodyError(ctx context.Context, r *request, resp *http.Response,
 			r.route(), c.opts.HeaderTimeout)
 	case errors.Is(err, io.EOF) && len(b.prefix) == 0:
 		e.Message = fmt.Sprintf("deployment answered %s with %s and an empty body", r.route(), statusLine(resp))
-	case errors.Is(err, io.ErrUnexpectedEOF) || isReset(err) || (!errors.As(err, &syn) && !errors.As(err, &typ)):
+	case errors.Is(err, io.ErrUnexpectedEOF) || isReset(err) || isNetError(err):
 		e.Message = fmt.Sprintf("the answer to %s was cut short after %s (%s)",
 			r.route(), sizeText(resp, b), causeText(err))
 	case errors.As(err, &typ):
 		e.Message = fmt.Sprintf("deployment answered %s with an unexpected shape (%s): %s",
 			r.route(), typeText(typ), snippet(b.prefix, c.opts.BearerToken))
+	case !errors.As(err, &syn):
+		e.Message = fmt.Sprintf("deployment answered %s with an unexpected shape (%s): %s",
+			r.route(), strings.TrimPrefix(err.Error(), "json: "), snippet(b.prefix, c.opts.BearerToken))
 	default:
 		e.Message = fmt.Sprintf("deployment answered %s with %s (%s), not the expected JSON: %s",
 			r.route(), statusLine(resp), contentType(resp), snippet(b.prefix, c.opts.BearerToken))
@@ -169,9 +178,9 @@ func (c *Client) authHint(msg string) string {
 	return msg + " (" + from + ")"
 }
 
-// parseEnvelope reads an error envelope tolerantly: a JSON object with an
-// "error" code (a string, or an object with "code"/"message") or
-// "ok": false. Fields of an unexpected type are skipped.
+// parseEnvelope reads an error envelope tolerantly: a JSON object with
+// "ok": false, or with an "error" code (a string without spaces, or an
+// object with "code"/"message"). Fields of an unexpected type are skipped.
 func parseEnvelope(raw []byte) (envelopeFields, bool) {
 	var m map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -193,7 +202,10 @@ func parseEnvelope(raw []byte) (envelopeFields, bool) {
 		env.Error, env.Message = jsonText(obj.Code), jsonText(obj.Message)
 	case len(errRaw) > 0 && !bytes.Equal(errRaw, []byte("null")):
 		env.Error = jsonText(errRaw)
-	case okField == nil || *okField:
+	}
+	// Without "ok": false, an "error" must look like a code: web
+	// frameworks answer {"error": "Not Found", "statusCode": 404}.
+	if explicit := okField != nil && !*okField; !explicit && (env.Error == "" || strings.ContainsAny(env.Error, " \t\n")) {
 		return envelopeFields{}, false
 	}
 	if msg := jsonText(m["message"]); msg != "" {
@@ -246,14 +258,34 @@ func sizeText(resp *http.Response, b *body) string {
 }
 
 func typeText(e *json.UnmarshalTypeError) string {
-	// Field is the JSON path, led by the names of embedded Go types.
-	parts := strings.Split(e.Field, ".")
-	for len(parts) > 0 && parts[0] != "" && parts[0][0] >= 'A' && parts[0][0] <= 'Z' {
-		parts = parts[1:]
-	}
-	where := strings.Join(parts, ".")
+	where := fieldPath(e)
 	if where == "" {
 		where = "the answer"
 	}
 	return fmt.Sprintf("%s is a JSON %s", where, e.Value)
+}
+
+// softTypeError reports a type error that decoding skipped: not on an
+// essential path, and not inside a "source" (Source's own decoder stops
+// the whole decoding on a wrong type, leaving the rest undecoded).
+func softTypeError(path string, essential []string) bool {
+	if slices.Contains(essential, path) {
+		return false
+	}
+	for _, el := range strings.Split(path, ".") {
+		if el == "source" {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldPath is the JSON path of a type error ("tools", "tool.name"),
+// without the names of the embedded Go types that lead Field.
+func fieldPath(e *json.UnmarshalTypeError) string {
+	parts := strings.Split(e.Field, ".")
+	for len(parts) > 0 && parts[0] != "" && parts[0][0] >= 'A' && parts[0][0] <= 'Z' {
+		parts = parts[1:]
+	}
+	return strings.Join(parts, ".")
 }

@@ -59,6 +59,9 @@ func TestMalformedAnswers(t *testing.T) {
 		{"error object", func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 422, `{"error":{"code":"schema_mismatch","message":"bad"},"available":"not-a-list"}`)
 		}, "schema_mismatch", ExitRefused, "schema_mismatch: bad"},
+		{"5xx code without message", func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, 503, `{"ok":false,"error":"injected_fault"}`)
+		}, "injected_fault", ExitUnreachable, "deployment failed the request: injected_fault (HTTP 503)"},
 		{"ok false without code", func(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 409, `{"ok":false}`)
 		}, "", ExitRefused, "deployment refused the request: error (HTTP 409)"},
@@ -180,5 +183,54 @@ func TestErrorZeroValues(t *testing.T) {
 		if tt.e.Error() != tt.text || tt.e.ExitCode() != tt.exit {
 			t.Errorf("%+v: %q/%d, want %q/%d", tt.e, tt.e.Error(), tt.e.ExitCode(), tt.text, tt.exit)
 		}
+	}
+}
+
+func TestOddTypesSkippedUnlessEssential(t *testing.T) {
+	c, _ := serve(t, "", func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1/tools":
+			writeJSON(w, 200, `{"ok":"yes","tools":[{"name":"a","title":5},{"name":"b","title":"B"}]}`)
+		case "/v1/sessions":
+			writeJSON(w, 200, `{"sessions":[{"sessionId":"s1","running":"no","updatedAt":17}]}`)
+		case "/v1/tools/src":
+			writeJSON(w, 200, `{"tool":{"name":"src","source":42}}`)
+		case "/v1/tools/num":
+			writeJSON(w, 200, `{"toolName":"num","durationMs":"fast"}`)
+		default:
+			writeJSON(w, 200, `{"toolName":"x","isError":"true"}`)
+		}
+	})
+	ctx := ctxT(t)
+	tools, err := c.Tools(ctx, Binding{})
+	if err != nil || len(tools) != 2 || tools[0].Title != "" || tools[1].Title != "B" {
+		t.Errorf("tools = %+v, %v", tools, err)
+	}
+	ss, err := c.Sessions(ctx)
+	if err != nil || len(ss) != 1 || ss[0].SessionID != "s1" {
+		t.Errorf("sessions = %+v, %v", ss, err)
+	}
+	_, err = c.Tool(ctx, "src", Binding{})
+	wantError(t, err, CodeBadResponse, ExitUnreachable,
+		`deployment answered GET /v1/tools/src with an unexpected shape (tool.source is a JSON number): "{\"tool\":{\"name\":\"src\",\"source\":42}}"`)
+	_, err = c.Call(ctx, "num", nil, Binding{})
+	wantError(t, err, CodeBadResponse, ExitUnreachable,
+		`deployment answered POST /v1/tools/num with an unexpected shape (invalid number literal, trying to unmarshal "\"fast\"" into Number): "{\"toolName\":\"num\",\"durationMs\":\"fast\"}"`)
+	_, err = c.Call(ctx, "x", nil, Binding{})
+	wantError(t, err, CodeBadResponse, ExitUnreachable,
+		`deployment answered POST /v1/tools/x with an unexpected shape (isError is a JSON string): "{\"toolName\":\"x\",\"isError\":\"true\"}"`)
+}
+
+func TestLargeResultStreamed(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef", 1<<18) // 4 MiB
+	c, _ := serve(t, "", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, 200, `{"ok":true,"toolName":"read","result":{"text":"`+big+`","n":1e400}}`)
+	})
+	res, err := c.Call(ctxT(t), "read", nil, Binding{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"text":"` + big + `","n":1e400}`; string(res.Result) != want {
+		t.Errorf("result of %d bytes differs from the %d sent", len(res.Result), len(want))
 	}
 }

@@ -133,6 +133,9 @@ func (e *Error) remoteText() string {
 	if code == "" {
 		code = "error"
 	}
+	if msg == "" && e.Status >= 500 {
+		return fmt.Sprintf("deployment failed the request: %s (%s)", code, e.statusText())
+	}
 	if msg == "" {
 		return fmt.Sprintf("deployment refused the request: %s (%s)", code, e.statusText())
 	}

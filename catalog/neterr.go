@@ -60,6 +60,13 @@ func isReset(err error) bool {
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 }
 
+// isNetError reports a failure of the connection itself.
+func isNetError(err error) bool {
+	var ne net.Error
+	var op *net.OpError
+	return errors.As(err, &ne) || errors.As(err, &op)
+}
+
 // reachText says why a connection failed and what to check.
 func reachText(err error) string {
 	var dns *net.DNSError

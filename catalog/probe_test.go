@@ -18,6 +18,8 @@ func multiHost(agents string) http.HandlerFunc {
 			writeJSON(w, 200, `{"ok":true,"sessions":[]}`)
 		case strings.HasPrefix(r.URL.Path, "/executor/"):
 			writeJSON(w, 200, `{"ok":true,"tools":[]}`)
+		case strings.HasPrefix(r.URL.Path, "/json404"):
+			writeJSON(w, 404, `{"message":"Route GET:`+r.URL.Path+` not found","error":"Not Found","statusCode":404}`)
 		default:
 			w.Header().Set("Content-Type", "text/html")
 			w.WriteHeader(404)
@@ -42,6 +44,9 @@ func TestNotAnAgentProbe(t *testing.T) {
 		}},
 		{"typo", "/exector", agents, CodeNotAnAgent, ExitUsage, func(h string) string {
 			return "no agent at " + h + "/exector; mounted agents: " + h + "/executor, " + h + "/planner"
+		}},
+		{"framework JSON 404", "/json404", agents, CodeNotAnAgent, ExitUsage, func(h string) string {
+			return "no agent at " + h + "/json404; mounted agents: " + h + "/executor, " + h + "/planner"
 		}},
 		{"none mounted", "/x", func(string) string { return `{"ok":true,"agents":[]}` }, CodeNotAnAgent, ExitUsage,
 			func(h string) string { return "no agent at " + h + "/x; no agents are mounted there" }},
