@@ -3,20 +3,12 @@ package render
 import "strings"
 
 // hangListItems gives wrapped list items a hanging indent. Glamour wraps a
-// long item's text back to the bullet's column:
-//
-//   - get: one item by id; fails when it is
-//     gone
-//
-// so the lines that continue an item (same indentation as its bullet, not
-// an item themselves, up to the next blank line) are re-wrapped under the
-// item's text:
-//
-//   - get: one item by id; fails when it is
-//     gone
-//
-// Lines are measured without their escape sequences, so this works with
-// color on or off.
+// long item's text back to the bullet's column ("• get: one item by id;
+// fails when it is" then "gone" under the bullet), so the lines that
+// continue an item (same indentation as its bullet, not an item themselves,
+// up to the next blank line) are re-wrapped under the item's text, two
+// cells in for "• ", four for "12. ". Lines are measured without their
+// escape sequences, so this works with color on or off.
 func hangListItems(lines []string, width int) []string {
 	out := make([]string, 0, len(lines))
 	itemIndent, hang := -1, 0
