@@ -110,18 +110,17 @@ func (b *builder) top() error {
 }
 
 func mergeProps(into, more []prop) []prop {
+	index := make(map[string]int, len(into))
+	for i, p := range into {
+		index[p.name] = i
+	}
 	for _, p := range more {
-		found := false
-		for i := range into {
-			if into[i].name == p.name {
-				into[i].schemas = append(into[i].schemas, p.schemas...)
-				found = true
-				break
-			}
+		if i, ok := index[p.name]; ok {
+			into[i].schemas = append(into[i].schemas, p.schemas...)
+			continue
 		}
-		if !found {
-			into = append(into, p)
-		}
+		index[p.name] = len(into)
+		into = append(into, p)
 	}
 	return into
 }

@@ -236,7 +236,7 @@ func TestBuildExponentialRefsBounded(t *testing.T) {
 	}
 	b.WriteString(`,"D40":{"type":"string"}},"properties":{"x":{"$ref":"#/$defs/D0"}}}`)
 	_, err := Build(json.RawMessage(b.String()), BuildOptions{})
-	if err == nil || err.Error() != "invalid input schema: schema too large to map (more than 20000 expanded nodes)" {
+	if err == nil || err.Error() != "invalid input schema: schema too large to map (more than 50000 expanded nodes)" {
 		t.Fatalf("error = %v", err)
 	}
 }
@@ -249,4 +249,27 @@ func SeedSchemas() []string {
 		out = append(out, tt.schema)
 	}
 	return out
+}
+
+func TestBuildManyProperties(t *testing.T) {
+	// Merging stays linear: 8000 properties, all required, in two allOf
+	// branches and in a top-level union (the walk budget is 50000 nodes).
+	var props, req []string
+	for i := 0; i < 8000; i++ {
+		props = append(props, fmt.Sprintf(`"p%d":{"type":"string"}`, i))
+		req = append(req, fmt.Sprintf(`"p%d"`, i))
+	}
+	obj := `{"properties":{` + strings.Join(props, ",") + `},"required":[` + strings.Join(req, ",") + `]}`
+	for _, schema := range []string{
+		`{"allOf":[` + obj + `,` + obj + `]}`,
+		`{"anyOf":[` + obj + `,` + obj + `]}`,
+	} {
+		c, err := Build(json.RawMessage(schema), BuildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Flags) != 8000 || c.Flags[7999].Name != "--p7999" {
+			t.Fatalf("got %d flags", len(c.Flags))
+		}
+	}
 }

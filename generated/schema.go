@@ -8,9 +8,9 @@ import (
 
 // errTooLarge is returned for schemas whose expansion exceeds the budget
 // (a chain of definitions each used several times grows exponentially).
-var errTooLarge = errors.New("schema too large to map (more than 20000 expanded nodes)")
+var errTooLarge = errors.New("schema too large to map (more than 50000 expanded nodes)")
 
-const walkBudget = 20000
+const walkBudget = 50000
 
 // walker holds the state of one schema walk: the document root for local
 // references, the expansion budget, and the schema nodes expanded on the
@@ -27,8 +27,11 @@ type walker struct {
 type view struct {
 	parts   []*jvalue
 	propSrc []*jvalue // "properties" objects in document order
-	base    int       // length of the walker stack before this view
-	cyclic  bool      // a reference led back into an ancestor and was cut
+	merged  []prop    // props(), computed once
+	didProp bool
+	req     map[string]bool // required names, computed once
+	base    int             // length of the walker stack before this view
+	cyclic  bool            // a reference led back into an ancestor and was cut
 }
 
 // prop is one declared property; a name declared by several parts (allOf)
@@ -239,39 +242,43 @@ func (v *view) types() (types []string, null, present bool) {
 // (own "properties", then those reached through $ref, allOf, … as the
 // keywords appear).
 func (v *view) props() []prop {
+	if v.didProp {
+		return v.merged
+	}
+	v.didProp = true
 	var out []prop
+	index := make(map[string]int)
 	for _, ps := range v.propSrc {
 		for i, name := range ps.keys {
-			merged := false
-			for j := range out {
-				if out[j].name == name {
-					out[j].schemas = append(out[j].schemas, ps.vals[i])
-					merged = true
-					break
-				}
+			if j, ok := index[name]; ok {
+				out[j].schemas = append(out[j].schemas, ps.vals[i])
+				continue
 			}
-			if !merged {
-				out = append(out, prop{name: name, schemas: []*jvalue{ps.vals[i]}})
-			}
+			index[name] = len(out)
+			out = append(out, prop{name: name, schemas: []*jvalue{ps.vals[i]}})
 		}
 	}
+	v.merged = out
 	return out
 }
 
 // required reports whether any part lists name as required.
 func (v *view) required(name string) bool {
-	for _, p := range v.parts {
-		r := p.get("required")
-		if r == nil || r.kind != jArray {
-			continue
-		}
-		for _, e := range r.arr {
-			if e.kind == jString && e.s == name {
-				return true
+	if v.req == nil {
+		v.req = make(map[string]bool)
+		for _, p := range v.parts {
+			r := p.get("required")
+			if r == nil || r.kind != jArray {
+				continue
+			}
+			for _, e := range r.arr {
+				if e.kind == jString {
+					v.req[e.s] = true
+				}
 			}
 		}
 	}
-	return false
+	return v.req[name]
 }
 
 // union returns the branches of the first anyOf/oneOf with two or more
