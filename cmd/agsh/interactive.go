@@ -36,7 +36,7 @@ func (a *app) interactive(ctx context.Context, runner *interp.Runner) int {
 		In:          a.ios.In,
 		Out:         a.out,
 		ErrOut:      a.errOut,
-		NoColor:     !a.ios.ColorErr,
+		NoColor:     !a.ios.ColorOut,
 	}
 	var (
 		status int
