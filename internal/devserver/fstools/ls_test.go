@@ -85,17 +85,18 @@ func TestLs(t *testing.T) {
 
 func TestLsBudget(t *testing.T) {
 	files := map[string]string{"small/a.go": "", "small/b.md": "", "tiny.txt": ""}
-	for i := range 1200 {
+	long := strings.Repeat("n", 70)
+	for i := range 240 {
 		ext := []string{".go", ".go", ".md", ""}[i%4]
-		files[fmt.Sprintf("big/sub%d/file_%04d%s", i%2, i, ext)] = ""
+		files[fmt.Sprintf("big/sub%d/%s%04d%s", i%2, long, i, ext)] = ""
 	}
 	got := mustText(t, toolSet(writeTree(t, files)), "ls", `{"target_directory":"/repo"}`)
 	want := `- /repo/
   - big/
     - sub0/
-      [600 files in subtree: 300 *.go, 300 *.md]
+      [120 files in subtree: 60 *.go, 60 *.md]
     - sub1/
-      [600 files in subtree: 300 *.go, 300 *no-ext]
+      [120 files in subtree: 60 *.go, 60 *no-ext]
   - small/
     - a.go
     - b.md
@@ -104,21 +105,22 @@ func TestLsBudget(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 	greedy := map[string]string{"c/f.txt": ""}
-	for i := range 400 {
-		greedy[fmt.Sprintf("a/file%04d.txt", i)] = ""
+	name := strings.Repeat("g", 72)
+	for i := range 80 {
+		greedy[fmt.Sprintf("a/%s%04d.txt", name, i)] = ""
 	}
-	for i := range 150 {
-		greedy[fmt.Sprintf("b/file%04d.txt", i)] = ""
+	for i := range 40 {
+		greedy[fmt.Sprintf("b/%s%04d.txt", name, i)] = ""
 	}
 	got = mustText(t, toolSet(writeTree(t, greedy)), "ls", `{"target_directory":"/repo"}`)
 	if n := len(got) - len("- /repo/"); n > lsBudget ||
-		!strings.Contains(got, "\n    - file0399.txt\n  - b/\n    [150 files in subtree: 150 *.txt]\n  - c/\n    - f.txt") {
+		!strings.Contains(got, "\n    - "+name+"0079.txt\n  - b/\n    [40 files in subtree: 40 *.txt]\n  - c/\n    - f.txt") {
 		t.Fatalf("greedy breadth-first expansion within the budget broke (%d bytes):\n%.300s", n, got[len(got)-300:])
 	}
 
 	// Collapsed one level up when even the subdirectories' rows do not fit.
 	files = map[string]string{"z.txt": ""}
-	for i := range 700 {
+	for i := range 300 {
 		files[fmt.Sprintf("d%03d/f.go", i)] = ""
 	}
 	got = mustText(t, toolSet(writeTree(t, files)), "ls", `{"target_directory":"/repo"}`)
@@ -132,8 +134,9 @@ func TestLsBudget(t *testing.T) {
 
 func TestLsMoreEntries(t *testing.T) {
 	dir := t.TempDir()
-	for i := range 1000 {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%04d.txt", i)), nil, 0o644); err != nil {
+	long := strings.Repeat("e", 86)
+	for i := range 150 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s%04d", long, i)), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -141,13 +144,13 @@ func TestLsMoreEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := mustText(t, toolSet(dir), "ls", `{"target_directory":"/repo"}`)
-	// Each row "  - f0000.txt\n" is 14 bytes: 714 fit in 10,000.
+	// Each row "  - eee…0000\n" is 95 bytes: 105 fit in 10,000.
 	var b strings.Builder
 	b.WriteString("- /repo/")
-	for i := range 714 {
-		fmt.Fprintf(&b, "\n  - f%04d.txt", i)
+	for i := range 105 {
+		fmt.Fprintf(&b, "\n  - %s%04d", long, i)
 	}
-	b.WriteString("\n  [287 more entries]")
+	b.WriteString("\n  [46 more entries]")
 	if got != b.String() {
 		t.Fatalf("got tail %q\nwant tail %q", got[len(got)-60:], b.String()[b.Len()-60:])
 	}
@@ -162,5 +165,49 @@ func TestLsSummaryTopThree(t *testing.T) {
 		if got := extLabel(name); got != want {
 			t.Errorf("extLabel(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+func TestLsNestedVirtualMount(t *testing.T) {
+	ts := toolSet(writeTree(t, map[string]string{"a.txt": ""}),
+		tool.Mount{Path: "/ext/lib", Dir: writeTree(t, map[string]string{"l.go": "package l\n", ".hidden/h": ""})})
+	tests := []struct{ tool, in, want string }{
+		{"ls", `{"target_directory":"/"}`, "- /\n  - ext/\n    - lib/\n      - l.go\n  - repo/\n    - a.txt"},
+		{"ls", `{"target_directory":"/ext"}`, "- /ext/\n  - lib/\n    - l.go"},
+		{"ls", `{"target_directory":"/ext/lib/.hidden"}`, "- /ext/lib/.hidden/\n  - h"},
+		{"grep", `{"pattern":"package","path":"/ext"}`, "Found 1 matching line\n/ext/lib/l.go\n1:package l"},
+		{"glob", `{"glob_pattern":"./*.go","target_directory":"/ext"}`, "Result of search in '/ext' (total 1 file):\n- lib/l.go"},
+	}
+	for _, tt := range tests {
+		if got := mustText(t, ts, tt.tool, tt.in); got != tt.want {
+			t.Errorf("%s %s:\ngot\n%s\nwant\n%s", tt.tool, tt.in, got, tt.want)
+		}
+	}
+	if o := run(t, ts, "read", `{"path":"/ext"}`); !o.isError || o.text != "Is a directory: /ext" {
+		t.Errorf("read of a virtual directory = %q", o.text)
+	}
+	if o := run(t, ts, "read", `{"path":"/other/x"}`); !o.isError || o.text != "Path is outside the workspace: /other/x" {
+		t.Errorf("read outside the mounts = %q", o.text)
+	}
+}
+
+func TestPermissionDenied(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root: permissions are not enforced")
+	}
+	dir := writeTree(t, map[string]string{"locked.txt": "x\n", "closed/f": ""})
+	if err := os.Chmod(filepath.Join(dir, "locked.txt"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "closed"), 0); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(filepath.Join(dir, "closed"), 0o755)
+	ts := toolSet(dir)
+	if o := run(t, ts, "read", `{"path":"locked.txt"}`); !o.isError || o.text != "Permission denied: /repo/locked.txt" {
+		t.Errorf("read = %q", o.text)
+	}
+	if o := run(t, ts, "ls", `{"target_directory":"closed"}`); !o.isError || o.text != "Permission denied: /repo/closed" {
+		t.Errorf("ls = %q", o.text)
 	}
 }

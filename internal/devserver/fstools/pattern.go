@@ -25,6 +25,9 @@ func compileGlob(p string) globPattern {
 		g.dirOnly = true
 		p = strings.TrimRight(p, "/")
 	}
+	for strings.HasPrefix(p, "./") {
+		p = p[2:]
+	}
 	if !strings.HasPrefix(p, "**/") {
 		p = "**/" + p
 	}

@@ -13,6 +13,8 @@ const (
 	maxReadLines = 2000      // lines one read returns at most
 	maxReadBytes = 50 * 1024 // bytes of file text one read returns at most
 	binaryProbe  = 8 * 1024  // a NUL byte this early makes a file binary
+
+	maxReadFileSize = 256 << 20 // larger files are refused rather than loaded
 )
 
 // isBinary reports whether data (a file's start) has a NUL in its first 8 KiB.
@@ -56,6 +58,9 @@ func (w *workspace) read(_ context.Context, in input) (string, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		return "", errorf("Not a regular file: %s", l.virt)
+	}
+	if fi.Size() > maxReadFileSize {
+		return "", errorf("File too large: %s (%d bytes; read handles up to %d)", l.virt, fi.Size(), maxReadFileSize)
 	}
 	data, err := os.ReadFile(l.real)
 	if err != nil {
