@@ -139,9 +139,12 @@ func (ps *parser) bundle(f *Flag, rest string) {
 	}
 }
 
+// unknown builds the error for a flag the tool does not have; the
+// suggestions also consider the reserved global options.
 func (ps *parser) unknown(name string) error {
 	names := ps.c.FlagNames()
-	return &UnknownFlagError{Flag: name, Suggestions: Suggest(name, names), Flags: names}
+	cands := append(names[:len(names):len(names)], reservedFlags[1:]...)
+	return &UnknownFlagError{Flag: name, Suggestions: Suggest(name, cands), Flags: names}
 }
 
 // value returns the value of a flag that needs one: after "=", else the
