@@ -18,6 +18,8 @@ type jq struct {
 	raw, compact bool
 	code         *gojq.Code
 	inputs       *inputProxy
+	// stderr receives what debug and stderr write (nothing when nil).
+	stderr io.Writer
 }
 
 func (*jq) name() string { return "jq" }
@@ -25,7 +27,8 @@ func (*jq) name() string { return "jq" }
 // newJQ parses `-r`, `-c` (also --raw-output, --compact-output, combinable as
 // -rc, before or after the filter; `--` ends them) and the filter (default "."),
 // and compiles it. The filter has no
-// environment ($ENV is empty) and no modules.
+// environment ($ENV is empty) and no modules; debug and stderr write to the
+// filter's stderr as the gojq command does, input_filename is null.
 func newJQ(args []string) (*jq, error) {
 	f := &jq{inputs: &inputProxy{}}
 	var program []string
@@ -66,7 +69,12 @@ func newJQ(args []string) (*jq, error) {
 	if err != nil {
 		return nil, fmt.Errorf("invalid filter %q: %s", src, err)
 	}
-	code, err := gojq.Compile(q, gojq.WithInputIter(f.inputs))
+	code, err := gojq.Compile(q,
+		gojq.WithInputIter(f.inputs),
+		gojq.WithFunction("debug", 0, 0, f.debug),
+		gojq.WithFunction("stderr", 0, 0, f.toStderr),
+		gojq.WithFunction("input_filename", 0, 0, func(any, []any) any { return nil }),
+	)
 	if err != nil {
 		return nil, fmt.Errorf("invalid filter %q: %s", src, err)
 	}
@@ -168,4 +176,30 @@ func (f *jq) halt(out string, h *gojq.HaltError) (Value, int, error) {
 		msg = b.String()
 	}
 	return textValue(out), h.ExitCode(), errors.New(strings.TrimSuffix(msg, "\n"))
+}
+
+// debug writes ["DEBUG:",v] in compact JSON and a newline, and passes v on.
+func (f *jq) debug(v any, _ []any) any {
+	if f.stderr != nil {
+		var b bytes.Buffer
+		(&jqEncoder{compact: true}).encode(&b, []any{"DEBUG:", v})
+		b.WriteByte('\n')
+		f.stderr.Write(b.Bytes())
+	}
+	return v
+}
+
+// toStderr writes v (a string raw, anything else in compact JSON, no newline)
+// and passes v on.
+func (f *jq) toStderr(v any, _ []any) any {
+	if f.stderr != nil {
+		var b bytes.Buffer
+		if s, ok := v.(string); ok {
+			b.WriteString(s)
+		} else {
+			(&jqEncoder{compact: true}).encode(&b, v)
+		}
+		f.stderr.Write(b.Bytes())
+	}
+	return v
 }

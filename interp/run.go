@@ -135,6 +135,9 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix st
 		if err != nil {
 			return fail(StatusUsage, "%s", err)
 		}
+		if j, ok := f.(*jq); ok {
+			j.stderr = r.stderr()
+		}
 		filters = append(filters, f)
 	}
 

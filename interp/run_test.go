@@ -118,6 +118,7 @@ func TestPipelines(t *testing.T) {
 		{"text that is a JSON array counts as one", []string{"jsontext | head -2", "jsontext | tail -n +1 | grep -v 3"}, "json: [1,2]\n", "", 0, true},
 		{"final text is never JSON", []string{"read | head -1", "read | grep version"}, "{\"version\": \"1.2.3\", \"deps\": [\"x\", \"y\"]}\n", "", 0, true},
 		{"empty value", []string{"empty | wc", "empty | head | wc"}, "0 0 0\n", "", 0, true},
+		{"jq debug and stderr", []string{"obj | jq -c '.count | debug | stderr'", "obj | jq -c '.count | debug | stderr' | head"}, "2\n", "[\"DEBUG:\",2]\n2", 0, true},
 		{"exit in a pipe", []string{"exit | head"}, "", "agsh: line 1: exit does not write to a pipe\n", 2, false},
 	}
 	for _, tc := range cases {
