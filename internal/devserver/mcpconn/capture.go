@@ -19,8 +19,10 @@ import (
 
 // rawSlot receives the raw result of the request made with its context.
 type rawSlot struct {
-	mu  sync.Mutex
-	raw []byte
+	mu   sync.Mutex
+	raw  []byte
+	conn *captureConn // where its requests are registered
+	ids  []jsonrpc.ID // the ids registered for it
 }
 
 // set stores a copy of the result bytes; the last response wins (a call the
@@ -40,6 +42,25 @@ func (s *rawSlot) bytes() []byte {
 
 type slotKey struct{}
 
+// release forgets the slot's requests still awaiting an answer (a call
+// cancelled before its response arrived), so that they do not pile up.
+func (s *rawSlot) release() {
+	s.mu.Lock()
+	c, ids := s.conn, s.ids
+	s.conn, s.ids = nil, nil
+	s.mu.Unlock()
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	for _, id := range ids {
+		if c.pending[id] == s {
+			delete(c.pending, id)
+		}
+	}
+	c.mu.Unlock()
+}
+
 // withSlot returns a context whose requests deliver their raw result to s.
 func withSlot(ctx context.Context, s *rawSlot) context.Context {
 	return context.WithValue(ctx, slotKey{}, s)
@@ -49,6 +70,7 @@ func withSlot(ctx context.Context, s *rawSlot) context.Context {
 // results for requests made with withSlot.
 type captureTransport struct {
 	inner mcp.Transport
+	conn  *captureConn // set by Connect
 }
 
 // Connect implements mcp.Transport.
@@ -57,11 +79,13 @@ func (t *captureTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &captureConn{Connection: c, pending: make(map[jsonrpc.ID]*rawSlot)}, nil
+	t.conn = &captureConn{Connection: c, pending: make(map[jsonrpc.ID]*rawSlot)}
+	return t.conn, nil
 }
 
 // captureConn is the connection of a captureTransport.
 type captureConn struct {
+	// pending maps the id of a call awaiting its response to its slot.
 	mcp.Connection
 	mu      sync.Mutex
 	pending map[jsonrpc.ID]*rawSlot
@@ -71,6 +95,9 @@ type captureConn struct {
 func (c *captureConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 		if s, ok := ctx.Value(slotKey{}).(*rawSlot); ok && s != nil {
+			s.mu.Lock()
+			s.conn, s.ids = c, append(s.ids, req.ID)
+			s.mu.Unlock()
 			c.mu.Lock()
 			c.pending[req.ID] = s
 			c.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
 )
@@ -53,5 +54,31 @@ func TestCallCancelled(t *testing.T) {
 	// The session still works.
 	if r, _ := callTool(t, get, `{"id":4101266}`); r.IsError {
 		t.Errorf("call after a cancelled one: %s", r.text())
+	}
+}
+
+// TestCancelledCallsAreForgotten checks that calls cancelled before their
+// answer leave nothing registered in the capture.
+func TestCancelledCallsAreForgotten(t *testing.T) {
+	s := startSet(t, Config{MCP: []string{"slow=" + testServer(t)}, Logf: t.Errorf})
+	wait := toolNamed(t, s.Tools("planner"), "slow_wait")
+	for range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		_, err := wait.Call(ctx, &tool.Call{Input: json.RawMessage(`{}`)})
+		cancel()
+		if err == nil || err.Error() != "connection slow: context deadline exceeded" {
+			t.Errorf("cancelled wait: err = %v", err)
+		}
+	}
+	var cc *captureConn
+	for _, c := range s.conns {
+		if c.name == "slow" {
+			cc = c.capture
+		}
+	}
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if len(cc.pending) != 0 {
+		t.Errorf("%d calls still registered", len(cc.pending))
 	}
 }

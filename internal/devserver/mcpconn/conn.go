@@ -31,16 +31,19 @@ type conn struct {
 	// cleanup releases what the session runs on (an in-process server
 	// session, a child process); it runs after the client session closes.
 	cleanup func() error
-	pid     int // the server's process id, 0 when it runs in-process
+	pid     int          // the server's process id, 0 when it runs in-process
+	capture *captureConn // the client's capturing connection
 }
 
 // clientImpl is how the development deployment introduces itself.
 var clientImpl = &mcp.Implementation{Name: "agsh-devserver", Version: "dev"}
 
 // dial makes an MCP client session over t, capturing raw results.
-func dial(ctx context.Context, t mcp.Transport) (*mcp.ClientSession, error) {
+func dial(ctx context.Context, t mcp.Transport) (*mcp.ClientSession, *captureConn, error) {
 	client := mcp.NewClient(clientImpl, nil)
-	return client.Connect(ctx, &captureTransport{inner: t}, nil)
+	ct := &captureTransport{inner: t}
+	cs, err := client.Connect(ctx, ct, nil)
+	return cs, ct.conn, err
 }
 
 // listedTool is one tool of a tools/list answer, decoded from the raw bytes.
@@ -69,6 +72,7 @@ func (c *conn) listTools(ctx context.Context) ([]listedTool, error) {
 	for range maxListPages {
 		slot := &rawSlot{}
 		res, err := c.session.ListTools(withSlot(ctx, slot), &mcp.ListToolsParams{Cursor: cursor})
+		slot.release()
 		raw := slot.bytes()
 		if err != nil && raw == nil {
 			return nil, fmt.Errorf("listing tools: %w", err)
@@ -203,6 +207,7 @@ func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Re
 		}
 		slot := &rawSlot{}
 		res, err := c.session.CallTool(withSlot(ctx, slot), &mcp.CallToolParams{Name: mcpName, Arguments: json.RawMessage(input)})
+		slot.release()
 		if raw := slot.bytes(); raw != nil {
 			// The server answered a result. It is served as sent even when
 			// the SDK could not decode it (a number beyond float64, say).

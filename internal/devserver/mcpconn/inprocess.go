@@ -22,12 +22,12 @@ func inProcess(ctx context.Context, name string, srv *mcp.Server) (*conn, error)
 	if err != nil {
 		return nil, err
 	}
-	cs, err := dial(ctx, clientEnd)
+	cs, capture, err := dial(ctx, clientEnd)
 	if err != nil {
 		_ = ss.Close()
 		return nil, err
 	}
-	return &conn{name: name, session: cs, cleanup: func() error {
+	return &conn{name: name, session: cs, capture: capture, cleanup: func() error {
 		_ = ss.Close()
 		return nil
 	}}, nil

@@ -69,7 +69,7 @@ func startStdio(ctx context.Context, spec stdioSpec, timeout time.Duration) (*co
 	// A server that does not answer in time is killed at once rather than
 	// after the SDK's polite shutdown.
 	stop := context.AfterFunc(cctx, p.kill)
-	session, err := dial(cctx, &processTransport{CommandTransport: mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, proc: p})
+	session, capture, err := dial(cctx, &processTransport{CommandTransport: mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, proc: p})
 	if !stop() && err == nil {
 		_ = session.Close()
 		err = cctx.Err()
@@ -81,7 +81,7 @@ func startStdio(ctx context.Context, spec stdioSpec, timeout time.Duration) (*co
 		}
 		return nil, withStderr(fmt.Errorf("starting %q: %w", strings.Join(spec.argv, " "), err), stderr)
 	}
-	return &conn{name: spec.name, session: session, pid: p.id(), cleanup: func() error {
+	return &conn{name: spec.name, session: session, capture: capture, pid: p.id(), cleanup: func() error {
 		p.kill()
 		return nil
 	}}, nil

@@ -21,8 +21,9 @@ func TestStdioServer(t *testing.T) {
 		t.Fatalf("unexpected reports:\n%s", logs)
 	}
 	planner := s.Tools("planner")
-	// Four tools listed two per page: all pages are read, in server order.
-	if got, want := toolNames(planner), "datadog_get_monitor,datadog_list_monitors,datadog_mute_monitor,local_test_echo_raw,local_test_fail,local_test_note,local_test_whoami"; got != want {
+	// Five tools listed two per page: all three pages are read, in server
+	// order.
+	if got, want := toolNames(planner), "datadog_get_monitor,datadog_list_monitors,datadog_mute_monitor,local_test_echo_raw,local_test_fail,local_test_note,local_test_wait,local_test_whoami"; got != want {
 		t.Fatalf("planner tools = %s, want %s", got, want)
 	}
 	if got, want := toolNames(s.Tools("executor")), "datadog_get_monitor,datadog_list_monitors,datadog_mute_monitor"; got != want {

@@ -7,6 +7,7 @@
 //	fail      answers an MCP error result
 //	whoami    answers the process's arguments as text (read-only)
 //	note      is titled only through its annotations
+//	wait      answers only when its call is cancelled (or after a minute)
 //
 // With -exit it writes a line to standard error and exits 3 before speaking
 // MCP, for the start-failure test.
@@ -18,6 +19,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -41,6 +43,7 @@ func main() {
 	srv.AddTool(&mcp.Tool{Name: "echo_raw", Title: "Echo raw", Description: "Answers its arguments.", InputSchema: json.RawMessage(echoSchema), OutputSchema: json.RawMessage(outSchema)}, echo)
 	srv.AddTool(&mcp.Tool{Name: "fail", Description: "Always fails.", InputSchema: json.RawMessage(failSchema)}, fail)
 	srv.AddTool(&mcp.Tool{Name: "note", InputSchema: json.RawMessage(noteSchema), Annotations: &mcp.ToolAnnotations{Title: "Take a note"}}, echo)
+	srv.AddTool(&mcp.Tool{Name: "wait", InputSchema: json.RawMessage(whoSchema)}, wait)
 	srv.AddTool(&mcp.Tool{Name: "whoami", Title: "Who am I", InputSchema: json.RawMessage(whoSchema), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, whoami)
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "stdioserver:", err)
@@ -57,6 +60,14 @@ func fail(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, err
 	var in struct{ Reason string }
 	_ = json.Unmarshal(req.Params.Arguments, &in)
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "failed: " + in.Reason}}}, nil
+}
+
+func wait(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(time.Minute):
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "waited"}}}, nil
 }
 
 func whoami(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
