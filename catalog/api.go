@@ -25,11 +25,11 @@ func (c *Client) Tools(ctx context.Context, b Binding) ([]ToolEntry, error) {
 	r := &request{method: http.MethodGet, root: c.base, path: pathTools, query: b.query(),
 		session: b.SessionID, probe: true}
 	var a toolsAnswer
-	if err := c.do(ctx, r, &a, "tools"); err != nil {
+	if err := c.do(ctx, r, &a, essentialTools); err != nil {
 		return nil, err
 	}
 	if a.Tools == nil {
-		return nil, c.missing(r, "tools")
+		return nil, c.missing(r, essentialTools)
 	}
 	return a.Tools, nil
 }
@@ -43,11 +43,11 @@ func (c *Client) Tool(ctx context.Context, name string, b Binding) (*ToolDetail,
 	r := &request{method: http.MethodGet, root: c.base, path: toolPath(name), query: b.query(),
 		tool: name, session: b.SessionID, probe: true}
 	var a toolAnswer
-	if err := c.do(ctx, r, &a, "tool", "tool.name"); err != nil {
+	if err := c.do(ctx, r, &a, essentialTool, essentialToolName); err != nil {
 		return nil, err
 	}
 	if a.Tool.Name == "" {
-		return nil, c.missing(r, "tool")
+		return nil, c.missing(r, essentialTool)
 	}
 	return &a.Tool, nil
 }
@@ -57,11 +57,11 @@ func (c *Client) Tool(ctx context.Context, name string, b Binding) (*ToolDetail,
 func (c *Client) Sessions(ctx context.Context) ([]Session, error) {
 	r := &request{method: http.MethodGet, root: c.base, path: pathSessions, sessions: true}
 	var a sessionsAnswer
-	if err := c.do(ctx, r, &a, "sessions"); err != nil {
+	if err := c.do(ctx, r, &a, essentialSessions); err != nil {
 		return nil, err
 	}
 	if a.Sessions == nil {
-		return nil, c.missing(r, "sessions")
+		return nil, c.missing(r, essentialSessions)
 	}
 	return a.Sessions, nil
 }
@@ -92,7 +92,7 @@ func (c *Client) Call(ctx context.Context, name string, input json.RawMessage, b
 	r := &request{method: http.MethodPost, root: c.base, path: toolPath(name), body: buf.Bytes(),
 		tool: name, session: b.SessionID, probe: true}
 	var a callAnswer
-	if err := c.do(ctx, r, &a, "isError"); err != nil {
+	if err := c.do(ctx, r, &a, essentialIsError); err != nil {
 		return nil, err
 	}
 	a.CallResult.OK = true
@@ -103,11 +103,11 @@ func (c *Client) Call(ctx context.Context, name string, input json.RawMessage, b
 func (c *Client) Agents(ctx context.Context) ([]Agent, error) {
 	r := &request{method: http.MethodGet, root: c.host, path: pathAgents}
 	var a agentsAnswer
-	if err := c.do(ctx, r, &a, "agents"); err != nil {
+	if err := c.do(ctx, r, &a, essentialAgents); err != nil {
 		return nil, err
 	}
 	if a.Agents == nil {
-		return nil, c.missing(r, "agents")
+		return nil, c.missing(r, essentialAgents)
 	}
 	for i := range a.Agents {
 		a.Agents[i].URL = c.agentURL(a.Agents[i])

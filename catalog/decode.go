@@ -13,45 +13,6 @@ import (
 	"strings"
 )
 
-// refusal holds the envelope fields that turn a 2xx answer into a refusal.
-// It is embedded in every answer type beside the payload.
-type refusal struct {
-	Error   json.RawMessage `json:"error"`
-	Message json.RawMessage `json:"message"`
-}
-
-func (r *refusal) refused() *refusal { return r }
-
-// answer is one of the decode targets below.
-type answer interface{ refused() *refusal }
-
-type (
-	infoAnswer struct {
-		Info
-		refusal
-	}
-	toolsAnswer struct {
-		ToolsResponse
-		refusal
-	}
-	toolAnswer struct {
-		ToolResponse
-		refusal
-	}
-	sessionsAnswer struct {
-		SessionsResponse
-		refusal
-	}
-	callAnswer struct {
-		CallResult
-		refusal
-	}
-	agentsAnswer struct {
-		AgentsResponse
-		refusal
-	}
-)
-
 // errorBodyLimit bounds how much of a non-2xx body is read.
 const errorBodyLimit = 1 << 20
 
@@ -176,45 +137,6 @@ func (c *Client) authHint(msg string) string {
 		return from
 	}
 	return msg + " (" + from + ")"
-}
-
-// parseEnvelope reads an error envelope tolerantly: a JSON object with
-// "ok": false, or with an "error" code (a string without spaces, or an
-// object with "code"/"message"). Fields of an unexpected type are skipped.
-func parseEnvelope(raw []byte) (envelopeFields, bool) {
-	var m map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil || m == nil {
-		return envelopeFields{}, false
-	}
-	var env envelopeFields
-	var okField *bool
-	_ = json.Unmarshal(m["ok"], &okField)
-	errRaw := bytes.TrimSpace(m["error"])
-	switch {
-	case len(errRaw) > 0 && errRaw[0] == '{':
-		var obj struct {
-			Code    json.RawMessage `json:"code"`
-			Message json.RawMessage `json:"message"`
-		}
-		_ = json.Unmarshal(errRaw, &obj)
-		env.Error, env.Message = jsonText(obj.Code), jsonText(obj.Message)
-	case len(errRaw) > 0 && !bytes.Equal(errRaw, []byte("null")):
-		env.Error = jsonText(errRaw)
-	}
-	// Without "ok": false, an "error" must look like a code: web
-	// frameworks answer {"error": "Not Found", "statusCode": 404}.
-	if explicit := okField != nil && !*okField; !explicit && (env.Error == "" || strings.ContainsAny(env.Error, " \t\n")) {
-		return envelopeFields{}, false
-	}
-	if msg := jsonText(m["message"]); msg != "" {
-		env.Message = msg
-	}
-	_ = json.Unmarshal(m["available"], &env.Available)
-	_ = json.Unmarshal(m["issues"], &env.Issues)
-	env.SessionID = jsonText(m["sessionId"])
-	return env, true
 }
 
 // jsonText is a JSON string's value, or any other JSON value's text; "" for

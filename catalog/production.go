@@ -167,7 +167,7 @@ func Resolve(ctx context.Context, apiURL, name, team string, cred Credentials, h
 	}
 	r := &request{method: http.MethodGet, root: c.base, path: pathDeployments, query: url.Values{querySlug: {name}}}
 	var a deploymentsAnswer
-	if err := c.do(ctx, r, &a, "deployments"); err != nil {
+	if err := c.do(ctx, r, &a, essentialDeployments); err != nil {
 		var e *Error
 		if errors.As(err, &e) && e.ExitCode() == ExitAuth {
 			return "", "", c.fail(&Error{ErrCode: e.ErrCode, Status: e.Status, Route: e.Route, Err: err,
