@@ -136,3 +136,22 @@ func TestHangListItems(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestConcurrentRendering renders help and tables from several goroutines
+// (the REPL renders while completion builds help); run with -race.
+func TestConcurrentRendering(t *testing.T) {
+	done := make(chan string, 8)
+	for i := 0; i < 8; i++ {
+		go func(i int) {
+			var b strings.Builder
+			WriteHelp(&b, HelpPage{Name: "t", Synopsis: "t", Description: "Some *markdown* with <tags>."}, Options{Width: 60 + i%2, Color: i%2 == 0})
+			Write(&b, nil, jsonValue(`[{"a":"東京"}]`), Options{Width: 40})
+			done <- b.String()
+		}(i)
+	}
+	for i := 0; i < 8; i++ {
+		if out := <-done; !strings.Contains(out, "<tags>") {
+			t.Errorf("output lacks the description: %q", out)
+		}
+	}
+}
