@@ -48,7 +48,13 @@ func (w *workspace) listChanges(ctx context.Context, in input) ([]change, error)
 	if author != "" {
 		args = append(args, "--fixed-strings", "--regexp-ignore-case", "--author="+author)
 	}
-	out, err := runGit(ctx, dir, append(args, "HEAD", "--")...)
+	args = append(args, "HEAD", "--")
+	// A root mount below the top of its checkout lists the commits that
+	// touch it.
+	if prefix, err := runGit(ctx, dir, "rev-parse", "--show-prefix"); err == nil && strings.TrimSpace(string(prefix)) != "" {
+		args = append(args, ".")
+	}
+	out, err := runGit(ctx, dir, args...)
 	if err != nil {
 		return nil, err
 	}

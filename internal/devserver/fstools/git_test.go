@@ -163,6 +163,10 @@ func TestListChanges(t *testing.T) {
 	if cs := decode(`{"author":".*"}`); len(cs) != 0 {
 		t.Errorf("author is a substring, not a pattern: %+v", cs)
 	}
+	sub := toolSet(filepath.Join(dir, "src"))
+	if got := mustText(t, sub, "list_changes", `{}`); strings.Count(got, `"sha"`) != 1 || !strings.Contains(got, `"subject":"Initial import"`) {
+		t.Errorf("list_changes of a mount below the checkout's top = %s", got)
+	}
 	if o := run(t, ts, "list_changes", `{"limit":0}`); !o.isError || o.text != "limit must be at least 1" {
 		t.Errorf("limit 0 = %q", o.text)
 	}
