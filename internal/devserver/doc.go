@@ -17,7 +17,7 @@
 //	POST /v1/session               create a session (no model runs)
 //	POST /v1/dev/turn              mark a turn running/queued, a workspace unavailable
 //	GET  /v1/dev/sessions/{id}/calls  the calls and records of a session
-//	POST /v1/dev/faults            arm failures; DELETE clears them
+//	POST /v1/dev/faults            arm a failure; GET lists, DELETE clears them
 //
 // and the host serves GET /v1/agents. Every answer is the JSON envelope
 // ({"ok": …}); a path outside every agent mount is a plain 404, so a client

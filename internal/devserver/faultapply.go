@@ -19,6 +19,9 @@ var injectedFaultBody = []byte(`{"ok":false,"error":"injected_fault"}`)
 // route, next.
 func (s *Server) applyFault(c *reqCtx, f *fault, next func()) {
 	if f.DelayMs > 0 && !s.sleep(c.r.Context(), time.Duration(f.DelayMs)*time.Millisecond) {
+		if c.r.Context().Err() == nil { // the server is closing; the caller is still there
+			writeError(c.w, errorf(http.StatusServiceUnavailable, codeShuttingDown, "the server is shutting down"))
+		}
 		return
 	}
 	if f.HangMs > 0 {

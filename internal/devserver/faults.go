@@ -72,8 +72,25 @@ type faultBody struct {
 	Truncate bool            `json:"truncate"`
 }
 
-// serveFaults answers POST /v1/dev/faults (arm one) and DELETE (clear all).
+// list describes the armed faults (bodies by their size).
+func (fs *faultSet) list() []map[string]any {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	out := []map[string]any{}
+	for _, f := range fs.faults {
+		out = append(out, map[string]any{"route": f.Method + " " + f.Path, "count": f.Count, "status": f.Status,
+			"delayMs": f.DelayMs, "hangMs": f.HangMs, "bodyBytes": len(f.Body), "truncate": f.Truncate})
+	}
+	return out
+}
+
+// serveFaults answers POST /v1/dev/faults (arm one), GET (list the armed
+// ones) and DELETE (clear all).
 func (a *agent) serveFaults(c *reqCtx) {
+	if c.r.Method == http.MethodGet || c.r.Method == http.MethodHead {
+		writeJSON(c.w, http.StatusOK, map[string]any{"ok": true, "faults": a.faults.list()})
+		return
+	}
 	if c.r.Method == http.MethodDelete {
 		n := a.faults.clear()
 		writeJSON(c.w, http.StatusOK, map[string]any{"ok": true, "cleared": n})

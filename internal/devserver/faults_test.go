@@ -146,7 +146,13 @@ func TestFaultTruncate(t *testing.T) {
 func TestFaultsClearAndValidate(t *testing.T) {
 	_, exec := start(t)
 	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "DELETE /v1/dev/faults", Status: 500})
-	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "POST /executor/v1/tools/echo_read", Count: 5, Status: 500})
+	html := "<p>"
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "POST /executor/v1/tools/echo_read", Count: 5, Status: 500, Body: &html})
+	status, listed := devservertest.Do(t, http.MethodGet, exec+"/v1/dev/faults", "", nil)
+	if want := `{"faults":[{"bodyBytes":0,"count":1,"delayMs":0,"hangMs":0,"route":"DELETE /v1/dev/faults","status":500,"truncate":false},` +
+		`{"bodyBytes":3,"count":5,"delayMs":0,"hangMs":0,"route":"POST /v1/tools/echo_read","status":500,"truncate":false}],"ok":true}`; status != 200 || string(listed) != want {
+		t.Fatalf("listing: %d %s\nwant %s", status, listed, want)
+	}
 	status, body := devservertest.Do(t, http.MethodDelete, exec+"/v1/dev/faults", "", nil)
 	if status != 200 || string(body) != `{"cleared":2,"ok":true}` {
 		t.Fatalf("clear: %d %s", status, body)
@@ -162,5 +168,54 @@ func TestFaultsClearAndValidate(t *testing.T) {
 	} {
 		status, body := devservertest.Do(t, http.MethodPost, exec+"/v1/dev/faults", "", tt.body)
 		expectError(t, status, body, 400, "invalid_input", tt.msg)
+	}
+}
+
+func TestCloseEndsDelaysAndHangs(t *testing.T) {
+	s, exec := start(t)
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "GET /v1/info", DelayMs: 600_000})
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "GET /v1/tools", HangMs: 600_000})
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	type answer struct {
+		status int
+		body   string
+		err    error
+	}
+	get := func(u string, out chan<- answer) {
+		resp, err := client.Get(u)
+		if err != nil {
+			out <- answer{err: err}
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		out <- answer{status: resp.StatusCode, body: string(b)}
+	}
+	delayed, hung := make(chan answer, 1), make(chan answer, 1)
+	go get(exec+"/v1/info", delayed)
+	go get(exec+"/v1/tools", hung)
+	// Both requests have reached the server once both faults are taken.
+	for {
+		_, body := devservertest.Do(t, http.MethodGet, exec+"/v1/dev/faults", "", nil)
+		if string(body) == `{"faults":[],"ok":true}` {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- s.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatalf("close: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close waited on an injected delay or hang")
+	}
+	if a := <-delayed; a.status != 503 || a.body != `{"ok":false,"error":"shutting_down","message":"the server is shutting down"}` {
+		t.Fatalf("delayed request: %+v", a)
+	}
+	if a := <-hung; a.err == nil {
+		t.Fatalf("hung request answered: %+v", a)
 	}
 }

@@ -16,6 +16,7 @@ const (
 	codeTooLarge         = "request_too_large"
 	codeInjectedFault    = "injected_fault"
 	codeInternal         = "internal"
+	codeShuttingDown     = "shutting_down"
 )
 
 // marshal encodes v as JSON without HTML escaping and without the trailing

@@ -116,7 +116,7 @@ func matchRoute(segs []string) (*route, []string) {
 	case len(segs) == 4 && segs[0] == "dev" && segs[1] == "sessions" && segs[3] == "calls":
 		return &route{methods: []string{http.MethodGet}, handle: (*agent).serveCalls}, segs[2:3]
 	case len(segs) == 2 && segs[0] == "dev" && segs[1] == "faults":
-		return &route{methods: []string{http.MethodPost, http.MethodDelete}, handle: (*agent).serveFaults}, nil
+		return &route{methods: []string{http.MethodGet, http.MethodPost, http.MethodDelete}, handle: (*agent).serveFaults}, nil
 	}
 	return nil, nil
 }
