@@ -16,7 +16,7 @@ const (
 	modeCount   = "count"
 )
 
-// grepTypes maps grep's type names to the extensions they select.
+// grepType returns the extensions grep's type name selects (nil: unknown).
 func grepType(name string) []string {
 	switch name {
 	case "go":

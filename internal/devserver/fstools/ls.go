@@ -10,6 +10,7 @@ import (
 // counted, the header not) before it collapses directories.
 const lsBudget = 10000
 
+// itoa formats n in decimal.
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // ls is the body of the ls tool.

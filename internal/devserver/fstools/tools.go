@@ -69,6 +69,7 @@ func authored(name, title, desc, schema string, fn func(context.Context, *tool.C
 	}
 }
 
+// withOutput declares t's output schema.
 func withOutput(t *tool.Tool, schema string) *tool.Tool {
 	t.OutputSchema = json.RawMessage(schema)
 	return t

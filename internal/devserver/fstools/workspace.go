@@ -24,6 +24,7 @@ type workspace struct {
 	real []string // each mount's directory with symlinks resolved
 }
 
+// newWorkspace cleans the mounts' paths; mounts[0] becomes the root.
 func newWorkspace(mounts []tool.Mount) *workspace {
 	ms := make([]tool.Mount, 0, len(mounts))
 	for _, m := range mounts {
