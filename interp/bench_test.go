@@ -56,8 +56,11 @@ func benchFilter(b *testing.B, args string, array bool) {
 	}
 }
 
-func BenchmarkGrepText(b *testing.B)           { benchFilter(b, "grep id=12345", false) }
-func BenchmarkGrepTextRegexp(b *testing.B)     { benchFilter(b, "grep -E svc=api-[35].*id=9", false) }
+func BenchmarkGrepText(b *testing.B)       { benchFilter(b, "grep id=12345", false) }
+func BenchmarkGrepTextRegexp(b *testing.B) { benchFilter(b, "grep -E svc=api-[35].*id=9", false) }
+func BenchmarkGrepTextRegexpSelective(b *testing.B) {
+	benchFilter(b, "grep -E msg=.*id=12345[0-9]$", false)
+}
 func BenchmarkGrepTextIgnoreCase(b *testing.B) { benchFilter(b, "grep -i REQUEST", false) }
 func BenchmarkGrepFixedText(b *testing.B)      { benchFilter(b, "grep -F id=12345", false) }
 func BenchmarkGrepArray(b *testing.B)          { benchFilter(b, "grep monitor-12345", true) }

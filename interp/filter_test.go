@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp/syntax"
 	"strings"
 	"testing"
 	"time"
@@ -78,6 +79,9 @@ func TestFilters(t *testing.T) {
 		{"grep -w", []string{"grep -w b", "grep -wF b"}, text("ab\na b\nb-c\nb_c\n"), show(textValue("a b\nb-c\n")), 0},
 		{"grep -x", []string{"grep -x 'l4'", "grep -xF l4", "grep -x 'l[4]'"}, text(lines5), show(textValue("l4\n")), 0},
 		{"grep regexp", []string{`grep ^l[13]`, `grep -E 'l1|l3'`}, text(lines5), show(textValue("l1 a\nl3 a b\n")), 0},
+		{"grep regexp with a required string", []string{"grep -n 'l[35].*b'", "grep -n '(l)[35]( A?b| a b)'", "grep -n -E 'l(3|5) ?.*b$'"}, text(lines5), show(textValue("3:l3 a b\n5:l5 Ab\n")), 0},
+		{"grep -v regexp with a required string", []string{"grep -v 'l[13] '", "grep -v -E '(l)[13] '"}, text(lines5), show(textValue("l2 B\nl4\nl5 Ab\n")), 0},
+		{"grep -c regexp with a required string", []string{"grep -c 'a[ ]b'", "grep -c '(?i)L3 A'"}, text(lines5), show(textValue("1\n")), 0},
 		{"grep fixed is literal", []string{"grep -F l.", "grep 'l\\.'"}, text("l.x\nlax\n"), show(textValue("l.x\n")), 0},
 		{"grep no selection", []string{"grep zzz", "grep -n zzz"}, text(lines5), show(textValue("")), 1},
 		{"grep -c no selection", []string{"grep -c zzz"}, text(lines5), show(textValue("0\n")), 1},
@@ -187,5 +191,22 @@ func TestJQInterrupted(t *testing.T) {
 			t.Errorf("%s: status %d error %v, want 130 and no error", prog, st, err)
 		}
 		cancel()
+	}
+}
+
+func TestRequiredLiteral(t *testing.T) {
+	cases := map[string]string{
+		"abc": "abc", "a.c": "a", "x+yz[0-9]": "yz", "(?i)abc": "", "ab|cd": "", "abc|abd": "ab",
+		"svc=api-[35].*id=9": "svc=api-", "(foo)bar": "foo", "(fo)bar": "bar", "((hello))": "hello", "a\\nb": "",
+		"^id=": "id=", "": "", "日本+語": "日",
+	}
+	for pat, want := range cases {
+		tree, err := syntax.Parse(pat, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := requiredLiteral(tree); got != want {
+			t.Errorf("requiredLiteral(%q) = %q, want %q", pat, got, want)
+		}
 	}
 }

@@ -23,6 +23,9 @@ type grep struct {
 	fold         bool
 	buf          []byte
 	re           *regexp.Regexp
+	// required is a string every match of re contains (or ""): lines without
+	// it are rejected, and skipped over, without running the regexp.
+	required string
 }
 
 func (*grep) name() string { return "grep" }
@@ -94,12 +97,17 @@ func newGrep(args []string) (*grep, error) {
 	pat := patterns[0]
 	if fixed {
 		pat = regexp.QuoteMeta(pat)
-	} else if _, err := syntax.Parse(pat, syntax.Perl); err != nil {
+	}
+	tree, err := syntax.Parse(pat, syntax.Perl)
+	if err != nil {
 		var se *syntax.Error
 		if errors.As(err, &se) {
 			return nil, fmt.Errorf("invalid regular expression %q: %s", pat, se.Code)
 		}
 		return nil, fmt.Errorf("invalid regular expression %q", pat)
+	}
+	if !ignoreCase {
+		f.required = requiredLiteral(tree)
 	}
 	if !word && !line {
 		// A pattern that is a plain string is searched for without the regexp
@@ -124,11 +132,10 @@ func newGrep(args []string) (*grep, error) {
 	if ignoreCase {
 		pat = `(?i)` + pat
 	}
-	re, err := regexp.Compile(pat)
+	f.re, err = regexp.Compile(pat)
 	if err != nil {
 		return nil, fmt.Errorf("invalid regular expression: %s", err)
 	}
-	f.re = re
 	return f, nil
 }
 
@@ -144,6 +151,9 @@ func isASCII(s string) bool {
 func (f *grep) match(s string) bool {
 	switch {
 	case f.re != nil:
+		if f.required != "" && !strings.Contains(s, f.required) {
+			return f.invert
+		}
 		return f.re.MatchString(s) != f.invert
 	case f.fold:
 		f.buf = lowerASCII(f.buf[:0], s)
@@ -210,6 +220,16 @@ func (f *grep) lines(t string) (int, Value) {
 	var b strings.Builder
 	n, lineNo := 0, 0
 	for pos := 0; pos < len(t); {
+		if f.re != nil && f.required != "" && !f.invert {
+			// jump to the line holding the next occurrence of the required string
+			j := strings.Index(t[pos:], f.required)
+			if j < 0 {
+				break
+			}
+			start := pos + strings.LastIndexByte(t[pos:pos+j], '\n') + 1
+			lineNo += strings.Count(t[pos:start], "\n")
+			pos = start
+		}
 		end := strings.IndexByte(t[pos:], '\n')
 		next := len(t)
 		if end < 0 {
@@ -261,4 +281,35 @@ func (f *grep) elements(raw []byte) (int, Value, error) {
 		return 0, Value{}, err
 	}
 	return n, arrayValue(out.Bytes()), nil
+}
+
+// requiredLiteral returns the longest case-sensitive literal that every match of
+// the regular expression contains: the expression itself when it is a literal,
+// else the longest literal among the parts of a top-level concatenation. It
+// returns "" when there is none or it spans lines.
+func requiredLiteral(re *syntax.Regexp) string {
+	for re.Op == syntax.OpCapture && len(re.Sub) == 1 {
+		re = re.Sub[0]
+	}
+	lit := func(r *syntax.Regexp) string {
+		for r.Op == syntax.OpCapture && len(r.Sub) == 1 {
+			r = r.Sub[0]
+		}
+		if r.Op != syntax.OpLiteral || r.Flags&syntax.FoldCase != 0 {
+			return ""
+		}
+		return string(r.Rune)
+	}
+	best := lit(re)
+	if re.Op == syntax.OpConcat {
+		for _, sub := range re.Sub {
+			if l := lit(sub); len(l) > len(best) {
+				best = l
+			}
+		}
+	}
+	if strings.Contains(best, "\n") {
+		return ""
+	}
+	return best
 }
