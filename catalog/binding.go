@@ -128,8 +128,8 @@ func (c *Client) sessionsFailure(ctx context.Context, err error) error {
 // is fetched bound. Default: the detail is fetched unbound in parallel
 // with GET /v1/sessions (one round trip of latency), and fetched again
 // bound only when the unbound answer is 404 unknown_tool and a session
-// exists. On an error after the deployment answered, the binding is still
-// returned (for the session line).
+// exists. The binding is returned whenever it is known, also with an
+// error (unknown_tool, say), for the session line.
 func (c *Client) ToolBound(ctx context.Context, name string, explicit Binding) (*ToolDetail, Binding, error) {
 	if err := explicit.check(); err != nil {
 		return nil, Binding{}, err

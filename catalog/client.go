@@ -35,6 +35,7 @@ type Options struct {
 	Query url.Values
 	// HTTPClient is the client to use; nil: a new NewHTTPClient(). Pass
 	// one client to everything of a run so that connections are reused.
+	// Its Timeout must be 0: it would bound a POST, which has no limit.
 	HTTPClient *http.Client
 	// UserAgent is sent when set.
 	UserAgent string

@@ -4,5 +4,48 @@
 // Errors carry the HTTP status and the envelope's code.
 //
 // It imports nothing else of agsh; the development deployment uses its wire
-// types to encode the same contract.
+// types to encode the same contract. It reads no environment and no file by
+// itself: cmd/agsh passes a getenv function and a file reader.
+//
+// # A run
+//
+//	t, err := catalog.ParseTarget(flagOrEnv)        // URL or production name
+//	hc := catalog.NewHTTPClient()                    // one keep-alive client per run
+//	opts := catalog.Options{HTTPClient: hc, BearerToken: bearer}
+//	target := t.URL
+//	if t.Name != "" {
+//		cred, err := catalog.LookupCredential(bearer, os.Getenv, os.ReadFile, home)
+//		base, team, err := catalog.Resolve(ctx, apiURL, t.Name, teamFlag, cred, hc)
+//		target, opts.BearerToken, opts.CredentialSource = base, cred.Token, cred.Source
+//		opts.Query = catalog.TeamQuery(team)
+//	}
+//	c, err := catalog.New(target, opts)
+//	detail, bind, err := c.ToolBound(ctx, name, explicit) // detail ∥ sessions
+//	res, err := c.Call(ctx, name, input, bind)
+//	fmt.Fprintln(stderr, catalog.SessionLine(bind, res.SessionID))
+//
+// A shell binds once at launch with Bind and passes the binding to Tools,
+// Tool and Call for the whole run.
+//
+// # Errors
+//
+// Every failure is an *Error with ExitCode (cli.md's table: 2 usage and
+// not-an-agent, 3 refused, 4 authentication, 5 unreachable/timeout/bad
+// answer, 130 interrupted) and Code (the envelope's code, or agsh's own).
+// Its text says what to do next, names URLs without userinfo, and never
+// contains the bearer token, even when the server echoes it.
+//
+// # Requests
+//
+// A GET is bounded by Options.HeaderTimeout (30 s) to its response headers
+// and for each pause of its body, and retried twice on a connection reset,
+// a timeout, 502, 503 and 504 (backoff 100 ms, 300 ms). A POST has no time
+// limit and is never retried. Cancelling the context aborts any request at
+// once. Answers are stream-decoded with exact numbers.
+//
+// # Assumptions
+//
+// routes.go holds every assumed route, query field, status rule and answer
+// decoder of the deployment; production.go every assumption about
+// production names. A capture of a live server corrects one of them.
 package catalog
