@@ -39,7 +39,10 @@ type Options struct {
 	MCP            []string // --mcp 'NAME=COMMAND ARGS…'
 	EchoTools      []string // --echo-tools PATH
 	StateDir       string
-	Logf           func(format string, args ...any)
+	// ControlPlane turns on the control-plane mode (--cp-team, --cp-key,
+	// --control-plane).
+	ControlPlane ControlPlane
+	Logf         func(format string, args ...any)
 }
 
 // Build composes the deployment: the executor gets the workspace file
@@ -68,6 +71,7 @@ func Build(ctx context.Context, opts Options) (*Server, func() error, error) {
 		BearerTokens:   opts.BearerTokens,
 		AllowAnonymous: opts.AllowAnonymous,
 		StateDir:       opts.StateDir,
+		ControlPlane:   opts.ControlPlane,
 		Logf:           opts.Logf,
 	})
 	if err != nil {

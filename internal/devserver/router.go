@@ -44,6 +44,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.serveAgents(lw, r)
 		return
 	}
+	if s.cp != nil && isControlPlanePath(segs) {
+		s.serveControlPlane(lw, r, segs[3:])
+		return
+	}
 	if len(segs) == 0 || s.bySlug[segs[0]] == nil {
 		// Not an agent: a plain 404, not the envelope (wire.md, Addressing).
 		http.Error(lw, "404 page not found", http.StatusNotFound)
@@ -74,6 +78,12 @@ func (s *Server) serveAgent(w http.ResponseWriter, r *http.Request, a *agent, se
 		writeError(w, aerr)
 		return
 	}
+	s.serveAgentAs(w, r, a, segs, principal)
+}
+
+// serveAgentAs dispatches one agent's route for an admitted principal
+// (the control plane forwards here with its key's principal).
+func (s *Server) serveAgentAs(w http.ResponseWriter, r *http.Request, a *agent, segs []string, principal string) {
 	if len(segs) == 0 || segs[0] != "v1" {
 		writeError(w, errorf(http.StatusNotFound, codeNotFound, "no route "+r.Method+" "+r.URL.Path))
 		return

@@ -2,9 +2,11 @@ package devserver_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/agsh-dev/agsh/internal/devserver"
 	"github.com/agsh-dev/agsh/internal/devserver/devservertest"
 )
 
@@ -126,5 +128,20 @@ func TestMalformedBodies(t *testing.T) {
 			status, body := post(t, exec, "echo_read", "", tt.body)
 			expectError(t, status, body, 400, "invalid_input", tt.message)
 		})
+	}
+}
+
+func TestBodyTooLarge(t *testing.T) {
+	s, err := devserver.New(testConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest(http.MethodPost, "http://devserver/executor/v1/tools/echo_read",
+		strings.NewReader(`{"input":{"pad":"`+strings.Repeat("x", 64<<20)+`"}}`))
+	req.RemoteAddr = "127.0.0.1:9"
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, req)
+	if want := `{"ok":false,"error":"request_too_large","message":"the request body is larger than 67108864 bytes"}`; rec.Code != 413 || rec.Body.String() != want {
+		t.Fatalf("got %d %s", rec.Code, rec.Body.String())
 	}
 }

@@ -38,6 +38,9 @@ type Config struct {
 	AllowAnonymous bool
 	// StateDir, when set, persists sessions as JSON files across restarts.
 	StateDir string
+	// ControlPlane, when enabled, serves production-name resolution and the
+	// agents under /internal/agentsdk/deployments (controlplane.go).
+	ControlPlane ControlPlane
 	// Logf receives one line per request and every problem; nil discards.
 	Logf func(format string, args ...any)
 }
@@ -47,6 +50,7 @@ type Server struct {
 	agents []*agent
 	bySlug map[string]*agent
 	auth   *authPolicy
+	cp     *controlPlane // nil: the control-plane mode is off
 	logf   func(string, ...any)
 	addr   string
 
@@ -99,6 +103,9 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.agents = append(s.agents, a)
 		s.bySlug[ac.Slug] = a
+	}
+	if s.cp, err = newControlPlane(cfg.ControlPlane, s.agents); err != nil {
+		return nil, err
 	}
 	s.handler = http.HandlerFunc(s.serve)
 	return s, nil

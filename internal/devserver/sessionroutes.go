@@ -33,9 +33,7 @@ func (a *agent) serveNewSession(c *reqCtx) {
 		title = titleFrom(*body.Message)
 	}
 	s := a.sessions.create(c.principal, *body.Message, title)
-	writeJSON(c.w, http.StatusOK, map[string]any{
-		"ok": true, "sessionId": s.ID, "continuationToken": s.Token,
-	})
+	writeBody(c.w, http.StatusOK, object(val("ok", true), val("sessionId", s.ID), val("continuationToken", s.Token)))
 }
 
 // titleFrom derives a title from a message's first line, at most 60
