@@ -194,19 +194,24 @@ func TestJQInterrupted(t *testing.T) {
 	}
 }
 
-func TestRequiredLiteral(t *testing.T) {
+func TestRequiredLiterals(t *testing.T) {
 	cases := map[string]string{
-		"abc": "abc", "a.c": "a", "x+yz[0-9]": "yz", "(?i)abc": "", "ab|cd": "", "abc|abd": "ab",
-		"svc=api-[35].*id=9": "svc=api-", "(foo)bar": "foo", "(fo)bar": "bar", "((hello))": "hello", "a\\nb": "",
-		"^id=": "id=", "": "", "日本+語": "日",
+		"abc": "abc", "a.c": "a,c", "x+yz[0-9]": "yz", "(?i)abc": "", "ab|cd": "", "abc|abd": "ab",
+		"svc=api-[35].*id=9": "svc=api-,id=9", "(foo)bar": "foo,bar", "((hello))": "hello", "a\\nb": "",
+		"^id=": "id=", "": "", "日本+語": "日,語",
 	}
 	for pat, want := range cases {
 		tree, err := syntax.Parse(pat, syntax.Perl)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := requiredLiteral(tree); got != want {
-			t.Errorf("requiredLiteral(%q) = %q, want %q", pat, got, want)
+		if got := strings.Join(requiredLiterals(tree), ","); got != want {
+			t.Errorf("requiredLiterals(%q) = %q, want %q", pat, got, want)
 		}
+	}
+	g := &grep{required: []string{"svc=", "id=9", "zz"}}
+	g.rarestFirst("svc= id=9\nsvc= id=8\nsvc= id=9 zz\n")
+	if g.required[0] != "zz" {
+		t.Errorf("rarest first: %q", g.required)
 	}
 }

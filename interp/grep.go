@@ -23,9 +23,10 @@ type grep struct {
 	fold         bool
 	buf          []byte
 	re           *regexp.Regexp
-	// required is a string every match of re contains (or ""): lines without
-	// it are rejected, and skipped over, without running the regexp.
-	required string
+	// required are strings every match of re contains: lines without one of
+	// them are rejected, and skipped over, without running the regexp. The
+	// first is the one searched for to skip ahead (the rarest in the input).
+	required []string
 }
 
 func (*grep) name() string { return "grep" }
@@ -107,7 +108,7 @@ func newGrep(args []string) (*grep, error) {
 		return nil, fmt.Errorf("invalid regular expression %q", pat)
 	}
 	if !ignoreCase {
-		f.required = requiredLiteral(tree)
+		f.required = requiredLiterals(tree)
 	}
 	if !word && !line {
 		// A pattern that is a plain string is searched for without the regexp
@@ -151,8 +152,10 @@ func isASCII(s string) bool {
 func (f *grep) match(s string) bool {
 	switch {
 	case f.re != nil:
-		if f.required != "" && !strings.Contains(s, f.required) {
-			return f.invert
+		for _, lit := range f.required {
+			if !strings.Contains(s, lit) {
+				return f.invert
+			}
 		}
 		return f.re.MatchString(s) != f.invert
 	case f.fold:
@@ -217,12 +220,13 @@ func (f *grep) run(_ context.Context, rd Renderer, v Value) (Value, int, error) 
 
 // lines selects matching lines of text.
 func (f *grep) lines(t string) (int, Value) {
+	f.rarestFirst(t)
 	var b strings.Builder
 	n, lineNo := 0, 0
 	for pos := 0; pos < len(t); {
-		if f.re != nil && f.required != "" && !f.invert {
-			// jump to the line holding the next occurrence of the required string
-			j := strings.Index(t[pos:], f.required)
+		if f.re != nil && len(f.required) > 0 && !f.invert {
+			// jump to the line holding the next occurrence of a required string
+			j := strings.Index(t[pos:], f.required[0])
 			if j < 0 {
 				break
 			}
@@ -283,33 +287,45 @@ func (f *grep) elements(raw []byte) (int, Value, error) {
 	return n, arrayValue(out.Bytes()), nil
 }
 
-// requiredLiteral returns the longest case-sensitive literal that every match of
-// the regular expression contains: the expression itself when it is a literal,
-// else the longest literal among the parts of a top-level concatenation. It
-// returns "" when there is none or it spans lines.
-func requiredLiteral(re *syntax.Regexp) string {
+// requiredLiterals returns case-sensitive literals that every match of the
+// regular expression contains: the expression itself when it is a literal, else
+// the literals among the parts of a top-level concatenation. Literals spanning
+// lines are left out (a line cannot hold them).
+func requiredLiterals(re *syntax.Regexp) []string {
 	for re.Op == syntax.OpCapture && len(re.Sub) == 1 {
 		re = re.Sub[0]
 	}
-	lit := func(r *syntax.Regexp) string {
+	parts := []*syntax.Regexp{re}
+	if re.Op == syntax.OpConcat {
+		parts = re.Sub
+	}
+	var out []string
+	for _, r := range parts {
 		for r.Op == syntax.OpCapture && len(r.Sub) == 1 {
 			r = r.Sub[0]
 		}
-		if r.Op != syntax.OpLiteral || r.Flags&syntax.FoldCase != 0 {
-			return ""
-		}
-		return string(r.Rune)
-	}
-	best := lit(re)
-	if re.Op == syntax.OpConcat {
-		for _, sub := range re.Sub {
-			if l := lit(sub); len(l) > len(best) {
-				best = l
+		if r.Op == syntax.OpLiteral && r.Flags&syntax.FoldCase == 0 {
+			if l := string(r.Rune); !strings.Contains(l, "\n") {
+				out = append(out, l)
 			}
 		}
 	}
-	if strings.Contains(best, "\n") {
-		return ""
+	return out
+}
+
+// rarestFirst moves the required literal seen least often in the first 64 KiB
+// of t (the longest among equals) to the front: it is the one skipped to.
+func (f *grep) rarestFirst(t string) {
+	if len(f.required) < 2 {
+		return
 	}
-	return best
+	sample := t[:min(len(t), 64<<10)]
+	best, bestN := 0, -1
+	for i, lit := range f.required {
+		n := strings.Count(sample, lit)
+		if bestN < 0 || n < bestN || n == bestN && len(lit) > len(f.required[best]) {
+			best, bestN = i, n
+		}
+	}
+	f.required[0], f.required[best] = f.required[best], f.required[0]
 }
