@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -80,5 +81,39 @@ func TestCancelledCallsAreForgotten(t *testing.T) {
 	defer cc.mu.Unlock()
 	if len(cc.pending) != 0 {
 		t.Errorf("%d calls still registered", len(cc.pending))
+	}
+}
+
+// TestCloseEndsCallsInFlight checks that Close does not wait for a call the
+// server never answers, and that the call ends with an error.
+func TestCloseEndsCallsInFlight(t *testing.T) {
+	s, err := Start(context.Background(), Config{MCP: []string{"slow=" + testServer(t)}, Logf: t.Errorf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := toolNamed(t, s.Tools("planner"), "slow_wait")
+	done := make(chan error, 1)
+	go func() {
+		_, err := wait.Call(context.Background(), &tool.Call{Input: json.RawMessage(`{}`)})
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // let the call reach the server
+	closed := make(chan struct{})
+	go func() {
+		_ = s.Close()
+		close(closed)
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.HasPrefix(err.Error(), "connection slow") {
+			t.Errorf("call in flight during Close: err = %v", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the call in flight never ended after Close")
+	}
+	select {
+	case <-closed:
+	case <-time.After(time.Minute):
+		t.Fatal("Close hangs")
 	}
 }

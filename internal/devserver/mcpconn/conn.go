@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -231,9 +232,30 @@ func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Re
 	}
 }
 
-// close ends the client session, then releases what it ran on.
+// closeGrace is how long close lets calls in flight finish before it ends
+// what the session runs on (which fails them).
+const closeGrace = 2 * time.Second
+
+// close ends the client session, then releases what it ran on. The SDK's
+// session close waits for calls in flight; when they outlast closeGrace (a
+// server that never answers), the process is killed or the in-process
+// server closed first, which fails them and lets the session close.
 func (c *conn) close() error {
-	err := c.session.Close()
+	done := make(chan error, 1)
+	go func() { done <- c.session.Close() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(closeGrace):
+		if c.cleanup != nil {
+			_ = c.cleanup()
+		}
+		select {
+		case err = <-done:
+		case <-time.After(closeGrace):
+			err = fmt.Errorf("connection %s: the session did not close", c.name)
+		}
+	}
 	if c.cleanup != nil {
 		err = errors.Join(err, c.cleanup())
 	}
