@@ -26,16 +26,17 @@ func (c *Client) transportError(ctx context.Context, r *request, err error, time
 	case timedOut:
 		base.ErrCode = CodeTimeout
 		base.Message = "deployment did not answer " + r.route() + " within " +
-			c.opts.HeaderTimeout.String() + " (" + c.display + ")"
+			c.opts.HeaderTimeout.String() + " (" + c.targetDisplay(r) + ")"
 		return c.fail(base), true
 	case errors.As(err, &ne) && ne.Timeout():
 		base.ErrCode = CodeTimeout
-		base.Message = "deployment did not answer: connecting to " + c.hostDisplay(r) + " timed out"
+		base.Message = "deployment did not answer: connecting to " + c.hostDisplay(r) + " timed out (" +
+			c.targetDisplay(r) + ")"
 		return c.fail(base), true
 	case isReset(err):
 		base.ErrCode = CodeUnreachable
 		base.Message = "the connection to " + c.hostDisplay(r) + " was closed before an answer to " +
-			r.route() + " (" + causeText(err) + "); is the deployment restarting?"
+			r.route() + "; is the deployment restarting? (" + causeText(err) + ")"
 		return c.fail(base), true
 	}
 	base.ErrCode = CodeUnreachable

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -105,8 +106,8 @@ func (c *Client) send(ctx context.Context, r *request) (*http.Response, *body, e
 			if retry && !last {
 				continue
 			}
-			if retry && i > 0 && err.ErrCode == CodeTimeout {
-				err.Message += " (" + itoa(i+1) + " attempts)"
+			if retry && i > 0 && strings.HasSuffix(err.Message, ")") {
+				err.Message = strings.TrimSuffix(err.Message, ")") + ", " + itoa(i+1) + " attempts)"
 			}
 			return nil, nil, err
 		}

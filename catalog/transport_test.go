@@ -95,8 +95,9 @@ func TestGetResetExhausted(t *testing.T) {
 	})
 	_, err := c.Tools(ctxT(t), Binding{})
 	e := wantError(t, err, CodeUnreachable, ExitUnreachable, "")
-	prefix := "the connection to " + c.base.Host + " was closed before an answer to GET /v1/tools ("
-	if !strings.HasPrefix(e.Error(), prefix) || !strings.HasSuffix(e.Error(), "); is the deployment restarting?") {
+	prefix := "the connection to " + c.base.Host + " was closed before an answer to GET /v1/tools; " +
+		"is the deployment restarting? ("
+	if !strings.HasPrefix(e.Error(), prefix) || !strings.HasSuffix(e.Error(), ", 3 attempts)") {
 		t.Errorf("text = %q", e.Error())
 	}
 	if n.get() != 3 {
@@ -142,7 +143,7 @@ func TestGetHeaderTimeout(t *testing.T) {
 	c.opts.HeaderTimeout = 50 * time.Millisecond
 	_, err := c.Info(ctxT(t))
 	e := wantError(t, err, CodeTimeout, ExitUnreachable, "")
-	want := "deployment did not answer GET /v1/info within 50ms (" + c.Target() + ") (3 attempts)"
+	want := "deployment did not answer GET /v1/info within 50ms (" + c.Target() + ", 3 attempts)"
 	if e.Error() != want {
 		t.Errorf("text = %q, want %q", e.Error(), want)
 	}
