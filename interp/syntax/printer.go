@@ -45,8 +45,9 @@ func printList(b *strings.Builder, l *List) {
 }
 
 // Quote returns s written as one word: bare when every character is plain, else
-// in single quotes (a quote inside becomes quote, backslash, quote, quote). commandName asks for a word that
-// would otherwise read as an assignment to be quoted too.
+// in single quotes (a single quote inside is written as quote, backslash, quote,
+// quote). commandName asks for a word that would otherwise read as an assignment
+// (NAME=…) to be quoted too.
 func Quote(s string, commandName bool) string {
 	if s != "" && s[0] != '#' && plainWord(s) {
 		if _, ok := assignment(token{val: s, litLen: len(s)}); !ok || !commandName {
