@@ -31,6 +31,14 @@ func TestBadUsage(t *testing.T) {
 		{"relative mount", []string{"--mount", "data=" + dir}, 2, "agsh-devserver: --mount \"data=" + dir + "\": the mount path must start with /\nRun 'agsh-devserver --help' for usage.\n"},
 		{"missing root", []string{"--root", filepath.Join(dir, "nope")}, 2, "agsh-devserver: --root: " + filepath.Join(dir, "nope") + ": no such file or directory\n"},
 		{"empty token", []string{"--root", dir, "--bearer-token", ""}, 2, "agsh-devserver: devserver: a bearer token must be non-empty and have no surrounding spaces\n"},
+		{"bad cp team", []string{"--cp-team", "42"}, 2, "agsh-devserver: --cp-team \"42\": expected ID=NAME or ID=NAME:AGENT,AGENT\nRun 'agsh-devserver --help' for usage.\n"},
+		{"bad cp key", []string{"--cp-key", "cp-secret"}, 2, "agsh-devserver: --cp-key: expected KEY=TEAMID[,TEAMID…]\nRun 'agsh-devserver --help' for usage.\n"},
+		{"cp key of no team", []string{"--root", dir, "--cp-team", "42=Acme", "--cp-key", "cp-secret=7"}, 2,
+			"agsh-devserver: devserver: control plane: API key #1 names team \"7\", which no --cp-team defines\n"},
+		{"cp team without key", []string{"--root", dir, "--cp-team", "42=Acme"}, 2,
+			"agsh-devserver: devserver: control plane: no API key configured (--cp-key KEY=TEAMID)\n"},
+		{"missing cp file", []string{"--control-plane", filepath.Join(dir, "cp.json")}, 2,
+			"agsh-devserver: --control-plane: open " + filepath.Join(dir, "cp.json") + ": no such file or directory\nRun 'agsh-devserver --help' for usage.\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,7 +58,8 @@ func TestHelp(t *testing.T) {
 			t.Fatalf("%s: exit %d, stdout %q, stderr %q", arg, code, out.String(), errOut.String())
 		}
 	}
-	for _, flag := range []string{"--addr", "--root", "--mount", "--bearer-token", "--allow-anonymous", "--mcp", "--echo-tools", "--state", "-h, --help"} {
+	for _, flag := range []string{"--addr", "--root", "--mount", "--bearer-token", "--allow-anonymous", "--mcp", "--echo-tools", "--state", "-h, --help",
+		"--cp-team ID=NAME[:AGENT,AGENT…]", "--cp-key KEY=TEAMID[,TEAMID…]", "--control-plane FILE"} {
 		if !strings.Contains(usage, flag) {
 			t.Errorf("usage misses %s", flag)
 		}

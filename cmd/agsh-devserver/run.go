@@ -35,6 +35,17 @@ Flags:
       --echo-tools PATH        serve JSON tool definitions (a file or a directory) that echo their input (repeatable)
       --state DIR              keep sessions in DIR across restarts (default: in memory)
   -h, --help                   show this help
+
+Control plane (production names; on when any of these is given):
+      --cp-team ID=NAME[:AGENT,AGENT…]
+                               a team; it hosts the listed agents (by name or slug), else every agent (repeatable)
+      --cp-key KEY=TEAMID[,TEAMID…]
+                               an API key and the teams it may use (repeatable)
+      --control-plane FILE     teams and keys as JSON: {"teams":[{"id","name","agents"}],"keys":[{"key","teams"}]}
+  It serves GET /internal/agentsdk/deployments?slug=NAME (bearer: an API key) and
+  each agent again at /internal/agentsdk/deployments/NAME/v1/…?teamId=ID, where
+  NAME is the agent's name (change-monitor-executor). Point agsh at it with
+  AGENT_SHELL_API_URL=http://HOST:PORT and CURSOR_API_KEY=KEY.
 `
 
 // options are the parsed flags.
@@ -46,7 +57,8 @@ type options struct {
 // parseFlags parses the command line.
 func parseFlags(args []string) (options, error) {
 	var o options
-	var mounts []string
+	var mounts, cpTeams, cpKeys []string
+	var cpFile string
 	fs := pflag.NewFlagSet("agsh-devserver", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
@@ -58,6 +70,9 @@ func parseFlags(args []string) (options, error) {
 	fs.StringArrayVar(&o.MCP, "mcp", nil, "")
 	fs.StringArrayVar(&o.EchoTools, "echo-tools", nil, "")
 	fs.StringVar(&o.StateDir, "state", "", "")
+	fs.StringArrayVar(&cpTeams, "cp-team", nil, "")
+	fs.StringArrayVar(&cpKeys, "cp-key", nil, "")
+	fs.StringVar(&cpFile, "control-plane", "", "")
 	fs.BoolVarP(&o.help, "help", "h", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
@@ -82,7 +97,36 @@ func parseFlags(args []string) (options, error) {
 		}
 		o.Mounts = append(o.Mounts, mt)
 	}
-	return o, nil
+	cp, err := controlPlaneFlags(cpFile, cpTeams, cpKeys)
+	o.ControlPlane = cp
+	return o, err
+}
+
+// controlPlaneFlags reads --control-plane, then adds --cp-team and --cp-key.
+func controlPlaneFlags(file string, teams, keys []string) (devserver.ControlPlane, error) {
+	var cp devserver.ControlPlane
+	if file != "" {
+		var err error
+		if cp, err = devserver.LoadControlPlane(file); err != nil {
+			return cp, err
+		}
+	}
+	var more devserver.ControlPlane
+	for _, spec := range teams {
+		t, err := devserver.ParseTeamFlag(spec)
+		if err != nil {
+			return cp, err
+		}
+		more.Teams = append(more.Teams, t)
+	}
+	for _, spec := range keys {
+		k, err := devserver.ParseKeyFlag(spec)
+		if err != nil {
+			return cp, err
+		}
+		more.Keys = append(more.Keys, k)
+	}
+	return cp.Merge(more), nil
 }
 
 // run is the whole program: parse, build, start, announce, wait for ctx,
