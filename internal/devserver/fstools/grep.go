@@ -88,6 +88,9 @@ func (w *workspace) parseGrep(in input) (*grepRequest, error) {
 		return nil, tool.BadInput("pattern", "invalid regular expression: %s", err)
 	}
 	r.pre = buildPrefilter(flags + pattern)
+	if r.pre == nil {
+		r.first = firstBytes(flags + pattern)
+	}
 	if m, ok, err := in.str("output_mode"); err != nil {
 		return nil, err
 	} else if ok {

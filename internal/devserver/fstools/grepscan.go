@@ -28,6 +28,7 @@ type fileResult struct {
 type scanner struct {
 	re            *regexp.Regexp
 	pre           *prefilter // nil: search with the regexp alone
+	first         *byteSet   // without pre: the bytes a match can start with
 	multiline     bool
 	content       bool // keep lines (content mode)
 	firstOnly     bool // stop at the first match (files_with_matches)
@@ -54,6 +55,14 @@ func (s *scanner) scan(buf []byte, res *fileResult, scratch *[]byte) {
 		if !s.pre.present(hay) {
 			return
 		}
+	} else if s.first != nil && !s.multiline {
+		s.scanLines(buf, res, func(from int) int {
+			if k := s.first.indexAny(buf[from:]); k >= 0 {
+				return from + k
+			}
+			return -1
+		}, true)
+		return
 	}
 	n := len(buf)
 	pos, lineNo, linePos := 0, 1, 0
@@ -104,14 +113,34 @@ func (s *scanner) scanCandidates(buf, hay []byte, res *fileResult) {
 	for i, l := range lits {
 		next[i] = bytes.Index(hay, l)
 	}
-	lineNo, linePos, lastKept := 1, 0, 0
-	for {
+	find := func(from int) int {
 		m := -1
-		for _, x := range next {
+		for i, x := range next {
+			if x >= 0 && x < from {
+				x = -1
+				if from < len(hay) {
+					if k := bytes.Index(hay[from:], lits[i]); k >= 0 {
+						x = from + k
+					}
+				}
+				next[i] = x
+			}
 			if x >= 0 && (m < 0 || x < m) {
 				m = x
 			}
 		}
+		return m
+	}
+	s.scanLines(buf, res, find, !s.pre.complete)
+}
+
+// scanLines visits, in order, the lines holding the positions find
+// reports (the first at or after its argument, -1 when none), counting
+// those the regexp matches (all of them when verify is false).
+func (s *scanner) scanLines(buf []byte, res *fileResult, find func(from int) int, verify bool) {
+	lineNo, linePos, lastKept := 1, 0, 0
+	for pos := 0; pos < len(buf); {
+		m := find(pos)
 		if m < 0 {
 			return
 		}
@@ -119,7 +148,7 @@ func (s *scanner) scanCandidates(buf, hay []byte, res *fileResult) {
 		lineNo += bytes.Count(buf[linePos:ls], []byte{'\n'})
 		linePos = ls
 		le := lineEnd(buf, m)
-		if s.pre.complete || s.re.Match(buf[ls:le]) {
+		if !verify || s.re.Match(buf[ls:le]) {
 			res.count++
 			if s.firstOnly {
 				return
@@ -128,17 +157,7 @@ func (s *scanner) scanCandidates(buf, hay []byte, res *fileResult) {
 				lastKept = s.keep(buf, res, ls, le, lineNo, lineNo, lastKept)
 			}
 		}
-		pos := le + 1
-		for i, x := range next {
-			if x >= 0 && x < pos {
-				next[i] = -1
-				if pos < len(hay) {
-					if k := bytes.Index(hay[pos:], lits[i]); k >= 0 {
-						next[i] = pos + k
-					}
-				}
-			}
-		}
+		pos = le + 1
 	}
 }
 

@@ -55,13 +55,16 @@ func TestPrefilterAgreesWithRegexp(t *testing.T) {
 	text.WriteString("\u212Aelvin KELVIN kelvin\nASK a\u017Fk\nfoo\nab ab abab\n")
 	buf := []byte(text.String())
 	for _, p := range []string{"func", "foo|bar", `\bid\b`, "^import", "error$", "[Ee]rror", "ERR(or)?",
-		`\d{3} abc`, "(ab){2}", "kelvin", "ask", "Handler|x", "nil ctx", "go\r", "a1c|abc", "value$"} {
+		`\d{3} abc`, "(ab){2}", `[0-9]{4} [a-z]+$`, `\d+`, `[A-Z][a-z]+ [0-9]`, `^[A-Z]`, `\bX?[0-9]`, `(?:Z|1)?[23]`, `[[:upper:]]{2}`, `\pL\d`, `X*1|Y+2`, "kelvin", "ask", "Handler|x", "nil ctx", "go\r", "a1c|abc", "value$"} {
 		for _, flags := range []string{"(?m)", "(?m)(?i)", "(?m)(?s)", "(?m)(?i)(?s)"} {
 			re := regexp.MustCompile(flags + p)
 			for _, content := range []bool{false, true} {
 				plain := &scanner{re: re, multiline: strings.Contains(flags, "s"), content: content, before: 1, after: 2}
 				fast := *plain
 				fast.pre = buildPrefilter(flags + p)
+				if fast.pre == nil {
+					fast.first = firstBytes(flags + p)
+				}
 				var a, b fileResult
 				var scratch []byte
 				plain.scan(buf, &a, &scratch)
@@ -70,6 +73,35 @@ func TestPrefilterAgreesWithRegexp(t *testing.T) {
 					t.Errorf("%s%s (content %v): prefiltered %d lines, plain %d", flags, p, content, b.count, a.count)
 				}
 			}
+		}
+	}
+}
+
+func TestFirstBytes(t *testing.T) {
+	tests := []struct{ expr, want string }{
+		{"(?m)[0-9]{4} [a-z]+$", "0123456789"},
+		{`(?m)^\d+`, "0123456789"},
+		{`(?m)(?i)[A-C]x`, "none"}, // folding adds lower case: not selective
+		{`(?m)X?[0-9]`, "0123456789X"},
+		{`(?m)\bQ|R`, "QR"},
+		{"(?m)[a-z]+", "none"},
+		{"(?m)x*", "none"},
+		{"(?m).Z", "none"},
+		{"(?m) X", "none"},
+		{"(?m)(Z|)Y", "none"},
+	}
+	for _, tt := range tests {
+		got := "none"
+		if s := firstBytes(tt.expr); s != nil {
+			got = ""
+			for b := range 256 {
+				if s[b] {
+					got += string(rune(b))
+				}
+			}
+		}
+		if got != tt.want {
+			t.Errorf("firstBytes(%q) = %q, want %q", tt.expr, got, tt.want)
 		}
 	}
 }
