@@ -32,11 +32,39 @@ var mdCache struct {
 func renderMarkdown(md string, width int, color bool) ([]string, error) {
 	width = max(width, 8)
 	md = prepareMarkdown(strings.ReplaceAll(Safe(md), "\t", "    "), width)
-	out, err := glamourRender(md, width, color)
+	out, err := glamourRender(protectHyphens(md), width, color)
 	if err != nil {
 		return nil, err
 	}
-	return tidyLines(out, width), nil
+	return tidyLines(strings.ReplaceAll(out, nbHyphen, "-"), width), nil
+}
+
+// nbHyphen stands in for a hyphen inside a word while glamour wraps: its
+// word wrapper breaks after hyphens and then miscounts the line, leaving a
+// lone word on a line of its own ("Dot-files,\nignored\nand binary …").
+const nbHyphen = "\u2011"
+
+// protectHyphens turns every hyphen between two letters or digits into a
+// non-breaking one. Markdown's own hyphens (list bullets, rules, table
+// rows, setext underlines) never stand between two word characters.
+func protectHyphens(md string) string {
+	if !strings.Contains(md, "-") {
+		return md
+	}
+	var b strings.Builder
+	b.Grow(len(md) + 16)
+	for i := 0; i < len(md); i++ {
+		if md[i] == '-' && i > 0 && i+1 < len(md) && wordByte(md[i-1]) && wordByte(md[i+1]) {
+			b.WriteString(nbHyphen)
+			continue
+		}
+		b.WriteByte(md[i])
+	}
+	return b.String()
+}
+
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 func glamourRender(md string, wrap int, color bool) (string, error) {

@@ -87,11 +87,12 @@ func writeJSONErrorLine(w io.Writer, err error) {
 	if code < exitUsage {
 		return
 	}
-	line, _ := json.Marshal(struct {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(struct {
 		Error   string `json:"error"`
 		Message string `json:"message"`
 		Status  int    `json:"status"`
 		Exit    int    `json:"exit"`
 	}{errorCode(err), err.Error(), httpStatus(err), code})
-	fmt.Fprintf(w, "%s\n", line)
 }
