@@ -35,8 +35,11 @@ func (c *Client) transportError(ctx context.Context, r *request, err error, time
 		return c.fail(base), true
 	case isReset(err):
 		base.ErrCode = CodeUnreachable
-		base.Message = "the connection to " + c.hostDisplay(r) + " was closed before an answer to " +
-			r.route() + "; is the deployment restarting? (" + causeText(err) + ")"
+		base.Message = "the connection to " + c.hostDisplay(r) + " was closed before an answer to " + r.route()
+		if !r.get() {
+			base.Message += ", so the call may or may not have run"
+		}
+		base.Message += "; is the deployment restarting? (" + causeText(err) + ")"
 		return c.fail(base), true
 	}
 	base.ErrCode = CodeUnreachable

@@ -122,6 +122,9 @@ func TestPostNeverRetried(t *testing.T) {
 			if e.ExitCode() != ExitUnreachable {
 				t.Errorf("exit = %d, want 5 (%s)", e.ExitCode(), e)
 			}
+			if fault == "reset" && !strings.Contains(e.Error(), "POST /v1/tools/write, so the call may or may not have run; ") {
+				t.Errorf("text = %q", e.Error())
+			}
 			if n.get() != 1 {
 				t.Errorf("%d requests, want 1", n.get())
 			}
