@@ -196,8 +196,10 @@ func parseToolDef(raw json.RawMessage) (echoDef, error) {
 }
 
 // objectTyped answers schema with its top-level "type" set to "object",
-// members in their order (the SDK refuses other input schemas); schema
-// itself when it already says so.
+// members in their order (the SDK refuses other input schemas): schema
+// itself when it already has exactly one "type", "object"; else a compact
+// copy whose first "type" says "object" (appended when there is none) and
+// whose repeated "type" members are dropped.
 func objectTyped(schema json.RawMessage) (json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(schema))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
@@ -205,7 +207,7 @@ func objectTyped(schema json.RawMessage) (json.RawMessage, error) {
 	}
 	var out bytes.Buffer
 	out.WriteByte('{')
-	typed, n := false, 0
+	types, objectTypes, n := 0, 0, 0
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -217,13 +219,14 @@ func objectTyped(schema json.RawMessage) (json.RawMessage, error) {
 			return nil, fmt.Errorf("is malformed: %v", err)
 		}
 		if key == "type" {
+			types++
 			if bytes.Equal(bytes.TrimSpace(val), []byte(`"object"`)) {
-				return schema, nil
+				objectTypes++
 			}
-			if typed {
-				continue // a repeated "type" is dropped
+			if types > 1 {
+				continue
 			}
-			val, typed = json.RawMessage(`"object"`), true
+			val = json.RawMessage(`"object"`)
 		}
 		if n > 0 {
 			out.WriteByte(',')
@@ -234,7 +237,10 @@ func objectTyped(schema json.RawMessage) (json.RawMessage, error) {
 		out.Write(val)
 		n++
 	}
-	if !typed {
+	if types == 1 && objectTypes == 1 {
+		return schema, nil
+	}
+	if types == 0 {
 		if n > 0 {
 			out.WriteByte(',')
 		}

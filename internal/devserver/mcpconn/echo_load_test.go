@@ -53,6 +53,8 @@ func TestObjectTyped(t *testing.T) {
 		{schema: `{"properties": {"b": {}, "a": {}}, "required": ["b"]}`, want: `{"properties":{"b": {}, "a": {}},"required":["b"],"type":"object"}`},
 		{schema: `{"type":"string","x":1.50}`, want: `{"type":"object","x":1.50}`},
 		{schema: `{"type":["object","null"],"properties":{"z":{}}}`, want: `{"type":"object","properties":{"z":{}}}`},
+		{schema: `{"type":"object","type":"x","a":1}`, want: `{"type":"object","a":1}`},
+		{schema: `{"a":1,"type":"x","type":"object"}`, want: `{"a":1,"type":"object"}`},
 		{schema: `[]`, wantErr: "is not a JSON object"},
 		{schema: `true`, wantErr: "is not a JSON object"},
 	}
