@@ -269,14 +269,14 @@ func (f *grep) elements(raw []byte) (int, Value, error) {
 	var buf []byte
 	n := 0
 	err := eachElement(raw, func(s, e int) bool {
-		buf = appendCompact(buf[:0], raw[s:e])
-		if f.matchBytes(buf) {
+		elem := compactView(&buf, raw[s:e])
+		if f.matchBytes(elem) {
 			n++
 			if !f.count {
 				if out.Len() > 0 {
 					out.WriteByte(',')
 				}
-				out.Write(buf)
+				out.Write(elem)
 			}
 		}
 		return true

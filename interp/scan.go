@@ -118,8 +118,55 @@ func skipString(raw []byte, i int) (int, error) {
 // appendCompact appends the JSON value v without the blanks outside its strings
 // (v has been walked by eachElement, so its strings are terminated).
 func appendCompact(dst, v []byte) []byte {
+	var buf []byte
+	return append(dst, compactView(&buf, v)...)
+}
+
+// compactView returns v without the blanks outside its strings: v itself when it
+// has none, else a copy made in *buf (grown as needed and kept for reuse).
+func compactView(buf *[]byte, v []byte) []byte {
+	k := firstBlank(v)
+	if k < 0 {
+		return v
+	}
+	if cap(*buf) < len(v) {
+		*buf = make([]byte, len(v), 2*len(v))
+	}
+	out := (*buf)[:len(v)]
+	n := copy(out, v[:k])
 	inString := false
-	start := 0
+	for i := k; i < len(v); i++ {
+		c := v[i]
+		if inString {
+			out[n] = c
+			n++
+			switch c {
+			case '\\':
+				if i+1 < len(v) {
+					i++
+					out[n] = v[i]
+					n++
+				}
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '"':
+			inString = true
+		}
+		out[n] = c
+		n++
+	}
+	return out[:n]
+}
+
+// firstBlank returns the index of the first blank outside strings in v, or -1.
+func firstBlank(v []byte) int {
+	inString := false
 	for i := 0; i < len(v); i++ {
 		c := v[i]
 		if inString {
@@ -132,12 +179,11 @@ func appendCompact(dst, v []byte) []byte {
 			continue
 		}
 		switch c {
+		case ' ', '\t', '\n', '\r':
+			return i
 		case '"':
 			inString = true
-		case ' ', '\t', '\n', '\r':
-			dst = append(dst, v[start:i]...)
-			start = i + 1
 		}
 	}
-	return append(dst, v[start:]...)
+	return -1
 }
