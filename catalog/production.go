@@ -168,13 +168,12 @@ func Resolve(ctx context.Context, apiURL, name, team string, cred Credentials, h
 	r := &request{method: http.MethodGet, root: c.base, path: pathDeployments, query: url.Values{querySlug: {name}}}
 	var a deploymentsAnswer
 	if err := c.do(ctx, r, &a, essentialDeployments); err != nil {
-		var e *Error
-		if errors.As(err, &e) && e.ExitCode() == ExitAuth {
-			return "", "", c.fail(&Error{ErrCode: e.ErrCode, Status: e.Status, Route: e.Route, Err: err,
-				Message: fmt.Sprintf("the control plane at %s refused the credential from %s (HTTP %d); %s",
-					c.display, cred.Source, e.Status, noCredentialHelp)})
-		}
-		return "", "", err
+		return "", "", c.resolveError(err, name, cred)
+	}
+	if a.Deployments == nil {
+		return "", "", c.fail(&Error{ErrCode: CodeBadResponse, Status: http.StatusOK, Route: r.route(),
+			Message: fmt.Sprintf("the control plane at %s answered %s without the \"deployments\" field; "+
+				"is AGENT_SHELL_API_URL a control plane?", c.display, r.route())})
 	}
 	var named, picked []deployment
 	for _, d := range a.Deployments {
@@ -208,6 +207,31 @@ func Resolve(ctx context.Context, apiURL, name, team string, cred Credentials, h
 		return "", "", err
 	}
 	return bu.String(), string(d.TeamID), nil
+}
+
+// resolveError explains a failed resolution request: a refused credential
+// (exit 4) names its source; a 404 envelope means no such deployment (exit
+// 3); a 404 without the envelope means the URL is not a control plane
+// (exit 5).
+func (c *Client) resolveError(err error, name string, cred Credentials) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	switch {
+	case e.ExitCode() == ExitAuth:
+		return c.fail(&Error{ErrCode: e.ErrCode, Status: e.Status, Route: e.Route, Err: err,
+			Message: fmt.Sprintf("the control plane at %s refused the credential from %s (HTTP %d); %s",
+				c.display, cred.Source, e.Status, noCredentialHelp)})
+	case e.Status == http.StatusNotFound && e.Remote:
+		return c.fail(&Error{ErrCode: CodeUnknownDeployment, Status: e.Status, Route: e.Route, Err: err,
+			Message: fmt.Sprintf("no deployment named %q: the control plane answered %s", name, e.Error())})
+	case e.Status == http.StatusNotFound:
+		return c.fail(&Error{ErrCode: CodeBadResponse, Status: e.Status, Route: e.Route, Err: err, Exit: ExitUnreachable,
+			Message: fmt.Sprintf("the control plane at %s has no %s route (HTTP 404); is AGENT_SHELL_API_URL a control plane?",
+				c.display, e.Route)})
+	}
+	return err
 }
 
 // TeamQuery is the extra query of every request to a resolved deployment.

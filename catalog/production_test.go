@@ -115,6 +115,15 @@ func TestResolve(t *testing.T) {
 			body: `{"ok":true,"deployments":[{"slug":"x","teamId":"1","baseUrl":"ops:pw@nowhere"}]}`, status: 200,
 			code: CodeBadResponse, exit: ExitUnreachable,
 			err: `the control plane gave deployment "x" an unusable baseUrl "nowhere"`},
+		{name: "404 envelope", slug: "x", body: `{"ok":false,"error":"not_found","message":"no such deployment"}`, status: 404,
+			code: CodeUnknownDeployment, exit: ExitRefused,
+			err: `no deployment named "x": the control plane answered not_found: no such deployment`},
+		{name: "plain 404: not a control plane", slug: "x", body: `404 page not found`, status: 404,
+			code: CodeBadResponse, exit: ExitUnreachable,
+			err: "the control plane at {srv} has no GET /internal/agentsdk/deployments route (HTTP 404); is AGENT_SHELL_API_URL a control plane?"},
+		{name: "answer without deployments", slug: "x", body: `{"ok":true}`, status: 200,
+			code: CodeBadResponse, exit: ExitUnreachable,
+			err: `the control plane at {srv} answered GET /internal/agentsdk/deployments without the "deployments" field; is AGENT_SHELL_API_URL a control plane?`},
 		{name: "unauthorized", slug: "x", body: `{"ok":false,"error":"unauthorized","message":"` + testToken + `"}`, status: 401,
 			code: CodeUnauthorized, exit: ExitAuth},
 	}
@@ -131,7 +140,7 @@ func TestResolve(t *testing.T) {
 				t.Errorf("request = %q, want %q", got, want)
 			}
 			if tt.code != "" {
-				e := wantError(t, err, tt.code, tt.exit, tt.err)
+				e := wantError(t, err, tt.code, tt.exit, strings.ReplaceAll(tt.err, "{srv}", srv.URL))
 				if tt.code == CodeUnauthorized {
 					want := "the control plane at " + srv.URL + " refused the credential from CURSOR_API_KEY (HTTP 401); " +
 						"run agent-sdk login, or set CURSOR_API_KEY (or AGENT_SHELL_BEARER_TOKEN)"
