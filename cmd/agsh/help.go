@@ -108,34 +108,10 @@ func optionItem(f *generated.Flag) render.HelpItem {
 	if f.Renamed {
 		item.Property = f.Property()
 	}
-	var facts []string
-	if f.Required {
-		facts = append(facts, "Required.")
-	}
-	if len(f.Default) > 0 {
-		facts = append(facts, fmt.Sprintf("Default: %s.", compactJSON(f.Default)))
-	}
-	if len(f.Enum) > 0 {
-		var vals []string
-		for _, e := range f.Enum {
-			vals = append(vals, enumText(e))
-		}
-		facts = append(facts, fmt.Sprintf("One of: %s.", strings.Join(vals, ", ")))
-	}
-	if f.Format != "" {
-		facts = append(facts, fmt.Sprintf("Format: %s.", f.Format))
-	}
-	item.Facts = strings.Join(facts, " ")
+	item.Facts = render.FactsLine(f.Required, f.Default, f.Enum, f.Format)
 	return item
 }
 
-func compactJSON(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		return string(raw)
-	}
-	return b.String()
-}
 
 // enumText shows a string enum value bare and anything else as JSON.
 func enumText(raw json.RawMessage) string {
@@ -143,7 +119,7 @@ func enumText(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &s) == nil {
 		return s
 	}
-	return compactJSON(raw)
+	return strings.TrimSpace(string(raw))
 }
 
 // outputNote is "Output: {field: type, …}" one level deep.

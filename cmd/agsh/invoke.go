@@ -142,7 +142,7 @@ func (a *app) runTool(ctx context.Context, name string, args []string, forceHelp
 			return outcome{status: exitToolError, rendered: true}
 		}
 		if !isWrapper {
-			msg = errorText(v)
+			msg = render.ErrorText(v)
 		}
 		render.WriteError(stderr, a.safeErr(msg), a.errOpts())
 		return outcome{status: exitToolError, rendered: true}
@@ -183,15 +183,6 @@ func outputOverride(globals []generated.Global, jsonOut bool) bool {
 		}
 	}
 	return jsonOut
-}
-
-// errorText is the text of an isError result: its text, else its compact
-// JSON.
-func errorText(v render.Value) string {
-	if !v.IsJSON {
-		return v.Text
-	}
-	return string(v.JSON)
 }
 
 // safeErr makes server text safe for standard error when it is a terminal.

@@ -65,7 +65,7 @@ func requireGit(t *testing.T) {
 // script's archive put there), starts agsh-devserver over it, and sets
 // EXECUTOR, PLANNER and HOST for the script. Options for the server come
 // from a `devserver.flags` file in the archive, one flag per line
-// (bearer-token=…, echo-tools=…).
+// (bearer-token=…, echo-tools=…, cp-team=…, cp-key=…).
 func setupDeployment(env *testscript.Env) error {
 	repo := filepath.Join(env.WorkDir, "repo")
 	if err := os.MkdirAll(repo, 0o755); err != nil {
@@ -89,6 +89,18 @@ func setupDeployment(env *testscript.Env) error {
 			case "mount":
 				p, dir, _ := strings.Cut(v, ":")
 				opts.Mounts = append(opts.Mounts, tool.Mount{Path: p, Dir: filepath.Join(env.WorkDir, dir)})
+			case "cp-team": // the control-plane mode (production*.txtar)
+				t, err := devserver.ParseTeamFlag(v)
+				if err != nil {
+					return err
+				}
+				opts.ControlPlane.Teams = append(opts.ControlPlane.Teams, t)
+			case "cp-key":
+				k, err := devserver.ParseKeyFlag(v)
+				if err != nil {
+					return err
+				}
+				opts.ControlPlane.Keys = append(opts.ControlPlane.Keys, k)
 			}
 		}
 	}

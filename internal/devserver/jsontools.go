@@ -61,7 +61,6 @@ func JSONTools() []*tool.Tool {
 	return []*tool.Tool{
 		{
 			Name:          "report_change_issue",
-			Title:         "Report a change issue",
 			Description:   "Files an issue found while checking a change: what is wrong, how severe it is, and where it shows. The issue is kept on the session.",
 			InputSchema:   json.RawMessage(reportIssueSchema),
 			Effect:        "write",
@@ -72,7 +71,6 @@ func JSONTools() []*tool.Tool {
 		},
 		{
 			Name:        "report_change_succeeded",
-			Title:       "Report a clean change",
 			Description: "Reports that a change passed its checks, with a short summary.",
 			InputSchema: json.RawMessage(reportSucceededSchema),
 			Source:      authored,
@@ -81,7 +79,6 @@ func JSONTools() []*tool.Tool {
 		},
 		{
 			Name:        "run_checks",
-			Title:       "Run monitoring checks",
 			Description: "Runs the monitoring checks against the changed code. It executes inside the agent's turn, so it cannot be called directly.",
 			InputSchema: json.RawMessage(runChecksSchema),
 			Effect:      "read",
