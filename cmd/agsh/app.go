@@ -12,8 +12,6 @@ import (
 	"github.com/agsh-dev/agsh/render"
 )
 
-const defaultAPI = "https://api.cursor.com"
-
 // app is one agsh run: its streams, options, the deployment client and the
 // session binding in force.
 type app struct {
@@ -113,7 +111,8 @@ func (a *app) connect(ctx context.Context) error {
 		if a.g.team != "" {
 			return usagef("--team applies to production deployment names, not to a URL target (%s)", redactURL(t.URL))
 		}
-		a.client, err = catalog.New(t.URL, catalog.Options{BearerToken: a.token(), UserAgent: userAgent})
+		a.client, err = catalog.New(t.URL, catalog.Options{BearerToken: a.token(), UserAgent: userAgent,
+			CredentialSource: "--bearer-token/AGENT_SHELL_BEARER_TOKEN"})
 		return err
 	}
 	team := a.g.team
@@ -127,9 +126,10 @@ func (a *app) connect(ctx context.Context) error {
 	a.setSecrets(cred.Token)
 	api := a.getenv("AGENT_SHELL_API_URL")
 	if api == "" {
-		api = defaultAPI
+		api = catalog.DefaultAPIURL
 	}
-	base, teamID, err := catalog.Resolve(ctx, api, t.Name, team, cred, nil)
+	hc := catalog.NewHTTPClient() // one client, kept alive from resolution to the call
+	base, teamID, err := catalog.Resolve(ctx, api, t.Name, team, cred, hc)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,8 @@ func (a *app) connect(ctx context.Context) error {
 	if teamID != "" {
 		q.Set("teamId", teamID)
 	}
-	a.client, err = catalog.New(base, catalog.Options{BearerToken: cred.Token, Query: q, UserAgent: userAgent})
+	a.client, err = catalog.New(base, catalog.Options{BearerToken: cred.Token, Query: q, UserAgent: userAgent,
+		HTTPClient: hc, CredentialSource: cred.Source})
 	return err
 }
 
