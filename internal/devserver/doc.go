@@ -19,7 +19,10 @@
 //	GET  /v1/dev/sessions/{id}/calls  the calls and records of a session
 //	POST /v1/dev/faults            arm a failure; GET lists, DELETE clears them
 //
-// and the host serves GET /v1/agents. Every answer is the JSON envelope
+// and the host serves GET /v1/agents. In control-plane mode (Config.ControlPlane,
+// controlplane.go) the host also resolves production names at
+// GET /internal/agentsdk/deployments?slug=<name> and serves each agent again
+// under /internal/agentsdk/deployments/<name>/v1/… for an API key and its teams. Every answer is the JSON envelope
 // ({"ok": …}); a path outside every agent mount is a plain 404, so a client
 // can tell "not an agent" from an agent's own 404.
 package devserver
