@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"unicode"
 )
 
 // Every assumption about production names (cli.md, "Production names")
@@ -67,7 +68,21 @@ type Credentials struct {
 // home/.config/agent-sdk/auth.json, whose "apiKey" (or "accessToken") is
 // the key. None: an *Error no_credential (exit 4). A named key file that
 // cannot be read, or a stored login that is not JSON, is an error too.
+//
+// A credential holding a line break or another control character (a key
+// file of two lines) is refused too: it cannot be sent as a header.
 func LookupCredential(flagToken string, getenv func(string) string,
+	readFile func(string) ([]byte, error), home string) (Credentials, error) {
+	c, err := findCredential(flagToken, getenv, readFile, home)
+	if err == nil && strings.ContainsFunc(c.Token, unicode.IsControl) {
+		return Credentials{}, credentialError("the credential from %s holds a line break or another control character; "+
+			"a key is a single line", c.Source)
+	}
+	return c, err
+}
+
+// findCredential is LookupCredential without the final check.
+func findCredential(flagToken string, getenv func(string) string,
 	readFile func(string) ([]byte, error), home string) (Credentials, error) {
 	if t := strings.TrimSpace(flagToken); t != "" {
 		return Credentials{Token: t, Source: "--bearer-token/AGENT_SHELL_BEARER_TOKEN"}, nil
@@ -255,6 +270,9 @@ func teamList(ds []deployment) string {
 	parts := make([]string, len(ds))
 	for i, d := range ds {
 		parts[i] = fmt.Sprintf("%s (%s)", d.TeamName, d.TeamID)
+		if d.TeamName == "" {
+			parts[i] = "team " + string(d.TeamID)
+		}
 	}
 	return strings.Join(parts, ", ")
 }

@@ -23,6 +23,7 @@ func TestLookupCredential(t *testing.T) {
 	}
 	keyFile := write("key.txt", "  file-key-1234\n")
 	emptyFile := write("empty.txt", " \n")
+	twoLines := write("two.txt", "file-key-1234\nsecond-line\n")
 	write("serve/auth.json", `{"apiKey":"serve-key-1234"}`)
 	write("xdg/agent-sdk/auth.json", `{"accessToken":"xdg-token-1234"}`)
 	write("home/.config/agent-sdk/auth.json", `{"apiKey":"","accessToken":"home-token-1234","extra":1}`)
@@ -64,6 +65,10 @@ func TestLookupCredential(t *testing.T) {
 			err: "the stored login " + filepath.Join(dir, "bad", "auth.json") + ` is not a JSON object with "apiKey"; run agent-sdk login again`},
 		{name: "login without key", env: map[string]string{"AGENT_SERVE_CONFIG_DIR": filepath.Join(dir, "nokey")},
 			err: "the stored login " + filepath.Join(dir, "nokey", "auth.json") + ` holds no "apiKey" or "accessToken"; run agent-sdk login again`},
+		{name: "key file of two lines", env: map[string]string{"CURSOR_API_KEY_FILE": twoLines}, home: home,
+			err: "the credential from CURSOR_API_KEY_FILE (" + twoLines + ") holds a line break or another control character; a key is a single line"},
+		{name: "control character in the flag", flag: "tok\x01en", home: home,
+			err: "the credential from --bearer-token/AGENT_SHELL_BEARER_TOKEN holds a line break or another control character; a key is a single line"},
 		{name: "nothing at all",
 			err: "no credential for production deployments: run agent-sdk login, or set CURSOR_API_KEY (or AGENT_SHELL_BEARER_TOKEN)"},
 	}
@@ -107,6 +112,9 @@ func TestResolve(t *testing.T) {
 			err: `no deployment named "nope" is visible to the credential from CURSOR_API_KEY; check the name`},
 		{name: "none in team", slug: "cm", team: "Gamma", body: two, status: 200, code: CodeUnknownDeployment, exit: ExitRefused,
 			err: `no deployment named "cm" in team "Gamma"; it exists in Acme (42), Beta (7)`},
+		{name: "several, one without a team name", slug: "cm", status: 200, code: CodeUsage, exit: ExitUsage,
+			body: `{"ok":true,"deployments":[{"slug":"cm","teamId":"1","baseUrl":"https://a.example/cm"},{"slug":"cm","teamId":"2","teamName":"B","baseUrl":"https://b.example/cm"}]}`,
+			err:  `deployment name "cm" exists in several teams: team 1, B (2); pass --team <team id or name>`},
 		{name: "plain http baseUrl refused", slug: "x",
 			body: `{"ok":true,"deployments":[{"slug":"x","teamId":"1","baseUrl":"http://x.example/d"}]}`, status: 200,
 			code: CodeUsage, exit: ExitUsage,
