@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agsh-dev/agsh/internal/devserver"
 )
 
 // compareTree is a workspace without ignore files or dot-files, so that the
@@ -28,30 +26,7 @@ var compareTree = map[string]string{
 
 func startCompareDeployment(t *testing.T) (repo, target string) {
 	t.Helper()
-	requireGit(t)
-	repo = t.TempDir()
-	for name, text := range compareTree {
-		p := filepath.Join(repo, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := gitInit(repo); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	srv, stop, err := devserver.Build(ctx, devserver.Options{Addr: "127.0.0.1:0", Root: repo})
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close(); stop(); cancel() })
+	srv, repo := startRepoDeployment(t, compareTree)
 	return repo, srv.AgentURL("executor")
 }
 

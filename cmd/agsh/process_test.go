@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,13 +16,28 @@ import (
 	"github.com/agsh-dev/agsh/internal/devserver"
 )
 
-// startDeployment starts a development deployment over a fresh git checkout.
+// startDeployment starts a development deployment over a fresh git
+// checkout holding a README.
 func startDeployment(t *testing.T) *devserver.Server {
 	t.Helper()
+	srv, _ := startRepoDeployment(t, map[string]string{"README.md": "# demo\n"})
+	return srv
+}
+
+// startRepoDeployment starts a development deployment over a fresh git
+// checkout of files (path → text).
+func startRepoDeployment(t *testing.T, files map[string]string) (srv *devserver.Server, repo string) {
+	t.Helper()
 	requireGit(t)
-	repo := t.TempDir()
-	if err := os.WriteFile(repo+"/README.md", []byte("# demo\n"), 0o644); err != nil {
-		t.Fatal(err)
+	repo = t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(repo, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := gitInit(repo); err != nil {
 		t.Fatal(err)
@@ -36,7 +52,7 @@ func startDeployment(t *testing.T) *devserver.Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Close(); stop(); cancel() })
-	return srv
+	return srv, repo
 }
 
 // agshCommand runs this test binary as agsh.
