@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
 )
 
 // compareTree is a workspace without ignore files or dot-files, so that the

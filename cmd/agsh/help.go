@@ -112,7 +112,6 @@ func optionItem(f *generated.Flag) render.HelpItem {
 	return item
 }
 
-
 // enumText shows a string enum value bare and anything else as JSON.
 func enumText(raw json.RawMessage) string {
 	var s string
