@@ -27,6 +27,7 @@ func TestCuratedFallback(t *testing.T) {
 	srv, err := devserver.New(devserver.Config{Agents: []devserver.AgentConfig{{Slug: "odd", Name: "odd-agent", Tools: []*tool.Tool{
 		echoTool("read", `{"type":"object","required":["file"],"properties":{"file":{"type":"string","description":"The file."},"lines":{"type":"integer"}}}`),
 		echoTool("grep", `{"type":"object","required":["pattern"],"properties":{"pattern":{"type":"string"},"path":{"type":"string"},"-i":{"type":"boolean"},"-C":{"type":"integer"}}}`),
+		echoTool("help", `{"type":"object","properties":{"topic":{"type":"string"}}}`),
 	}}}})
 	if err != nil {
 		t.Fatal(err)
@@ -60,5 +61,35 @@ func TestCuratedFallback(t *testing.T) {
 	help, _ = runAgsh(t, target, "grep", "--help")
 	if !strings.Contains(help, "grep [options...] <pattern> [path]") || strings.Contains(help, "Generic flags") {
 		t.Errorf("grep --help:\n%s", help)
+	}
+}
+
+// TestToolNamedHelpWins: a deployment tool named help wins over agsh's
+// word, one-shot and in the shell; agsh --help stays agsh's own usage.
+func TestToolNamedHelpWins(t *testing.T) {
+	srv, err := devserver.New(devserver.Config{Agents: []devserver.AgentConfig{{Slug: "odd", Name: "odd-agent", Tools: []*tool.Tool{
+		echoTool("help", `{"type":"object","properties":{"topic":{"type":"string"}}}`),
+	}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	target := srv.AgentURL("odd")
+	out, status := runAgsh(t, target, "help", "--topic", "sessions")
+	if status != 0 || !strings.Contains(out, "topic:") || !strings.Contains(out, "sessions") {
+		t.Errorf("agsh help --topic: status %d, output:\n%s", status, out)
+	}
+	cmd := agshCommand("--target", target)
+	cmd.Stdin = strings.NewReader("help --topic shell\n")
+	b, err := cmd.Output()
+	if err != nil || !strings.Contains(string(b), "shell") || strings.Contains(string(b), "COMMANDS") {
+		t.Errorf("shell help: %v\n%s", err, b)
+	}
+	out, status = runAgsh(t, target, "--help")
+	if status != 0 || !strings.Contains(out, "USAGE") {
+		t.Errorf("agsh --help: status %d\n%s", status, out)
 	}
 }
