@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Default limits of cli.md, "Timeouts and interruption".
@@ -82,6 +83,14 @@ func New(target string, opts Options) (*Client, error) {
 	u, err := parseTargetURL(target)
 	if err != nil {
 		return nil, err
+	}
+	if strings.ContainsFunc(opts.BearerToken, unicode.IsControl) {
+		src := opts.CredentialSource
+		if src == "" {
+			src = "the bearer token"
+		}
+		return nil, credentialError("the credential from %s holds a line break or another control character; "+
+			"a token is a single line", src)
 	}
 	hc := opts.HTTPClient
 	if hc == nil {

@@ -133,11 +133,7 @@ func (a *app) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	q := url.Values{}
-	if teamID != "" {
-		q.Set("teamId", teamID)
-	}
-	a.client, err = catalog.New(base, catalog.Options{BearerToken: cred.Token, Query: q, UserAgent: userAgent,
+	a.client, err = catalog.New(base, catalog.Options{BearerToken: cred.Token, Query: catalog.TeamQuery(teamID), UserAgent: userAgent,
 		HTTPClient: hc, CredentialSource: cred.Source})
 	return err
 }
