@@ -12,6 +12,7 @@ import (
 	"os"
 
 	"github.com/agsh-dev/agsh/internal/iostreams"
+	_ "github.com/agsh-dev/agsh/internal/termquiet" // before bubbletea's init: no terminal query at start-up
 )
 
 func main() {
