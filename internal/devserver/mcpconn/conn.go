@@ -29,6 +29,11 @@ type conn struct {
 	// listed ones (nil keeps the listed one): the echo tools serve their
 	// files' bytes.
 	schemasOf func(mcpName string) (input, output json.RawMessage)
+	// annotationsOf, when set, answers the annotations to serve instead of
+	// the listed ones (nil keeps the listed ones): the SDK's server writes
+	// readOnlyHint and idempotentHint even when false, so the echo tools
+	// serve their files' annotations.
+	annotationsOf func(mcpName string) json.RawMessage
 	// cleanup releases what the session runs on (an in-process server
 	// session, a child process); it runs after the client session closes.
 	cleanup func() error
@@ -148,9 +153,15 @@ func (c *conn) makeTool(lt listedTool) *tool.Tool {
 			t.OutputSchema = out
 		}
 	}
-	if len(nonNull(lt.Annotations)) > 0 {
+	annotations := nonNull(lt.Annotations)
+	if c.annotationsOf != nil {
+		if a := c.annotationsOf(lt.Name); a != nil {
+			annotations = a
+		}
+	}
+	if len(annotations) > 0 {
 		var a catalog.Annotations
-		if json.Unmarshal(lt.Annotations, &a) == nil {
+		if json.Unmarshal(annotations, &a) == nil {
 			t.Annotations = &a
 		}
 	}

@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agsh-dev/agsh/catalog"
 )
 
 // corpusDir answers ../shared/corpus beside the repository, skipping the
@@ -94,6 +97,19 @@ func TestCorpusEchoKeepsSchemasAndInputs(t *testing.T) {
 		}
 		if tl.Source.Kind != "connection" || tl.Source.Connection != "echo" || tl.Source.Connector != f.connector {
 			t.Errorf("%s: source %+v", f.file, tl.Source)
+		}
+		// The annotations are the file's: the SDK's server would add a
+		// false readOnlyHint and idempotentHint the file does not declare.
+		var wantAnn *catalog.Annotations
+		if f.def.Annotations != nil {
+			wantAnn = &catalog.Annotations{}
+			if err := json.Unmarshal(f.def.Annotations, wantAnn); err != nil {
+				t.Fatalf("%s: annotations: %v", f.file, err)
+			}
+		}
+		if !reflect.DeepEqual(tl.Annotations, wantAnn) {
+			got, _ := json.Marshal(tl.Annotations)
+			t.Errorf("%s: annotations %s, want %s", f.file, got, f.def.Annotations)
 		}
 		wantTitle := f.def.Title
 		if wantTitle == "" && f.def.Annotations != nil {

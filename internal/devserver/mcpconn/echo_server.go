@@ -46,6 +46,12 @@ func startEcho(ctx context.Context, paths []string, logf func(string, ...any)) (
 		}
 		return nil, nil
 	}
+	c.annotationsOf = func(mcpName string) json.RawMessage {
+		if d, ok := byMCPName[mcpName]; ok {
+			return d.annotations
+		}
+		return nil
+	}
 	return c, nil
 }
 
