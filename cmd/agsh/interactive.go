@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/agsh-dev/agsh/internal/repl"
@@ -34,7 +35,7 @@ func (a *app) interactive(ctx context.Context, runner *interp.Runner) int {
 		Runner:      &replRunner{a: a, runner: runner},
 		Completer:   newCompleter(a),
 		In:          a.ios.In,
-		Out:         a.out,
+		Out:         terminalOut(a.out, a.ios.Out),
 		ErrOut:      a.errOut,
 		NoColor:     !a.ios.ColorOut,
 	}
@@ -52,6 +53,29 @@ func (a *app) interactive(ctx context.Context, runner *interp.Runner) int {
 	}
 	return status
 }
+
+// terminalOut is the REPL's output: w (the redacting writer) for what is
+// written, carrying the terminal file tty stands for, when it is one, so that
+// bubbletea knows the terminal's size (without it no line is erased to its end
+// when redrawn, and a shortened input line keeps stale characters).
+func terminalOut(w, tty io.Writer) io.Writer {
+	f, ok := tty.(*os.File)
+	if !ok {
+		return w
+	}
+	return &termWriter{Writer: w, f: f}
+}
+
+// termWriter writes through to its Writer and otherwise is its terminal file
+// (bubbletea's term.File: a ReadWriteCloser with a descriptor).
+type termWriter struct {
+	io.Writer
+	f *os.File
+}
+
+func (t *termWriter) Read(p []byte) (int, error) { return t.f.Read(p) }
+func (t *termWriter) Close() error               { return nil }
+func (t *termWriter) Fd() uintptr                { return t.f.Fd() }
 
 // replRunner runs what the REPL reads through the same interpreter as
 // script mode.
