@@ -164,7 +164,7 @@ func (a *agent) run(c *reqCtx, e *entry, b binding, input []byte, scratch bool) 
 		raw("result", value),
 		field{key: "durationMs", raw: strconv.AppendInt(nil, dur.Milliseconds(), 10)},
 		valIf(b.bound(), "sessionId", b.sessionID),
-		valIf(scratch, "scratchWorkspace", true),
+		val("scratchWorkspace", scratch),
 	))
 }
 

@@ -39,17 +39,17 @@ func TestCallAnswers(t *testing.T) {
 		want             string // the answer with callId and durationMs blanked
 	}{
 		{"echo keeps input bytes", "echo_read", `{"input": {"n": 12345678901234567890123, "d": 1.50}}`,
-			`{"ok":true,"toolName":"echo_read","callId":"#","isError":false,"result":{"n": 12345678901234567890123, "d": 1.50},"durationMs":#}`},
+			`{"ok":true,"toolName":"echo_read","callId":"#","isError":false,"result":{"n": 12345678901234567890123, "d": 1.50},"durationMs":#,"scratchWorkspace":false}`},
 		{"no body", "echo_read", ``,
-			`{"ok":true,"toolName":"echo_read","callId":"#","isError":false,"result":{},"durationMs":#}`},
+			`{"ok":true,"toolName":"echo_read","callId":"#","isError":false,"result":{},"durationMs":#,"scratchWorkspace":false}`},
 		{"null input", "echo_read", `{"input": null}`,
-			`{"ok":true,"toolName":"echo_read","callId":"#","isError":false,"result":{},"durationMs":#}`},
+			`{"ok":true,"toolName":"echo_read","callId":"#","isError":false,"result":{},"durationMs":#,"scratchWorkspace":false}`},
 		{"go error", "fail", `{}`,
-			`{"ok":true,"toolName":"fail","callId":"#","isError":true,"result":"disk on fire","durationMs":#}`},
+			`{"ok":true,"toolName":"fail","callId":"#","isError":true,"result":"disk on fire","durationMs":#,"scratchWorkspace":false}`},
 		{"panic", "boom", `{}`,
-			`{"ok":true,"toolName":"boom","callId":"#","isError":true,"result":"boom failed: internal error (kaboom)","durationMs":#}`},
+			`{"ok":true,"toolName":"boom","callId":"#","isError":true,"result":"boom failed: internal error (kaboom)","durationMs":#,"scratchWorkspace":false}`},
 		{"mcp result", "datadog_get_monitor", `{}`,
-			`{"ok":true,"toolName":"datadog_get_monitor","callId":"#","isError":false,"result":{"content":[{"type":"text","text":"ok"}],"isError":false},"durationMs":#}`},
+			`{"ok":true,"toolName":"datadog_get_monitor","callId":"#","isError":false,"result":{"content":[{"type":"text","text":"ok"}],"isError":false},"durationMs":#,"scratchWorkspace":false}`},
 	}
 	blank := regexp.MustCompile(`"callId":"call_[0-9a-f]{16}"|"durationMs":\d+`)
 	for _, tt := range tests {
@@ -157,7 +157,8 @@ func TestUnavailableWorkspace(t *testing.T) {
 	}
 	devservertest.SetTurn(t, exec, "", devservertest.Turn{SessionID: id, Workspace: devservertest.Ptr("available")})
 	status, body = post(t, exec, "echo_write", "", map[string]any{"sessionId": id})
-	if res := envelope(t, body); status != 200 || res["scratchWorkspace"] != nil {
+	// The answer carries scratchWorkspace false, as wire.md's example does.
+	if res := envelope(t, body); status != 200 || res["scratchWorkspace"] != false {
 		t.Fatalf("write after: %d %s", status, body)
 	}
 }

@@ -143,7 +143,7 @@ func TestTokenBinding(t *testing.T) {
 	if _, has := res["sessionId"]; status != 200 || has || res["isError"] != false {
 		t.Fatalf("got %d %s", status, body)
 	}
-	if _, has := res["scratchWorkspace"]; has {
+	if res["scratchWorkspace"] != false {
 		t.Fatalf("an unbound token call is not a scratch fallback: %s", body)
 	}
 	calls := sessionCalls(t, exec, id)
