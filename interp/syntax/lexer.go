@@ -116,13 +116,13 @@ func (l *lexer) next() (token, error) {
 				continue
 			}
 		case r == '\\':
-			n, ok := l.peek(1)
-			if !ok {
+			if _, ok := l.peek(1); !ok {
 				return token{}, incompleteAt(l.pos(), "'\\' at end of input")
 			}
-			if n == '\n' {
-				l.advance()
-				l.advance()
+			if k := l.lineBreak(1); k > 0 {
+				if err := l.continuation(k); err != nil {
+					return token{}, err
+				}
 				continue
 			}
 		case r == '#':
@@ -256,12 +256,16 @@ func (l *lexer) word(p Pos) (token, error) {
 			if !ok {
 				return token{}, incompleteAt(l.pos(), "'\\' at end of input")
 			}
-			l.advance()
-			l.advance()
-			if n != '\n' { // backslash-newline is a line continuation
-				markQuoted()
-				b.WriteRune(n)
+			if k := l.lineBreak(1); k > 0 { // backslash-newline is a line continuation
+				if err := l.continuation(k); err != nil {
+					return token{}, err
+				}
+				continue
 			}
+			l.advance()
+			l.advance()
+			markQuoted()
+			b.WriteRune(n)
 		case '$':
 			if n, _ := l.peek(1); n == '(' {
 				return token{}, errAt(l.pos(), "command substitution ($(…)) is not supported")
@@ -277,6 +281,33 @@ func (l *lexer) word(p Pos) (token, error) {
 		litLen = b.Len()
 	}
 	return token{kind: tWord, val: b.String(), pos: p, litLen: litLen}, nil
+}
+
+// lineBreak is the length of the line break ("\n" or "\r\n") k runes ahead, or 0.
+func (l *lexer) lineBreak(k int) int {
+	switch r, _ := l.peek(k); r {
+	case '\n':
+		return 1
+	case '\r':
+		if n, _ := l.peek(k + 1); n == '\n' {
+			return 2
+		}
+	}
+	return 0
+}
+
+// continuation consumes a backslash and the k-rune line break after it. A
+// continuation with nothing after it leaves the input incomplete: the script's
+// last line asks for one more (shell.md).
+func (l *lexer) continuation(k int) error {
+	p := l.pos()
+	if _, ok := l.peek(1 + k); !ok {
+		return incompleteAt(p, "'\\' at end of input")
+	}
+	for ; k >= 0; k-- {
+		l.advance()
+	}
+	return nil
 }
 
 func isDigits(s string) bool {

@@ -55,7 +55,8 @@ var validCases = []struct {
 	{"hash inside word", []string{"x a#b", "x 'a#b'"}, `"x" "a#b"`},
 	{"escaped hash", []string{`x \#a`, `x '#a'`}, `"x" "#a"`},
 	{"quoted newline", []string{"x 'a\nb'", "x \"a\nb\""}, `"x" "a\nb"`},
-	{"continuation in word", []string{"x ab\\\ncd", "x abcd"}, `"x" "abcd"`},
+	{"continuation in word", []string{"x ab\\\ncd", "x abcd", "x ab\\\r\ncd"}, `"x" "abcd"`},
+	{"crlf continuation", []string{"x \\\r\nab\r\n", "x\\\r\n ab"}, `"x" "ab"`},
 	{"backslash newline in double quotes stays", []string{"x \"a\\\nb\""}, `"x" "a\\\nb"`},
 	{"crlf", []string{"a\r\nb\r\n"}, "\"a\"\n\"b\""},
 	{"quoted assignment is a word", []string{`'X=1' read`, `X'=1' read`, `\X=1 read`}, `"X=1" "read"`},
@@ -118,6 +119,9 @@ var errorCases = []struct {
 	{[]string{"ls &&", "ls &&\n"}, "line 1: col 4: expected a command after '&&'", true},
 	{[]string{"ls ||", "ls || # x\n"}, "line 1: col 4: expected a command after '||'", true},
 	{[]string{"ls \\", "ls a\\"}, "", true},
+	// a continuation on the script's last line: nothing follows it
+	{[]string{"ls \\\n", "ls \\\r\n", "ls\t\\\n"}, "line 1: col 4: '\\' at end of input", true},
+	{[]string{"ls a\\\n", "a |\nb \\\n"}, "", true},
 	{[]string{"ls 'abc", "ls 'a\nb"}, "line 1: col 4: unclosed single quote", true},
 	{[]string{"ls \"abc", "ls \"a\\\""}, "line 1: col 4: unclosed double quote", true},
 	// positions count characters, not bytes; lines count from 1
@@ -143,8 +147,10 @@ func TestParseErrors(t *testing.T) {
 				want = "line 1: col 2: '|' needs a command before it"
 			case src == "ls \\":
 				want = "line 1: col 4: '\\' at end of input"
-			case src == "ls a\\":
+			case src == "ls a\\", src == "ls a\\\n":
 				want = "line 1: col 5: '\\' at end of input"
+			case src == "a |\nb \\\n":
+				want = "line 2: col 3: '\\' at end of input"
 			}
 			if pe.Error() != want {
 				t.Errorf("Parse(%q) error\n got %q\nwant %q", src, pe.Error(), want)
