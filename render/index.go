@@ -26,6 +26,10 @@ type IndexGroup struct {
 	Rows []IndexRow
 }
 
+// minTitleRoom is the fewest cells the title column may keep before the
+// name column is capped.
+const minTitleRoom = 8
+
 // indexFooter closes the index page.
 const indexFooter = "Run any command with --help for its synopsis and options."
 
@@ -33,7 +37,9 @@ const indexFooter = "Run any command with --help for its synopsis and options."
 // declared), COMMANDS sorted by name, then one section per group (sorted by
 // name, headed by the name in capitals), and the closing line. Each row is
 // the name padded to the longest name on the page plus four, then the title
-// cut to the width (min(width, 100)) with "…".
+// cut to the width (min(width, 100)) with "…". Only when that column would
+// leave titles fewer than minTitleRoom cells is it capped at two thirds of
+// the line (longer names are then followed by two spaces).
 func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
 	p := &page{o: o, width: helpWidth(o)}
 	p.section("NAME", p.text(ip.Name, 4))
@@ -52,8 +58,12 @@ func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
 		}
 	}
 	col += 4
-	// One absurdly long name must not push every title off the page.
-	col = min(col, (p.width-4)*2/3)
+	// The spec's column (the longest name plus four) holds unless it leaves
+	// titles almost no room: then one absurdly long name must not push every
+	// title off the page, and the column stops at two thirds of the line.
+	if p.width-4-col < minTitleRoom {
+		col = min(col, (p.width-4)*2/3)
+	}
 	if len(ip.Commands) > 0 {
 		p.section("COMMANDS", p.rows(ip.Commands, col))
 	}
