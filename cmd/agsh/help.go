@@ -273,7 +273,7 @@ func (a *app) writeIndex(ctx context.Context, w io.Writer, jsonOut bool) error {
 	groups := map[string]*render.IndexGroup{}
 	type jsonTool struct {
 		Name  string `json:"name"`
-		Title string `json:"title,omitempty"`
+		Title string `json:"title"` // "" when none is declared: the shape of render.md
 		Group string `json:"group"`
 	}
 	var jt []jsonTool
