@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -90,6 +91,18 @@ func (h *shellHandler) ToolNames() []string {
 }
 
 func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdout, stderr io.Writer) (interp.Value, interp.Result) {
+	if !last {
+		// A tool before a pipe writes on standard output only its help
+		// (read --help | head): that text is the value the filters get.
+		var help bytes.Buffer
+		o := h.a.runTool(ctx, argv[0], argv[1:], false, true, false, &help, stderr)
+		if o.rendered && o.status == 0 {
+			return interp.Value{Text: help.String(), Final: true}, interp.Result{}
+		}
+		_, _ = stdout.Write(help.Bytes())
+		v := interp.Value{Text: o.value.Text, JSON: o.value.JSON, IsJSON: o.value.IsJSON, Final: o.value.Final}
+		return v, interp.Result{Status: o.status, Rendered: o.rendered}
+	}
 	o := h.a.runTool(ctx, argv[0], argv[1:], false, true, last, stdout, stderr)
 	v := interp.Value{Text: o.value.Text, JSON: o.value.JSON, IsJSON: o.value.IsJSON, Final: o.value.Final}
 	return v, interp.Result{Status: o.status, Rendered: o.rendered}
