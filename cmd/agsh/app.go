@@ -156,7 +156,9 @@ func (a *app) sessionLine() {
 	if !a.reached {
 		return
 	}
-	fmt.Fprintln(a.errOut, catalog.SessionLine(a.binding, a.answerSession))
+	// The id comes from the deployment (or the command line): made safe on
+	// a terminal like every other message.
+	a.message(a.errOut, "", catalog.SessionLine(a.binding, a.answerSession))
 }
 
 // message prints an agsh message on w (standard error), made safe for a

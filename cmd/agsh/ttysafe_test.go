@@ -1,0 +1,47 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agsh-dev/agsh/internal/iostreams"
+)
+
+// ttySafeEnv is an environment of fixed variables, no files, no home.
+type ttySafeEnv map[string]string
+
+func (m ttySafeEnv) Getenv(k string) string        { return m[k] }
+func (ttySafeEnv) ReadFile(string) ([]byte, error) { return nil, errTTYSafeNoFile }
+func (ttySafeEnv) HomeDir() string                 { return "" }
+
+var errTTYSafeNoFile = &ttySafeNotFound{}
+
+type ttySafeNotFound struct{}
+
+func (*ttySafeNotFound) Error() string { return "no such file" }
+
+// TestSessionLineSafeOnTerminal: the session line carries an id or token
+// (the answer's sessionId comes from the deployment); on a terminal its
+// control characters show as visible escapes like in every other message
+// (render.md, "Safety on a terminal"); in a pipe it is passed unchanged.
+func TestSessionLineSafeOnTerminal(t *testing.T) {
+	exe := startDeployment(t).AgentURL("executor")
+	for _, tty := range []bool{true, false} {
+		ios, out, errOut := iostreams.Test("")
+		ios.ErrTTY, ios.OutTTY = tty, tty
+		token := "http:x\x1b]0;pwned\x07y"
+		status := run([]string{"--target", exe, "ls", "/repo", "--continuation-token", token}, ios, ttySafeEnv{})
+		if status != 0 {
+			t.Fatalf("tty %v: status %d\nstdout:\n%s\nstderr:\n%s", tty, status, out, errOut)
+		}
+		lines := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")
+		last := lines[len(lines)-1]
+		want := "→ " + token
+		if tty {
+			want = `→ http:x\x1b]0;pwned\x07y`
+		}
+		if last != want {
+			t.Errorf("tty %v: session line %q, want %q", tty, last, want)
+		}
+	}
+}
