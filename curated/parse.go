@@ -30,17 +30,32 @@ func (e *UsageError) ExitCode() int { return 2 }
 // Code is the JSON error line's code.
 func (e *UsageError) Code() string { return "usage" }
 
-// localGrepOptions are grep options that only the local filter has.
+// localGrepOptions are the options of the local grep filter (interp) that
+// the deployment's grep does not have: given to the tool, they get the hint
+// to put them after |.
 var localGrepOptions = map[string]bool{
-	"-v": true, "-c": true, "-l": true, "-L": true, "-n": true, "-E": true, "-F": true,
-	"-w": true, "-x": true, "-o": true, "-r": true, "-R": true, "-H": true,
-	"-e": true, "-q": true, "-s": true, "-P": true,
+	"-v": true, "-c": true, "-n": true, "-E": true, "-F": true,
+	"-w": true, "-x": true, "-e": true,
+}
+
+// grepOptionHints say what to do instead of a unix grep option that neither
+// the deployment's grep nor the local filter has.
+var grepOptionHints = map[string]string{
+	"-l": "use --output-mode files_with_matches",
+	"-r": "the deployment's grep already searches directories recursively: leave it out",
+	"-R": "the deployment's grep already searches directories recursively: leave it out",
+	"-H": "the deployment's grep always prints the path: leave it out",
 }
 
 // Parse parses a curated command line (the arguments after the command
 // name). When Help is set in the result, nothing else was checked.
 func (s *Shape) Parse(args []string) (*Call, error) {
 	p, err := s.Flags.Parse(args)
+	if err != nil && (p == nil || !p.Help) {
+		if herr := s.bundledGrepOption(args); herr != nil {
+			return nil, herr
+		}
+	}
 	if p != nil && p.Help {
 		return &Call{Parsed: p}, nil
 	}
@@ -97,9 +112,63 @@ func (s *Shape) explain(err error) error {
 	if i := strings.IndexByte(flag, '='); i > 0 {
 		flag = flag[:i]
 	}
-	if !localGrepOptions[flag] {
-		return err
+	if herr := grepOptionError(flag); herr != nil {
+		return herr
 	}
-	return &UsageError{fmt.Sprintf("grep: %s is not an option of the deployment's grep; local filters go after |: "+
-		"grep <pattern> [path] | grep %s …", flag, flag)}
+	return err
+}
+
+// grepOptionError is the hint for a unix grep option the deployment's grep
+// does not have, nil for any other flag.
+func grepOptionError(flag string) error {
+	if localGrepOptions[flag] {
+		return &UsageError{fmt.Sprintf("grep: %s is not an option of the deployment's grep; local filters go after |: "+
+			"grep <pattern> [path] | grep %s …", flag, flag)}
+	}
+	if h, ok := grepOptionHints[flag]; ok {
+		return &UsageError{fmt.Sprintf("grep: %s is not an option of the deployment's grep; %s", flag, h)}
+	}
+	return nil
+}
+
+// bundledGrepOption finds a unix grep option written in a bundle of short
+// options (-in, -rn, -vi) before "--", where the flag parser would report
+// the bundle itself or take its tail for -i's value: the hint names the
+// option.
+func (s *Shape) bundledGrepOption(args []string) error {
+	if s.Name != "grep" {
+		return nil
+	}
+	for _, a := range args {
+		if a == "--" {
+			return nil
+		}
+		if len(a) < 3 || a[0] != '-' || a[1] == '-' || s.hasFlag(a) {
+			continue
+		}
+		letters := true
+		for _, c := range a[1:] {
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+				letters = false
+			}
+		}
+		if !letters {
+			continue
+		}
+		for _, c := range a[1:] {
+			if err := grepOptionError("-" + string(c)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Shape) hasFlag(name string) bool {
+	for _, f := range s.Flags.Flags {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
 }
