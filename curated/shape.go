@@ -19,7 +19,8 @@ type operandSpec struct {
 }
 
 // A flagSpec renames the generated flag of the first candidate field found
-// with the expected type.
+// with the expected type; one without a spelling keeps the generated
+// spelling, and its one field is not offered when of another type.
 type flagSpec struct {
 	spelling   string
 	candidates []string
@@ -29,6 +30,12 @@ type flagSpec struct {
 type spec struct {
 	operands []operandSpec
 	flags    []flagSpec
+}
+
+// typed is a flag that keeps its generated spelling but is offered only when
+// its field has the expected type.
+func typed(field, typ string) flagSpec {
+	return flagSpec{candidates: []string{field}, typ: typ}
 }
 
 // DefaultRoot is the workspace root ls lists without an operand.
@@ -42,11 +49,19 @@ var specs = map[string]spec{
 		operands: []operandSpec{{name: "path", candidates: []string{"target_directory", "path", "dir"}, def: DefaultRoot}},
 		flags:    []flagSpec{{spelling: "--ignore-globs", candidates: []string{"ignore_globs", "ignore"}, typ: "array"}},
 	},
-	"read": {operands: []operandSpec{{name: "path", candidates: []string{"path", "target_file", "file_path"}, required: true}}},
-	"grep": {operands: []operandSpec{
-		{name: "pattern", candidates: []string{"pattern"}, required: true},
-		{name: "path", candidates: []string{"path"}},
-	}},
+	"read": {
+		operands: []operandSpec{{name: "path", candidates: []string{"path", "target_file", "file_path"}, required: true}},
+		flags:    []flagSpec{typed("offset", "integer"), typed("limit", "integer")},
+	},
+	"grep": {
+		operands: []operandSpec{
+			{name: "pattern", candidates: []string{"pattern"}, required: true},
+			{name: "path", candidates: []string{"path"}},
+		},
+		flags: []flagSpec{typed("-i", "boolean"), typed("-A", "integer"), typed("-B", "integer"), typed("-C", "integer"),
+			typed("output_mode", "string"), typed("head_limit", "integer"), typed("glob", "string"),
+			typed("type", "string"), typed("offset", "integer"), typed("multiline", "boolean")},
+	},
 	"glob": {operands: []operandSpec{
 		{name: "pattern", candidates: []string{"glob_pattern", "pattern"}, required: true},
 		{name: "path", candidates: []string{"target_directory", "path"}},
@@ -116,8 +131,13 @@ func Bind(name string, schema json.RawMessage) (*Shape, error) {
 	}
 	rename := map[string]string{}
 	for _, f := range sp.flags {
-		if field := firstOfType(props, f.candidates, f.typ); field != nil {
+		field := firstOfType(props, f.candidates, f.typ)
+		switch {
+		case field != nil && f.spelling != "":
 			rename[field.name] = f.spelling
+		case field == nil && f.spelling == "" && typedOtherwise(props, f.candidates[0]):
+			// A field of another type than the shape expects: not offered.
+			omit = append(omit, f.candidates[0])
 		}
 	}
 	s.Flags, err = generated.Build(schema, generated.BuildOptions{Omit: omit, Rename: rename})
@@ -156,6 +176,17 @@ func (s *Shape) Note() string {
 
 type property struct {
 	name, typ, itemType, description string
+}
+
+// typedOtherwise reports whether the field name is declared with a type (any
+// type: the caller found none of the one it expects).
+func typedOtherwise(props []property, name string) bool {
+	for _, p := range props {
+		if p.name == name {
+			return p.typ != ""
+		}
+	}
+	return false
 }
 
 func firstOfType(props []property, candidates []string, typ string) *property {

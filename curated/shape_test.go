@@ -141,3 +141,19 @@ func TestParseHelpWins(t *testing.T) {
 		t.Errorf("Parse(--bogus --help) = %v, %v; want help", call, err)
 	}
 }
+
+// A curated flag whose field has another type than the shape expects is not
+// offered; a field without a type keeps its generated flag.
+func TestBindFlagOfAnotherType(t *testing.T) {
+	s := mustBind(t, "read", `{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"string"},"offset":{"type":"integer"}}}`)
+	if got := flagNames(s); got != "--offset" {
+		t.Errorf("read flags = %q, want --offset", got)
+	}
+	if _, err := s.Parse([]string{"--limit", "2", "a"}); err == nil {
+		t.Errorf("read --limit with a string limit field: no error")
+	}
+	s = mustBind(t, "grep", `{"type":"object","properties":{"pattern":{"type":"string"},"path":{"type":"string"},"-A":{"type":"string"},"-i":{"type":"boolean"},"output_mode":{"enum":["content","count"]}}}`)
+	if got := flagNames(s); got != "-i --output-mode" {
+		t.Errorf("grep flags = %q, want -i --output-mode", got)
+	}
+}
