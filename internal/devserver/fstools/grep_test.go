@@ -151,3 +151,24 @@ func TestGrepOtherMount(t *testing.T) {
 		t.Errorf("grep over /data = %q, want %q", got, want)
 	}
 }
+
+// TestGrepPathOrder: files come in the order their paths sort, as the
+// paths of `grep -rl | sort` do, even where a directory's name is a prefix of
+// its siblings' ("a/" after "a-b/" and "a.txt").
+func TestGrepPathOrder(t *testing.T) {
+	ts := toolSet(writeTree(t, map[string]string{
+		"a/b.txt":   "word\n",
+		"a-b/c.txt": "word\n",
+		"a.txt":     "word\n",
+		"a0":        "word\n",
+		"B.txt":     "word\n",
+	}))
+	want := "Found 5 files\nB.txt\na-b/c.txt\na.txt\na/b.txt\na0"
+	if got := mustText(t, ts, "grep", `{"pattern":"word","output_mode":"files_with_matches"}`); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+	want = "Found 5 matching lines across 5 files\nB.txt:1\na-b/c.txt:1\na.txt:1\na/b.txt:1\na0:1"
+	if got := mustText(t, ts, "grep", `{"pattern":"word","output_mode":"count"}`); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -1,11 +1,13 @@
 package fstools
 
 import (
+	"cmp"
 	"context"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -107,7 +109,7 @@ func (w *walker) list(rel string, stack ignoreStack) ([]entry, ignoreStack, erro
 }
 
 // walkFiles calls fn for every visible regular file under rel, depth first
-// in path order (names sorted byte-wise within each directory). Directories
+// in path order: the order sort.Strings gives the paths. Directories
 // behind symlinks are not entered; unreadable directories are skipped.
 func (w *walker) walkFiles(rel string, stack ignoreStack, fn func(e entry) error) error {
 	ents, stack, err := w.list(rel, stack)
@@ -117,6 +119,7 @@ func (w *walker) walkFiles(rel string, stack ignoreStack, fn func(e entry) error
 		}
 		return nil
 	}
+	slices.SortStableFunc(ents, comparePathOrder)
 	for _, e := range ents {
 		if e.isDir {
 			if e.symlink {
@@ -132,4 +135,28 @@ func (w *walker) walkFiles(rel string, stack ignoreStack, fn func(e entry) error
 		}
 	}
 	return nil
+}
+
+// comparePathOrder orders the entries of one directory as their paths sort
+// byte-wise: a directory counts as its name followed by "/", so a depth-first
+// walk meets "a-b/x", "a.txt", "a/x" in that order (os.ReadDir sorts bare
+// names, which would enter "a/" before "a-b/" and "a.txt").
+func comparePathOrder(a, b entry) int {
+	n := min(len(a.name), len(b.name))
+	if c := strings.Compare(a.name[:n], b.name[:n]); c != 0 {
+		return c
+	}
+	return cmp.Compare(pathKeyByte(a, n), pathKeyByte(b, n))
+}
+
+// pathKeyByte is the byte at i of e's sort key (its name, then "/" for a
+// directory), or -1 past its end.
+func pathKeyByte(e entry, i int) int {
+	switch {
+	case i < len(e.name):
+		return int(e.name[i])
+	case i == len(e.name) && e.isDir:
+		return '/'
+	}
+	return -1
 }
