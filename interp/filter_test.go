@@ -65,6 +65,7 @@ func TestFilters(t *testing.T) {
 		{"wc lines", []string{"wc -l", "wc -ll"}, text(lines5), show(textValue("5\n")), 0},
 		{"wc words bytes", []string{"wc -w -c", "wc -cw"}, text("héllo  wörld\n"), show(textValue("2 15\n")), 0},
 		{"wc counts a last line without newline", []string{"wc"}, text("a b\nc"), show(textValue("2 3 6\n")), 0},
+		{"wc counts final text's bytes as printed", []string{"wc"}, Value{Text: "a b\nc", Final: true}, show(textValue("2 3 5\n")), 0},
 		{"wc empty", []string{"wc"}, text(""), show(textValue("0 0 0\n")), 0},
 		{"wc array", []string{"wc"}, arr, show(textValue("6 8 62\n")), 0},
 		{"wc array lines", []string{"wc -l"}, array(`[]`), show(textValue("0\n")), 0},

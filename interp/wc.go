@@ -9,9 +9,10 @@ import (
 	"unicode/utf8"
 )
 
-// wc counts lines, words and bytes. Text is measured as it prints (a final line
-// without a newline counts as a line and its newline as a byte); an array counts
-// each element as one line of its compact JSON.
+// wc counts lines, words and bytes. Text is measured as it prints: a final line
+// without a newline counts as a line, and its newline as a byte unless the text
+// is final (printed byte for byte: read's file text gives the file's size); an
+// array counts each element as one line of its compact JSON.
 type wc struct {
 	lines, words, bytes bool
 }
@@ -71,7 +72,9 @@ func (f *wc) run(_ context.Context, rd Renderer, v Value) (Value, int, error) {
 		nbytes = len(t)
 		if t[len(t)-1] != '\n' {
 			lines++
-			nbytes++
+			if !v.Final { // final text prints byte for byte, without one
+				nbytes++
+			}
 		}
 		words = countWords(t)
 	}
