@@ -3,6 +3,7 @@ package fstools
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"strconv"
 	"strings"
@@ -72,13 +73,20 @@ func (w *workspace) read(_ context.Context, in input) (string, error) {
 	if !hasLimit {
 		limit = -1
 	}
-	return formatRead(data, offset, limit)
+	// The offset as sent: one beyond ±2^31 was clamped, and is beyond the
+	// end of any file read handles, so the error names what was asked.
+	offsetText := strconv.Itoa(offset)
+	if n, ok := in["offset"].(json.Number); ok {
+		offsetText = string(n)
+	}
+	return formatRead(data, offset, limit, offsetText)
 }
 
 // formatRead renders data's lines from offset (1-based; 0 is 1; negative
 // counts back from the end), at most limit lines (-1: no limit), numbered,
-// with the size cut and its notices.
-func formatRead(data []byte, offset, limit int) (string, error) {
+// with the size cut and its notices. offsetText spells offset in the error
+// of an offset out of range.
+func formatRead(data []byte, offset, limit int, offsetText string) (string, error) {
 	if len(data) == 0 {
 		return "File is empty.", nil
 	}
@@ -94,7 +102,7 @@ func formatRead(data []byte, offset, limit int) (string, error) {
 		start = total + offset + 1
 	}
 	if start < 1 || start > total {
-		return "", errorf("Offset %d is beyond end of file (%d lines total)", offset, total)
+		return "", errorf("Offset %s is beyond end of file (%d lines total)", offsetText, total)
 	}
 	want := total - start + 1
 	if limit >= 0 && limit < want {

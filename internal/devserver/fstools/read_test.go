@@ -52,6 +52,8 @@ func TestRead(t *testing.T) {
 		{"offset past end", `{"path":"twelve.txt","offset":40}`, "Offset 40 is beyond end of file (12 lines total)", true},
 		{"offset just past end", `{"path":"twelve.txt","offset":13}`, "Offset 13 is beyond end of file (12 lines total)", true},
 		{"offset before start", `{"path":"twelve.txt","offset":-13}`, "Offset -13 is beyond end of file (12 lines total)", true},
+		{"offset past int32", `{"path":"twelve.txt","offset":99999999999999999999}`, "Offset 99999999999999999999 is beyond end of file (12 lines total)", true},
+		{"offset before int32", `{"path":"twelve.txt","offset":-4294967296}`, "Offset -4294967296 is beyond end of file (12 lines total)", true},
 		{"limit zero", `{"path":"nl.txt","limit":0}`, "limit must be at least 1", true},
 		{"limit negative", `{"path":"nl.txt","limit":-3}`, "limit must be at least 1", true},
 		{"limit short", `{"path":"twelve.txt","offset":3,"limit":2}`, "     3|z\n     4|z\n\n[8 more lines in file. Use offset=5 to continue.]", false},
