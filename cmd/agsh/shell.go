@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/interp/syntax"
@@ -23,7 +24,8 @@ func (a *app) shell(ctx context.Context) int {
 	if err := a.connect(ctx); err != nil {
 		return a.report(ctx, a.errOut, err)
 	}
-	runner := &interp.Runner{Handler: &shellHandler{a}, Renderer: &shellRenderer{a}, Stdout: a.out, Stderr: a.errOut, Prefix: "agsh: "}
+	rd := &shellRenderer{a: a}
+	runner := &interp.Runner{Handler: &shellHandler{a: a, rd: rd}, Renderer: rd, Stdout: a.out, Stderr: a.errOut, Prefix: "agsh: "}
 	var status int
 	switch {
 	case !a.ios.InTTY:
@@ -70,7 +72,10 @@ func (a *app) script(ctx context.Context, runner *interp.Runner) int {
 }
 
 // shellHandler gives the interpreter the deployment's tools and help.
-type shellHandler struct{ a *app }
+type shellHandler struct {
+	a  *app
+	rd *shellRenderer
+}
 
 func (h *shellHandler) IsTool(name string) bool {
 	for _, t := range h.a.tools {
@@ -91,7 +96,10 @@ func (h *shellHandler) ToolNames() []string {
 }
 
 func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdout, stderr io.Writer) (interp.Value, interp.Result) {
+	h.rd.output = ""
 	if !last {
+		// The tool's --output is the pipeline's: it renders the last value.
+		h.rd.output = outputFlag(argv[1:])
 		// A tool before a pipe writes on standard output only its help
 		// (read --help | head): that text is the value the filters get.
 		var help bytes.Buffer
@@ -113,11 +121,40 @@ func (h *shellHandler) Help(ctx context.Context, args []string, stdout, stderr i
 }
 
 // shellRenderer renders the final value of a pipeline as one-shot calls do.
-type shellRenderer struct{ a *app }
+type shellRenderer struct {
+	a *app
+	// output is the --output given to the pipeline's tool ("" when none).
+	output string
+}
 
 func (r *shellRenderer) Render(stdout, stderr io.Writer, v interp.Value) error {
 	rv := render.Value{Text: v.Text, JSON: v.JSON, IsJSON: v.IsJSON, Final: v.Final}
-	return r.a.writeValue(stdout, rv, r.a.g.json() && !v.Final, "")
+	jsonOut := r.a.g.json()
+	switch r.output {
+	case "json":
+		jsonOut = true
+	case "text":
+		jsonOut = false
+	}
+	r.output = ""
+	return r.a.writeValue(stdout, rv, jsonOut && !v.Final, "")
+}
+
+// outputFlag is the value of the last --output among a tool's arguments
+// (before "--"), "" when none.
+func outputFlag(args []string) string {
+	out := ""
+	for i, arg := range args {
+		switch {
+		case arg == "--":
+			return out
+		case arg == "--output" && i+1 < len(args):
+			out = args[i+1]
+		case strings.HasPrefix(arg, "--output="):
+			out = strings.TrimPrefix(arg, "--output=")
+		}
+	}
+	return out
 }
 
 func (r *shellRenderer) PropertyLines(obj json.RawMessage) ([]string, error) {
