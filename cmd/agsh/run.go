@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/render"
 )
 
 // run is agsh: it returns the exit status.
 func run(args []string, ios *iostreams.IOStreams, e env) int {
 	g, rest, err := splitGlobals(args)
 	if err != nil {
-		return reportError(ios.ErrOut, err, jsonRequested(args))
+		return reportEarly(ios, e, g, err, jsonRequested(args))
 	}
 	if len(rest) > 0 && rest[0] == "--" {
 		rest = rest[1:]
@@ -23,7 +24,7 @@ func run(args []string, ios *iostreams.IOStreams, e env) int {
 		return exitOK
 	}
 	if len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-		return reportError(ios.ErrOut, usagef("unknown option %s; see agsh --help", rest[0]), g.json())
+		return reportEarly(ios, e, g, usagef("unknown option %s; see agsh --help", rest[0]), g.json())
 	}
 
 	a := newApp(ios, e, g)
@@ -44,6 +45,22 @@ func run(args []string, ios *iostreams.IOStreams, e env) int {
 		}
 	}()
 	return a.oneShot(ctx, rest[0], rest[1:])
+}
+
+// reportEarly reports a usage error found before the app exists, with the
+// same care as every other message: the credential (from the flag or the
+// environment) redacted, and the text made safe on a terminal.
+func reportEarly(ios *iostreams.IOStreams, e env, g globals, err error, jsonLine bool) int {
+	token := g.token
+	if token == "" {
+		token = e.Getenv("AGENT_SHELL_BEARER_TOKEN")
+	}
+	w := iostreams.NewRedactor(ios.ErrOut, token)
+	defer w.Flush()
+	if ios.ErrTTY {
+		err = &usageError{render.Safe(err.Error())}
+	}
+	return reportError(w, err, jsonLine)
 }
 
 // jsonRequested is a best-effort look for --output json when the options

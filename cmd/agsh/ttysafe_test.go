@@ -45,3 +45,27 @@ func TestSessionLineSafeOnTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlyUsageErrorRedactedAndSafe: a usage error found while reading
+// agsh's own options still never shows the credential (cli.md,
+// "Credentials") and is made safe on a terminal.
+func TestEarlyUsageErrorRedactedAndSafe(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  ttySafeEnv
+	}{
+		{[]string{"--s3cr3t-tok\x1b[2J", "--output", "json"}, ttySafeEnv{"AGENT_SHELL_BEARER_TOKEN": "s3cr3t-tok"}},
+		{[]string{"--bearer-token", "s3cr3t-tok", "--s3cr3t-tok\x1b[2J", "--output=json"}, ttySafeEnv{}},
+		{[]string{"--bearer-token=s3cr3t-tok", "--output", "s3cr3t-tok\x1b[2J"}, ttySafeEnv{}},
+	} {
+		ios, _, errOut := iostreams.Test("")
+		ios.ErrTTY = true
+		if status := run(tc.args, ios, tc.env); status != 2 {
+			t.Errorf("%q: status %d, want 2", tc.args, status)
+		}
+		got := errOut.String()
+		if strings.Contains(got, "s3cr3t-tok") || strings.Contains(got, "\x1b") || !strings.HasPrefix(got, "agsh: ") {
+			t.Errorf("%q: stderr shows the credential or a raw escape:\n%q", tc.args, got)
+		}
+	}
+}
