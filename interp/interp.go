@@ -81,6 +81,11 @@ type Runner struct {
 	Stdout, Stderr io.Writer
 	// Prefix starts every message interp prints, e.g. "agsh: ".
 	Prefix string
+	// OnError, when set, is called after interp prints a message of its own for
+	// a failure of status 2 or more (a parse error, an unknown or misplaced
+	// command, a bad filter option, a bad exit operand) with that status and the
+	// message without its prefix: cmd/agsh adds the JSON error line there.
+	OnError func(stderr io.Writer, status int, msg string)
 
 	last int
 }

@@ -29,7 +29,7 @@ const (
 func (r *Runner) RunScript(ctx context.Context, src string) int {
 	s, err := syntax.Parse(src)
 	if err != nil {
-		fmt.Fprintf(r.stderr(), "%s%s\n", r.Prefix, err)
+		r.message(r.Prefix, StatusUsage, err.Error())
 		return StatusUsage
 	}
 	status := r.last
@@ -98,7 +98,7 @@ func (r *Runner) runList(ctx context.Context, l *syntax.List, script bool) (int,
 // runPipeline resolves and validates every command of a pipeline, then runs it.
 func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix string) (int, bool) {
 	fail := func(status int, format string, args ...any) (int, bool) {
-		fmt.Fprintf(r.stderr(), "%s%s\n", prefix, fmt.Sprintf(format, args...))
+		r.message(prefix, status, fmt.Sprintf(format, args...))
 		return status, false
 	}
 	if len(pl.Commands) == 0 { // only a hand-built tree can hold these
@@ -176,7 +176,7 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix st
 		var err error
 		v, status, err = f.run(ctx, r.Renderer, v)
 		if err != nil {
-			fmt.Fprintf(r.stderr(), "%s%s: %s\n", prefix, f.name(), err)
+			r.message(prefix, status, f.name()+": "+err.Error())
 		}
 		if ctx.Err() != nil {
 			return StatusInterrupted, false
@@ -198,13 +198,22 @@ func (r *Runner) exit(args []string, prefix string) (int, bool) {
 	case 1:
 		n, err := strconv.ParseInt(args[0], 10, 64)
 		if err != nil {
-			fmt.Fprintf(r.stderr(), "%sexit: %s: numeric argument required\n", prefix, args[0])
+			r.message(prefix, StatusUsage, "exit: "+args[0]+": numeric argument required")
 			return StatusUsage, true
 		}
 		return int(uint8(n)), true
 	}
-	fmt.Fprintf(r.stderr(), "%sexit: too many arguments\n", prefix)
+	r.message(prefix, StatusUsage, "exit: too many arguments")
 	return StatusUsage, false
+}
+
+// message prints one of interp's own messages for a failure with status, and
+// hands a usage failure (status 2 or more) to OnError.
+func (r *Runner) message(prefix string, status int, msg string) {
+	fmt.Fprintf(r.stderr(), "%s%s\n", prefix, msg)
+	if r.OnError != nil && status >= StatusUsage {
+		r.OnError(r.stderr(), status, msg)
+	}
 }
 
 // render writes the final value through the Renderer, or plainly without one.

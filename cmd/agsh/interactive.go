@@ -90,6 +90,9 @@ func (r *replRunner) Run(ctx context.Context, src string, stdout, stderr io.Writ
 	script, err := syntax.Parse(src)
 	if err != nil {
 		fmt.Fprintf(stderr, "agsh: %s\n", err)
+		if r.runner.OnError != nil {
+			r.runner.OnError(stderr, exitUsage, err.Error())
+		}
 		return exitUsage, false
 	}
 	status := r.runner.LastStatus()

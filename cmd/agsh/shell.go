@@ -26,6 +26,11 @@ func (a *app) shell(ctx context.Context) int {
 	}
 	rd := &shellRenderer{a: a}
 	runner := &interp.Runner{Handler: &shellHandler{a: a, rd: rd}, Renderer: rd, Stdout: a.out, Stderr: a.errOut, Prefix: "agsh: "}
+	if a.g.json() {
+		// Failures of the shell itself get the JSON error line, as a one-shot
+		// command's do (cli.md).
+		runner.OnError = func(w io.Writer, _ int, msg string) { writeJSONErrorLine(w, usagef("%s", msg)) }
+	}
 	var status int
 	switch {
 	case !a.ios.InTTY:
