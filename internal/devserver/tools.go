@@ -60,14 +60,19 @@ func newAgent(ac AgentConfig, stateDir string, logf func(string, ...any)) (*agen
 		a.tools = append(a.tools, e)
 		a.byName[t.Name] = e
 		a.available = append(a.available, t.Name)
-		infos = append(infos, object(
-			val("name", t.Name),
-			valIf(t.Description != "", "description", t.Description),
-			raw("inputSchema", e.schema),
-			valIf(t.Effect != "", "effect", t.Effect),
-			val("needsApproval", t.NeedsApproval),
-			val("execution", execution(t)),
-		))
+		// The info document is the static authored manifest; connection
+		// tools are only in the live listing (seed: "the info document
+		// stays the static authored manifest").
+		if source(t).Kind != "connection" {
+			infos = append(infos, object(
+				val("name", t.Name),
+				valIf(t.Description != "", "description", t.Description),
+				raw("inputSchema", e.schema),
+				valIf(t.Effect != "", "effect", t.Effect),
+				val("needsApproval", t.NeedsApproval),
+				val("execution", execution(t)),
+			))
+		}
 		list = append(list, object(
 			val("name", t.Name),
 			valIf(t.Title != "", "title", t.Title),
