@@ -216,3 +216,15 @@ func TestRequiredLiterals(t *testing.T) {
 		t.Errorf("rarest first: %q", g.required)
 	}
 }
+
+func TestFilterHelp(t *testing.T) {
+	for _, name := range filterNames() {
+		page, ok := FilterHelp(name)
+		if !ok || !strings.HasPrefix(page, "NAME\n    "+name+" - ") || !strings.Contains(page, "… | "+name) {
+			t.Errorf("FilterHelp(%q) = %q, %v", name, page, ok)
+		}
+	}
+	if _, ok := FilterHelp("read"); ok {
+		t.Error("FilterHelp(read) is ok")
+	}
+}

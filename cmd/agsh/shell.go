@@ -121,8 +121,38 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 	return v, interp.Result{Status: o.status, Rendered: o.rendered}
 }
 
+// Help is the shell's word help [--output text|json] [tool]. The --output is
+// this command's, as on any command line; a filter's name gives its page.
 func (h *shellHandler) Help(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	return h.a.helpWord(ctx, args, stdout, stderr)
+	var words []string
+	output := ""
+	for i := 0; i < len(args); i++ {
+		switch x := args[i]; {
+		case x == "--output" && i+1 < len(args):
+			output = args[i+1]
+			i++
+		case strings.HasPrefix(x, "--output="):
+			output = strings.TrimPrefix(x, "--output=")
+		default:
+			words = append(words, x)
+		}
+	}
+	switch output {
+	case "":
+	case "text", "json":
+		saved := h.a.g.output
+		h.a.g.output = output
+		defer func() { h.a.g.output = saved }()
+	default:
+		return h.a.report(ctx, stderr, usagef("--output must be text or json, not %q", output))
+	}
+	if len(words) == 1 && !h.IsTool(words[0]) {
+		if page, ok := interp.FilterHelp(words[0]); ok {
+			_, _ = io.WriteString(stdout, page)
+			return 0
+		}
+	}
+	return h.a.helpWord(ctx, words, stdout, stderr)
 }
 
 // shellRenderer renders the final value of a pipeline as one-shot calls do.
