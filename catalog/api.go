@@ -31,7 +31,15 @@ func (c *Client) Tools(ctx context.Context, b Binding) ([]ToolEntry, error) {
 	if a.Tools == nil {
 		return nil, c.missing(r, essentialTools)
 	}
-	return a.Tools, nil
+	// An entry without a name names no command (agsh never makes one up):
+	// it is left out rather than listed as a blank row.
+	tools := a.Tools[:0:0]
+	for _, t := range a.Tools {
+		if t.Name != "" {
+			tools = append(tools, t)
+		}
+	}
+	return tools, nil
 }
 
 // Tool fetches one tool's full description (GET /v1/tools/{name}) under

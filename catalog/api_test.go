@@ -85,7 +85,9 @@ func TestToolsTolerantDecoding(t *testing.T) {
 			{"name":"report_change_issue"},
 			{"name":"datadog_list_monitors","source":"datadog"},
 			{"name":"gh","source":{"connection":"planner-tools"}},
-			{"name":"x","source":null}
+			{"name":"x","source":null},
+			{"title":"No name"},
+			{"name":"","source":"ghost"}
 		],"next":null,"unknown":{"a":1}}`)
 	})
 	got, err := c.Tools(ctxT(t), Binding{})
@@ -99,6 +101,7 @@ func TestToolsTolerantDecoding(t *testing.T) {
 		{Name: "gh", Source: Source{Kind: "connection", Connection: "planner-tools"}},
 		{Name: "x", Source: Source{Kind: "authored"}},
 	}
+	// An entry without a name names no command: it is left out.
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("tools:\n%+v\nwant\n%+v", got, want)
 	}
