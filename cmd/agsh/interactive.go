@@ -87,7 +87,7 @@ type replRunner struct {
 func (r *replRunner) Run(ctx context.Context, src string, stdout, stderr io.Writer) (int, bool) {
 	r.runner.Stdout, r.runner.Stderr = stdout, stderr
 	defer func() { r.runner.Stdout, r.runner.Stderr = r.a.out, r.a.errOut }()
-	script, err := syntax.Parse(src)
+	script, err := syntax.Parse(typed(src))
 	if err != nil {
 		fmt.Fprintf(stderr, "agsh: %s\n", err)
 		if r.runner.OnError != nil {
@@ -107,11 +107,21 @@ func (r *replRunner) Run(ctx context.Context, src string, stdout, stderr io.Writ
 }
 
 func (r *replRunner) Incomplete(src string) bool {
-	_, err := syntax.Parse(src)
+	_, err := syntax.Parse(typed(src))
 	if e, ok := err.(interface{ Incomplete() bool }); ok {
 		return e.Incomplete()
 	}
 	return false
+}
+
+// typed is what the lines typed so far say: an empty line after a
+// backslash continuation ends the input, as in sh (in a script, a
+// continuation with nothing after it is incomplete).
+func typed(src string) string {
+	if strings.HasSuffix(src, "\\\n") {
+		return src + "\n"
+	}
+	return src
 }
 
 // shellWords are the shell's own words and the filters, for completion.
