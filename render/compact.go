@@ -90,6 +90,22 @@ func appendIndented(dst, raw []byte) []byte {
 	return dst
 }
 
+// SafeJSON returns encoded JSON (such as encoding/json's output) with DEL,
+// C1 controls and invalid UTF-8 inside strings written as \u escapes, every
+// other byte kept: the same JSON value, safe to write to a terminal.
+// encoding/json escapes only the C0 controls.
+func SafeJSON(raw []byte) []byte {
+	dst := make([]byte, 0, len(raw)+8)
+	for i := 0; i < len(raw); i++ {
+		if raw[i] == '"' {
+			i = appendSafeString(&dst, raw, i)
+			continue
+		}
+		dst = append(dst, raw[i])
+	}
+	return dst
+}
+
 // appendSafeString copies the string token starting at raw[i] (a quote) to
 // *dst, escaping DEL, C1 and invalid UTF-8; it returns the index of the
 // closing quote.

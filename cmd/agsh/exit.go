@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/render"
 )
 
 // The exit statuses of ../shared/spec/cli.md, "Exit status". Errors carry
@@ -87,12 +89,28 @@ func writeJSONErrorLine(w io.Writer, err error) {
 	if code < exitUsage {
 		return
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.Encode(struct {
+	encodeJSON(w, struct {
 		Error   string `json:"error"`
 		Message string `json:"message"`
 		Status  int    `json:"status"`
 		Exit    int    `json:"exit"`
-	}{errorCode(err), err.Error(), httpStatus(err), code})
+	}{errorCode(err), err.Error(), httpStatus(err), code}, false)
+}
+
+// encodeJSON writes v as one JSON document (indented two spaces when
+// indent is set) without HTML escapes, and with DEL, C1 controls and
+// invalid UTF-8 inside strings escaped (render.SafeJSON), so that text from
+// the deployment cannot drive a terminal through JSON output either.
+func encodeJSON(w io.Writer, v any, indent bool) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if indent {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(render.SafeJSON(buf.Bytes()))
+	return err
 }

@@ -210,10 +210,7 @@ func writeHelpJSON(w io.Writer, cmd *command, page render.HelpPage) error {
 	for _, f := range cmd.flags.Flags {
 		out.Flags = append(out.Flags, flagJSON{f.Name, f.Property(), f.Type, f.Required, f.Repeatable, f.Default, f.Enum, f.Description})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return encodeJSON(w, out, true)
 }
 
 // loadInfo fetches /v1/info once.
@@ -320,14 +317,11 @@ func (a *app) writeIndex(ctx context.Context, w io.Writer, jsonOut bool) error {
 		if jt == nil {
 			jt = []jsonTool{}
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(struct {
+		return encodeJSON(w, struct {
 			Name        string     `json:"name"`
 			Description string     `json:"description"`
 			Tools       []jsonTool `json:"tools"`
-		}{r.info.Name, r.info.Description, jt})
+		}{r.info.Name, r.info.Description, jt}, true)
 	}
 	return render.WriteIndex(w, page, a.outOpts())
 }

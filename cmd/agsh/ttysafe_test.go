@@ -69,3 +69,23 @@ func TestEarlyUsageErrorRedactedAndSafe(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONErrorLineSafe: the JSON error line escapes DEL and C1 controls
+// too (encoding/json leaves them raw), so server text cannot drive a
+// terminal through it (render.md, "Safety on a terminal").
+func TestJSONErrorLineSafe(t *testing.T) {
+	exe := startDeployment(t).AgentURL("executor")
+	ios, _, errOut := iostreams.Test("")
+	ios.ErrTTY = true
+	status := run([]string{"--target", exe, "ls", "--session", "x\u009b2J\x7f", "--output", "json"}, ios, ttySafeEnv{})
+	if status != 3 {
+		t.Fatalf("status %d, want 3\n%s", status, errOut)
+	}
+	got := errOut.String()
+	if !strings.Contains(got, `"message":"the deployment does not know session x\u009b2J\u007f`) {
+		t.Errorf("no escaped JSON error line:\n%q", got)
+	}
+	if strings.ContainsAny(got, "\u009b\x7f") {
+		t.Errorf("raw C1 or DEL on a terminal:\n%q", got)
+	}
+}
