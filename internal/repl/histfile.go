@@ -160,8 +160,13 @@ func decodeHistoryLine(line string) string {
 	return b.String()
 }
 
-// containsSecret reports whether s contains any non-empty secret.
+// containsSecret reports whether s contains any non-empty secret, or a
+// credential given on the line itself (--bearer-token's value: refused on a
+// command line, but a credential all the same).
 func containsSecret(s string, secrets []string) bool {
+	if strings.Contains(s, "--bearer-token") {
+		return true
+	}
 	for _, sec := range secrets {
 		if sec != "" && strings.Contains(s, sec) {
 			return true

@@ -169,3 +169,21 @@ func TestMaskSecrets(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A line giving a credential with --bearer-token (refused on a command line)
+// is kept out of the history file too.
+func TestHistoryNeverWritesBearerTokenFlag(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history")
+	for _, e := range []string{"ls --bearer-token tok-typed", "ls --bearer-token=tok-typed", "ls /"} {
+		if err := appendHistory(path, e, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "tok-typed") || !strings.Contains(string(b), "ls /") {
+		t.Errorf("history file = %q", b)
+	}
+}
