@@ -47,6 +47,11 @@ func (c *completer) Complete(ctx context.Context, line string, cursor int) (repl
 	if lc.afterPipe {
 		return comp, nil
 	}
+	if lc.words[0] == "help" && len(lc.words) == 1 && !c.isTool("help") && !strings.HasPrefix(lc.current, "-") {
+		// help's operand is a tool (or a filter).
+		comp.Candidates = c.commandNames(lineContext{current: lc.current})
+		return comp, nil
+	}
 	cmd, err := c.command(ctx, lc.words[0])
 	if err != nil || cmd == nil {
 		return comp, nil
@@ -64,10 +69,46 @@ func (c *completer) Complete(ctx context.Context, line string, cursor int) (repl
 		}
 		return comp, nil
 	}
-	if cmd.reformats() && hasPathOperand(cmd) {
+	if cmd.reformats() && operandAt(cmd, lc.words[1:]) == "path" {
 		comp.Candidates = c.paths(ctx, lc.current)
 	}
 	return comp, nil
+}
+
+func (c *completer) isTool(name string) bool {
+	for _, n := range c.names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// operandAt names the curated operand the next word is ("path", "pattern"),
+// given the words typed after the command name: flags, their values, and
+// operands. "" when the word is no operand.
+func operandAt(cmd *command, words []string) string {
+	n := 0
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "--":
+			n += len(words) - i - 1
+			i = len(words)
+		case strings.HasPrefix(w, "-") && len(w) > 1:
+			if f := cmd.flags.Lookup(w); f != nil && f.Type != "boolean" && !strings.Contains(w, "=") {
+				if i++; i == len(words) {
+					return "" // the word being typed is the flag's value
+				}
+			}
+		default:
+			n++
+		}
+	}
+	if n < len(cmd.curated.Operands) {
+		return cmd.curated.Operands[n].Name
+	}
+	return ""
 }
 
 func (c *completer) commandNames(lc lineContext) []repl.Candidate {
@@ -140,15 +181,6 @@ func flagCandidates(cmd *command, prefix string) []repl.Candidate {
 		}
 	}
 	return out
-}
-
-func hasPathOperand(cmd *command) bool {
-	for _, o := range cmd.curated.Operands {
-		if o.Name == "path" {
-			return true
-		}
-	}
-	return false
 }
 
 // paths completes a remote path: the children of its directory, listed by

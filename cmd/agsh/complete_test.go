@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/agsh-dev/agsh/internal/iostreams"
+)
+
+// Tab completes remote paths only where a curated path operand goes (not
+// grep's or glob's pattern, not a flag's value), and tool names after help.
+func TestCompleteOperandsAndHelp(t *testing.T) {
+	_, target := startCompareDeployment(t)
+	ios, _, _ := iostreams.Test("")
+	a := newApp(ios, osEnv{}, globals{target: target})
+	ctx := context.Background()
+	if err := a.connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.launch(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c := newCompleter(a)
+	cases := []struct{ line, want string }{
+		{"read RE", "README.md"},
+		{"ls sr", "src/"},
+		{"grep RE", ""},
+		{"grep -i RE", ""},
+		{"grep RE sr", "src/"},
+		{"grep -C 2 x sr", "src/"},
+		{"grep -- -x sr", "src/"},
+		{"glob RE", ""},
+		{"glob '*.go' sr", "src/"},
+		{"read --limit RE", ""},
+		{"read --limit 2 RE", "README.md"},
+		{"help rea", "read"},
+		{"help gr", "grep"},
+	}
+	for _, tc := range cases {
+		comp, err := c.Complete(ctx, tc.line, len(tc.line))
+		if err != nil {
+			t.Errorf("Complete(%q): %v", tc.line, err)
+			continue
+		}
+		var got []string
+		for _, cand := range comp.Candidates {
+			got = append(got, cand.Text)
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("Complete(%q) = %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
