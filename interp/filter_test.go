@@ -41,7 +41,7 @@ func TestFilters(t *testing.T) {
 	}{
 		// head
 		{"head default 10", []string{"head"}, text(strings.Repeat("x\n", 12)), show(textValue(strings.Repeat("x\n", 10))), 0},
-		{"head n", []string{"head -n 2", "head -2", "head -n2", "head -n 9 -n 2"}, text(lines5), show(textValue("l1 a\nl2 B\n")), 0},
+		{"head n", []string{"head -n 2", "head -2", "head -n2", "head -n 9 -n 2", "head -n +2"}, text(lines5), show(textValue("l1 a\nl2 B\n")), 0},
 		{"head more than there is", []string{"head -n 9"}, text("a\nb"), show(Value{Text: "a\nb\n", Final: true}), 0},
 		{"head zero", []string{"head -n 0", "head -0"}, text(lines5), show(textValue("")), 0},
 		{"head array", []string{"head -n 2", "head -2"}, arr, `json [{"n":1, "s":"x y"}, 2]`, 0},
@@ -50,7 +50,7 @@ func TestFilters(t *testing.T) {
 		{"head object", []string{"head -1"}, array(`{"b":1,"a":2}`), show(textValue("a: 2\n")), 0},
 		{"head JSON string", []string{"head -1"}, array(`"x\ny"`), show(textValue("x\n")), 0},
 		// tail
-		{"tail n", []string{"tail -n 2", "tail -2", "tail -n2"}, text(lines5), show(textValue("l4\nl5 Ab\n")), 0},
+		{"tail n", []string{"tail -n 2", "tail -2", "tail -n2", "tail -n -2"}, text(lines5), show(textValue("l4\nl5 Ab\n")), 0},
 		{"tail no final newline", []string{"tail -1"}, text("a\nb"), show(Value{Text: "b\n", Final: true}), 0},
 		{"tail all", []string{"tail -n 99"}, text("a\nb\n"), show(textValue("a\nb\n")), 0},
 		{"tail from", []string{"tail -n +4", "tail -n+4"}, text(lines5), show(textValue("l4\nl5 Ab\n")), 0},
@@ -129,7 +129,7 @@ func TestFilterErrors(t *testing.T) {
 		{[]string{"head -n", "tail -n"}, "option -n needs a number", -1},
 		{[]string{"head -n x", "head -nx"}, `invalid number of lines: "x"`, -1},
 		{[]string{"head -n -3"}, `invalid number of lines: "-3"`, -1},
-		{[]string{"head -n +3"}, `invalid number of lines: "+3"`, -1},
+		{[]string{"tail -n --3", "head -n ++3", "tail -n +-3"}, `invalid number of lines: `, -1},
 		{[]string{"head -q", "head --lines", "head --3"}, "unknown option", -1},
 		{[]string{"head file.txt", "tail -n 1 file.txt", "head -- file.txt"}, `unexpected operand "file.txt": `, -1},
 		{[]string{"wc -m", "wc -lm"}, "wc: unknown option -m; use -l, -w or -c", -1},

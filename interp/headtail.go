@@ -26,15 +26,18 @@ func (f *headTail) name() string {
 func newHeadTail(name string, args []string) (*headTail, error) {
 	f := &headTail{tail: name == "tail", n: 10}
 	setN := func(s string) error {
-		if f.tail && strings.HasPrefix(s, "+") {
+		given := s
+		f.from = false
+		switch {
+		case f.tail && strings.HasPrefix(s, "+"):
 			f.from = true
 			s = s[1:]
-		} else {
-			f.from = false
+		case !f.tail && strings.HasPrefix(s, "+"), f.tail && strings.HasPrefix(s, "-"):
+			s = s[1:] // as GNU: head -n +N and tail -n -N are -n N
 		}
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 || s == "" || s[0] == '+' || s[0] == '-' {
-			return fmt.Errorf("invalid number of lines: %q", s)
+		if err != nil || s == "" || strings.Trim(s, "0123456789") != "" {
+			return fmt.Errorf("invalid number of lines: %q", given)
 		}
 		f.n = n
 		return nil
