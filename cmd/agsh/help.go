@@ -19,7 +19,7 @@ import (
 // /v1/info is asked only when the detail declares no effect.
 func (a *app) writeToolHelp(ctx context.Context, w io.Writer, cmd *command, jsonOut bool) error {
 	page := helpPage(cmd)
-	if cmd.detail.Effect == "" && hintedEffect(cmd.detail) == "" {
+	if cmd.detail.Effect == "" && !readOnlyHint(cmd.detail) {
 		if info, err := a.loadInfo(ctx); err == nil {
 			for _, t := range info.Tools {
 				if t.Name == cmd.detail.Name && t.Effect != "" {
@@ -61,8 +61,8 @@ func helpPage(cmd *command) render.HelpPage {
 	}
 	if d.Effect != "" {
 		p.Notes = append(p.Notes, effectNote(d.Effect))
-	} else if e := hintedEffect(d); e != "" {
-		p.Notes = append(p.Notes, effectNote(e))
+	} else if readOnlyHint(d) {
+		p.Notes = append(p.Notes, effectNote("read"))
 	}
 	if d.NeedsApproval {
 		p.Notes = append(p.Notes, "Requires approval when the model calls it.")
@@ -84,17 +84,11 @@ func helpPage(cmd *command) render.HelpPage {
 	return p
 }
 
-// hintedEffect is the effect an MCP tool declares through its annotations:
-// readOnlyHint true is a read (wire.md), an explicit false a write; "" when
-// the hint is absent.
-func hintedEffect(d *catalog.ToolDetail) string {
-	if d.Annotations == nil || d.Annotations.ReadOnlyHint == nil {
-		return ""
-	}
-	if *d.Annotations.ReadOnlyHint {
-		return "read"
-	}
-	return "write"
+// readOnlyHint: an MCP tool annotated readOnlyHint: true counts as effect
+// read (wire.md). false is no declaration: the Go SDK's servers write it for
+// every annotated tool, so it says nothing about writes.
+func readOnlyHint(d *catalog.ToolDetail) bool {
+	return d.Annotations != nil && d.Annotations.ReadOnlyHint != nil && *d.Annotations.ReadOnlyHint
 }
 
 func effectNote(effect string) string {
