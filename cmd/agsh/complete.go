@@ -61,6 +61,14 @@ func (c *completer) Complete(ctx context.Context, line string, cursor int) (repl
 		return comp, nil
 	}
 	prev := lc.words[len(lc.words)-1]
+	if prev == "--output" {
+		for _, v := range []string{"text", "json"} {
+			if strings.HasPrefix(v, lc.current) {
+				comp.Candidates = append(comp.Candidates, repl.Candidate{Text: v})
+			}
+		}
+		return comp, nil
+	}
 	if f := cmd.flags.Lookup(prev); f != nil && len(f.Enum) > 0 {
 		for _, e := range f.Enum {
 			if v := enumText(e); strings.HasPrefix(v, lc.current) {
@@ -96,7 +104,7 @@ func operandAt(cmd *command, words []string) string {
 			n += len(words) - i - 1
 			i = len(words)
 		case strings.HasPrefix(w, "-") && len(w) > 1:
-			if f := cmd.flags.Lookup(w); f != nil && f.Type != "boolean" && !strings.Contains(w, "=") {
+			if f := cmd.flags.Lookup(w); (w == "--output" || f != nil && f.Type != "boolean") && !strings.Contains(w, "=") {
 				if i++; i == len(words) {
 					return "" // the word being typed is the flag's value
 				}

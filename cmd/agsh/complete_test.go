@@ -35,6 +35,9 @@ func TestCompleteOperandsAndHelp(t *testing.T) {
 		{"read --limit RE", ""},
 		{"read --limit 2 RE", "README.md"},
 		{"help rea", "read"},
+		{"ls --output ", "text json"},
+		{"read --output j", "json"},
+		{"read --output json RE", "README.md"},
 		{"help gr", "grep"},
 	}
 	for _, tc := range cases {
