@@ -84,6 +84,11 @@ func (c *Client) statusError(ctx context.Context, r *request, resp *http.Respons
 		return c.interrupted(ctx, r, true)
 	}
 	if env, ok := parseEnvelope(raw); ok {
+		if resp.StatusCode == http.StatusNotFound && r.probe && env.Error == codeRouteNotFound {
+			// The host answers, but no route of an agent is there: the
+			// target's path names no agent (e.g. …/executor/v1).
+			return c.notAnAgent(ctx)
+		}
 		return c.remote(r, resp.StatusCode, env)
 	}
 	status := resp.StatusCode

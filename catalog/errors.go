@@ -104,8 +104,12 @@ func (e *Error) remoteText() string {
 		return session + " is busy (a model turn is running or queued); wait for it to finish, " +
 			"or pass --session <another id>"
 	case CodeWorkspaceUnavailable:
-		return withMsg("the workspace of "+session+" is unavailable, so write calls cannot run there") +
-			"; retry later or pass --session <another id>"
+		text := "the workspace of " + session + " is unavailable, so write calls cannot run there"
+		if !strings.Contains(strings.ToLower(msg), "unavailable") {
+			// A message that only says it again adds nothing.
+			text = withMsg(text)
+		}
+		return text + "; retry later or pass --session <another id>"
 	case CodeUnknownSession:
 		return withMsg("the deployment does not know "+session) +
 			"; pass a session id it lists, or omit --session to bind to the latest"

@@ -197,3 +197,8 @@ func parseEnvelope(raw []byte) (envelopeFields, bool) {
 	env.SessionID = jsonText(m["sessionId"])
 	return env, true
 }
+
+// codeRouteNotFound is the envelope code of a route the server does not
+// have (the development server's answer under an agent mount); with a 404
+// on a route every agent has, it means the target names no agent.
+const codeRouteNotFound = "not_found"

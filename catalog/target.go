@@ -38,7 +38,7 @@ func ParseTarget(s string) (Target, error) {
 		return Target{}, usageError("target %s: only http:// and https:// URLs are supported", stripUserinfo(s))
 	}
 	if looksLikeHost(s) {
-		hint := "http://" + s
+		hint := "http://" + bracketIPv6(s)
 		if !strings.Contains(s, "/") {
 			hint += "/<agent>"
 		}
@@ -103,4 +103,19 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(strings.Trim(h, "[]"))
 	return ip != nil && ip.IsLoopback()
+}
+
+// bracketIPv6 puts a bare IPv6 address (the host part before any path) in
+// brackets, as a URL needs: "::1" → "[::1]".
+func bracketIPv6(s string) string {
+	host, rest := s, ""
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		host, rest = s[:i], s[i:]
+	}
+	if strings.Count(host, ":") >= 2 && !strings.HasPrefix(host, "[") {
+		if ip := net.ParseIP(host); ip != nil {
+			return "[" + host + "]" + rest
+		}
+	}
+	return s
 }

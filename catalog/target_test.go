@@ -1,6 +1,9 @@
 package catalog
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParseTarget(t *testing.T) {
 	tests := []struct {
@@ -60,5 +63,16 @@ func TestIsLoopback(t *testing.T) {
 		if got := isLoopback(host); got != want {
 			t.Errorf("isLoopback(%q) = %v, want %v", host, got, want)
 		}
+	}
+}
+
+func TestParseTargetIPv6Hint(t *testing.T) {
+	_, err := ParseTarget("::1")
+	if err == nil || !strings.Contains(err.Error(), "http://[::1]/<agent>") {
+		t.Errorf("ParseTarget(::1) = %v; want the bracketed hint", err)
+	}
+	_, err = ParseTarget("[::1]:3000/executor")
+	if err == nil || !strings.Contains(err.Error(), "http://[::1]:3000/executor") {
+		t.Errorf("ParseTarget([::1]:3000/executor) = %v", err)
 	}
 }
