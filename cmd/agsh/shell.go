@@ -108,7 +108,7 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 		// A tool before a pipe writes on standard output only its help
 		// (read --help | head): that text is the value the filters get.
 		var help bytes.Buffer
-		o := h.a.runTool(ctx, argv[0], argv[1:], false, true, false, &help, stderr)
+		o := h.a.runTool(ctx, argv[0], valueArgs(argv[1:]), false, true, false, &help, stderr)
 		if o.rendered && o.status == 0 {
 			return interp.Value{Text: help.String(), Final: true}, interp.Result{}
 		}
@@ -173,6 +173,31 @@ func (r *shellRenderer) Render(stdout, stderr io.Writer, v interp.Value) error {
 	}
 	r.output = ""
 	return r.a.writeValue(stdout, rv, jsonOut && !v.Final, "")
+}
+
+// valueArgs are the arguments of a tool before a pipe: its value is what the
+// filters get, a curated command's reformatted output whatever the --output
+// (shell.md: read /repo/config.json | jq .version works), so --output text
+// replaces any --output given, unless help is asked for or the value is bad.
+func valueArgs(args []string) []string {
+	if o := outputFlag(args); o != "" && o != "text" && o != "json" {
+		return args // the tool reports the bad value
+	}
+	out := []string{"--output", "text"}
+	for i := 0; i < len(args); i++ {
+		switch arg := args[i]; {
+		case arg == "--":
+			return append(out, args[i:]...)
+		case arg == "-h" || arg == "--help":
+			return args
+		case arg == "--output" && i+1 < len(args):
+			i++
+		case strings.HasPrefix(arg, "--output="):
+		default:
+			out = append(out, arg)
+		}
+	}
+	return out
 }
 
 // outputFlag is the value of the last --output among a tool's arguments
