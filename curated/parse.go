@@ -105,12 +105,23 @@ func (s *Shape) Parse(args []string) (*Call, error) {
 // explain adds the local-filter hint to an unknown grep option.
 func (s *Shape) explain(err error) error {
 	var uf *generated.UnknownFlagError
-	if s.Name != "grep" || !errors.As(err, &uf) {
+	if !errors.As(err, &uf) {
 		return err
 	}
 	flag := uf.Flag
 	if i := strings.IndexByte(flag, '='); i > 0 {
 		flag = flag[:i]
+	}
+	// The field of an operand has no flag: say so rather than suggest
+	// lookalikes (--target-directory is not --target).
+	for _, o := range s.Operands {
+		if flag == "--"+generated.Kebab(o.Field) || flag == "--"+o.Name {
+			return &UsageError{fmt.Sprintf("%s: the %s is an operand, not a flag (%s)\nusage: %s",
+				s.Name, o.Name, flag, s.Synopsis())}
+		}
+	}
+	if s.Name != "grep" {
+		return err
 	}
 	if herr := grepOptionError(flag); herr != nil {
 		return herr

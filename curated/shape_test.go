@@ -157,3 +157,14 @@ func TestBindFlagOfAnotherType(t *testing.T) {
 		t.Errorf("grep flags = %q, want -i --output-mode", got)
 	}
 }
+
+func TestOperandFieldAsFlag(t *testing.T) {
+	s := mustBind(t, "ls", `{"type":"object","properties":{"target_directory":{"type":"string"},"ignore_globs":{"type":"array","items":{"type":"string"}}}}`)
+	for _, args := range [][]string{{"--target-directory", "/repo"}, {"--target-directory=/repo"}, {"--path", "/repo"}} {
+		_, err := s.Parse(args)
+		want := "ls: the path is an operand, not a flag"
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("ls %v: %v; want %q", args, err, want)
+		}
+	}
+}

@@ -119,15 +119,16 @@ func (a *app) helpWord(ctx context.Context, args []string, stdout, stderr interf
 	Write([]byte) (int, error)
 }) int {
 	var tools []string
-	for _, x := range args {
-		if !strings.HasPrefix(x, "-") {
-			tools = append(tools, x)
-		}
-	}
 	jsonOut := a.g.json()
-	for _, x := range args {
-		if x == "--output=json" {
-			jsonOut = true
+	for i := 0; i < len(args); i++ {
+		switch x := args[i]; {
+		case x == "--output" && i+1 < len(args):
+			i++
+			jsonOut = args[i] == "json"
+		case strings.HasPrefix(x, "--output="):
+			jsonOut = x == "--output=json"
+		case !strings.HasPrefix(x, "-"):
+			tools = append(tools, x)
 		}
 	}
 	switch len(tools) {
