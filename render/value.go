@@ -3,6 +3,10 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Value is what a call produced, after render.md "The value to render"
@@ -59,7 +63,7 @@ func FromResult(result json.RawMessage) Value {
 func fromNode(n *node, mcp bool) Value {
 	switch n.kind {
 	case kindString:
-		return textOrJSON(n.str())
+		return textOrJSON(unquote(n.raw))
 	case kindObject:
 		if mcp && isMCPResult(n) {
 			return fromMCP(n)
@@ -71,9 +75,11 @@ func fromNode(n *node, mcp bool) Value {
 // textOrJSON is step 2: text that parses as a JSON object or array counts as
 // that structured value; any other text stays text.
 func textOrJSON(s string) Value {
-	t := bytes.TrimSpace([]byte(s))
-	if len(t) >= 2 && (t[0] == '{' || t[0] == '[') {
-		if n, err := parseJSON(t); err == nil {
+	// Look before converting: a 50 MB file text is not copied to find out
+	// that it does not start with a bracket.
+	ts := strings.TrimSpace(s)
+	if len(ts) >= 2 && (ts[0] == '{' || ts[0] == '[') {
+		if n, err := parseJSON([]byte(ts)); err == nil {
 			return Value{JSON: json.RawMessage(n.raw), IsJSON: true}
 		}
 	}
@@ -88,7 +94,7 @@ func decodeValue(v Value) (*node, Value, error) {
 		return nil, v, err
 	}
 	if n.kind == kindString {
-		nv := textOrJSON(n.str())
+		nv := textOrJSON(unquote(n.raw))
 		if !nv.IsJSON {
 			return nil, nv, nil
 		}
@@ -96,4 +102,125 @@ func decodeValue(v Value) (*node, Value, error) {
 		return n, nv, nil
 	}
 	return n, v, nil
+}
+
+// unquote decodes a string token that parseJSON accepted (quotes included)
+// exactly as decodeJSONString does, in one pass over runs between escapes
+// instead of encoding/json's validate-then-unquote over the whole token:
+// a result that is one 50 MB string is decoded at memory speed. Tokens
+// without escapes are converted directly; with escapes, invalid UTF-8 and
+// lone surrogates become U+FFFD as encoding/json makes them.
+func unquote(raw []byte) string {
+	if len(raw) < 2 {
+		return ""
+	}
+	in := raw[1 : len(raw)-1]
+	i := bytes.IndexByte(in, '\\')
+	if i < 0 {
+		return string(in)
+	}
+	var b strings.Builder
+	b.Grow(len(in))
+	for len(in) > 0 {
+		if i < 0 {
+			i = len(in)
+		}
+		writeUTF8(&b, in[:i])
+		in = in[i:]
+		if len(in) == 0 {
+			break
+		}
+		// in[0] is a backslash; parseJSON checked the escape is complete.
+		if len(in) < 2 {
+			return decodeJSONString(raw)
+		}
+		switch c := in[1]; c {
+		case '"', '\\', '/':
+			b.WriteByte(c)
+			in = in[2:]
+		case 'b':
+			b.WriteByte('\b')
+			in = in[2:]
+		case 'f':
+			b.WriteByte('\f')
+			in = in[2:]
+		case 'n':
+			b.WriteByte('\n')
+			in = in[2:]
+		case 'r':
+			b.WriteByte('\r')
+			in = in[2:]
+		case 't':
+			b.WriteByte('\t')
+			in = in[2:]
+		case 'u':
+			r, ok := hex4(in[2:])
+			if !ok {
+				return decodeJSONString(raw)
+			}
+			in = in[6:]
+			if utf16.IsSurrogate(r) {
+				r2, ok2 := rune(-1), false
+				if len(in) >= 6 && in[0] == '\\' && in[1] == 'u' {
+					r2, ok2 = hex4(in[2:])
+				}
+				if d := utf16.DecodeRune(r, r2); ok2 && d != unicode.ReplacementChar {
+					b.WriteRune(d)
+					in = in[6:]
+					break
+				}
+				r = unicode.ReplacementChar
+			}
+			b.WriteRune(r)
+		default:
+			return decodeJSONString(raw)
+		}
+		i = bytes.IndexByte(in, '\\')
+	}
+	return b.String()
+}
+
+// writeUTF8 writes p, each invalid UTF-8 byte as U+FFFD.
+func writeUTF8(b *strings.Builder, p []byte) {
+	if utf8.Valid(p) {
+		b.Write(p)
+		return
+	}
+	start := 0
+	for i := 0; i < len(p); {
+		if p[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(p[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.Write(p[start:i])
+			b.WriteRune(utf8.RuneError)
+			start = i + 1
+		}
+		i += size
+	}
+	b.Write(p[start:])
+}
+
+// hex4 parses the four hex digits of a \u escape.
+func hex4(p []byte) (rune, bool) {
+	if len(p) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range p[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
