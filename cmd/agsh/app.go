@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
@@ -112,7 +115,7 @@ func (a *app) connect(ctx context.Context) error {
 			return usagef("--team applies to production deployment names, not to a URL target (%s)", redactURL(t.URL))
 		}
 		a.client, err = catalog.New(t.URL, catalog.Options{BearerToken: a.token(), UserAgent: userAgent,
-			CredentialSource: "--bearer-token/AGENT_SHELL_BEARER_TOKEN"})
+			HTTPClient: a.httpClient(), CredentialSource: "--bearer-token/AGENT_SHELL_BEARER_TOKEN"})
 		return err
 	}
 	team := a.g.team
@@ -128,7 +131,7 @@ func (a *app) connect(ctx context.Context) error {
 	if api == "" {
 		api = catalog.DefaultAPIURL
 	}
-	hc := catalog.NewHTTPClient() // one client, kept alive from resolution to the call
+	hc := a.httpClient() // one client, kept alive from resolution to the call
 	base, teamID, err := catalog.Resolve(ctx, api, t.Name, team, cred, hc)
 	if err != nil {
 		return err
@@ -139,6 +142,61 @@ func (a *app) connect(ctx context.Context) error {
 }
 
 const userAgent = "agsh/0.1"
+
+// httpClient is the run's HTTP client. Every answer it reads has the run's
+// credentials masked before agsh decodes it, so that a tool echoing the key
+// cannot show it in any form: the output streams mask whole occurrences
+// only, and a table cell cut short or a value wrapped across lines would
+// otherwise print a piece of it.
+func (a *app) httpClient() *http.Client {
+	hc := catalog.NewHTTPClient()
+	var forms []string
+	for _, s := range a.secrets {
+		forms = append(forms, secretForms(s)...)
+	}
+	if len(forms) > 0 {
+		hc.Transport = redactTransport{base: hc.Transport, secrets: forms}
+	}
+	return hc
+}
+
+// secretForms are the spellings of a secret inside a JSON answer: as it is
+// (unless it holds a quote or a backslash, which JSON always escapes), and
+// JSON-escaped as encoders write it (\u0026 for &, \/ for /).
+func secretForms(s string) []string {
+	var forms []string
+	if !strings.ContainsAny(s, `"\\`) {
+		forms = append(forms, s)
+	}
+	b, _ := json.Marshal(s)
+	esc := string(b[1 : len(b)-1])
+	for _, f := range []string{esc, strings.ReplaceAll(esc, "/", `\/`)} {
+		if f != s && !slices.Contains(forms, f) {
+			forms = append(forms, f)
+		}
+	}
+	return forms
+}
+
+// redactTransport masks secrets in every response body.
+type redactTransport struct {
+	base    http.RoundTripper
+	secrets []string
+}
+
+func (t redactTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return resp, err
+	}
+	resp.Body = redactBody{iostreams.NewRedactReader(resp.Body, t.secrets...), resp.Body}
+	return resp, nil
+}
+
+type redactBody struct {
+	io.Reader
+	io.Closer
+}
 
 // redactURL drops userinfo from a URL for messages.
 func redactURL(s string) string {

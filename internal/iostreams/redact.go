@@ -57,9 +57,11 @@ func (r *Redactor) Write(p []byte) (int, error) {
 
 // partialTail is the length of the longest suffix of b that is a proper
 // prefix of a secret.
-func (r *Redactor) partialTail(b []byte) int {
+func (r *Redactor) partialTail(b []byte) int { return partialTail(r.secrets, b) }
+
+func partialTail(secrets [][]byte, b []byte) int {
 	best := 0
-	for _, s := range r.secrets {
+	for _, s := range secrets {
 		n := len(s) - 1
 		if n > len(b) {
 			n = len(b)
