@@ -245,6 +245,14 @@ func (c *Client) resolveError(err error, name string, cred Credentials) error {
 		return c.fail(&Error{ErrCode: CodeBadResponse, Status: e.Status, Route: e.Route, Err: err, Exit: ExitUnreachable,
 			Message: fmt.Sprintf("the control plane at %s has no %s route (HTTP 404); is AGENT_SHELL_API_URL a control plane?",
 				c.display, e.Route)})
+	case e.ErrCode == CodeUnreachable || e.ErrCode == CodeTimeout:
+		// The transport's words are for a deployment and --target: say
+		// what was out of reach, and which setting names it.
+		e.Message = strings.NewReplacer(
+			"cannot reach the deployment at", "cannot reach the control plane at",
+			"deployment did not answer", "the control plane did not answer",
+			"is the deployment restarting?", "is the control plane restarting?",
+			"--target", "AGENT_SHELL_API_URL").Replace(e.Message)
 	}
 	return err
 }
