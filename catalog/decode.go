@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // errorBodyLimit bounds how much of a non-2xx body is read.
@@ -29,7 +30,17 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 		return c.statusError(ctx, r, resp, b)
 	}
 	defer b.discard()
-	dec := json.NewDecoder(b)
+	var in io.Reader = b
+	if a, ok := v.(*callAnswer); ok {
+		data, err := readBody(b, resp.ContentLength)
+		if err == nil && a.splice(data) {
+			return c.refusal(r, resp, v)
+		}
+		// Anything unusual takes the streaming path over the same bytes,
+		// so that every message and status stays what it was.
+		in = io.MultiReader(bytes.NewReader(data), errReader{err})
+	}
+	dec := json.NewDecoder(in)
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
 		var typ *json.UnmarshalTypeError
@@ -37,11 +48,194 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 			return c.bodyError(ctx, r, resp, b, err)
 		}
 	}
+	return c.refusal(r, resp, v)
+}
+
+// refusal is the *Error of a decoded 2xx answer that carries an error code.
+func (c *Client) refusal(r *request, resp *http.Response, v answer) error {
 	if ref := v.refused(); len(ref.Error) > 0 && !bytes.Equal(ref.Error, []byte("null")) {
 		env := envelopeFields{Error: jsonText(ref.Error), Message: jsonText(ref.Message)}
 		return c.remote(r, resp.StatusCode, env)
 	}
 	return nil
+}
+
+// readBody reads a whole answer, sized by its Content-Length when known.
+func readBody(b io.Reader, size int64) ([]byte, error) {
+	var buf bytes.Buffer
+	if size > 0 && size < 1<<30 {
+		buf.Grow(int(size) + bytes.MinRead)
+	}
+	_, err := buf.ReadFrom(b)
+	return buf.Bytes(), err
+}
+
+// errReader returns err (io.EOF when nil) once its bytes are spent.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) {
+	if e.err == nil {
+		return 0, io.EOF
+	}
+	return 0, e.err
+}
+
+// splice decodes a call answer whose "result" is a JSON string without
+// scanning that string with encoding/json (which, for a 50 MB file text,
+// walks it byte by byte twice and copies it): the string is checked here
+// as encoding/json's scanner would, the rest of the envelope (with the
+// string replaced by null) is decoded as usual, and Result is the string's
+// bytes as received. It reports false, deciding nothing, for any answer it
+// is not sure of: not an object, no or several result keys, another key
+// that encoding/json would fold to "result", any decoding error; the
+// caller then decodes the whole answer the usual way.
+func (a *callAnswer) splice(data []byte) bool {
+	start, end, ok := resultString(data)
+	if !ok {
+		return false
+	}
+	rest := make([]byte, 0, len(data)-(end-start)+4)
+	rest = append(append(append(rest, data[:start]...), "null"...), data[end:]...)
+	dec := json.NewDecoder(bytes.NewReader(rest))
+	dec.UseNumber()
+	if dec.Decode(a) != nil || skipWS(rest, int(dec.InputOffset())) != len(rest) {
+		*a = callAnswer{}
+		return false
+	}
+	a.Result = json.RawMessage(data[start:end:end])
+	return true
+}
+
+// resultString finds the span of a top-level "result" member whose value is
+// a valid JSON string. Other values are skipped, not checked: they are left
+// for encoding/json.
+func resultString(data []byte) (start, end int, ok bool) {
+	i := skipWS(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return 0, 0, false
+	}
+	found := false
+	for i = skipWS(data, i+1); i < len(data); {
+		ks := i
+		ke, kok := stringEnd(data, i)
+		if !kok {
+			return 0, 0, false
+		}
+		key := data[ks+1 : ke-1]
+		exact := string(key) == "result"
+		if !exact && (bytes.EqualFold(key, []byte("result")) || bytes.ContainsFunc(key, func(r rune) bool {
+			return r == '\\' || r >= utf8.RuneSelf
+		})) {
+			return 0, 0, false
+		}
+		if i = skipWS(data, ke); i >= len(data) || data[i] != ':' {
+			return 0, 0, false
+		}
+		i = skipWS(data, i+1)
+		ve, vok := valueEnd(data, i)
+		if !vok {
+			return 0, 0, false
+		}
+		if exact {
+			if found || data[i] != '"' {
+				return 0, 0, false
+			}
+			found, start, end = true, i, ve
+		}
+		if i = skipWS(data, ve); i >= len(data) {
+			return 0, 0, false
+		}
+		switch data[i] {
+		case ',':
+			i = skipWS(data, i+1)
+		case '}':
+			return start, end, found
+		default:
+			return 0, 0, false
+		}
+	}
+	return 0, 0, false
+}
+
+func skipWS(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd checks the JSON string token at data[i] as encoding/json's
+// scanner does (no control bytes, only its escapes) and returns the offset
+// after its closing quote.
+func stringEnd(data []byte, i int) (int, bool) {
+	if i >= len(data) || data[i] != '"' {
+		return 0, false
+	}
+	for i++; i < len(data); i++ {
+		switch c := data[i]; {
+		case c == '"':
+			return i + 1, true
+		case c < 0x20:
+			return 0, false
+		case c == '\\':
+			if i+1 >= len(data) {
+				return 0, false
+			}
+			switch data[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				if i+6 > len(data) {
+					return 0, false
+				}
+				for _, h := range data[i+2 : i+6] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return 0, false
+					}
+				}
+				i += 5
+			default:
+				return 0, false
+			}
+		}
+	}
+	return 0, false
+}
+
+// valueEnd returns the offset after the value starting at data[i]: a string
+// checked, anything else skipped by its brackets and strings.
+func valueEnd(data []byte, i int) (int, bool) {
+	if i >= len(data) {
+		return 0, false
+	}
+	if data[i] == '"' {
+		return stringEnd(data, i)
+	}
+	depth := 0
+	for ; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			e, ok := stringEnd(data, i)
+			if !ok {
+				return 0, false
+			}
+			i = e - 1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i, true
+			}
+			if depth--; depth == 0 {
+				return i + 1, true
+			}
+		case ',':
+			if depth == 0 {
+				return i, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // bodyError explains a 2xx body that could not be decoded.

@@ -1,0 +1,88 @@
+package catalog
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// streamDecode is the general path of Client.do for a call answer.
+func streamDecode(data []byte) (callAnswer, bool) {
+	var a callAnswer
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return a, dec.Decode(&a) == nil
+}
+
+var spliceCases = []struct {
+	body string
+	fast bool
+}{
+	{`{"ok":true,"toolName":"read","callId":"c1","isError":false,"result":"a\nb \"q\" \u00e9"}`, true},
+	{` { "result" : "x" , "ok" : true, "durationMs": 12.50, "sessionId": "s1" } `, true},
+	{`{"ok":true,"error":null,"result":"x","extra":{"a":[1,"]}",{"b":"}"}]},"t":[]}`, true},
+	{`{"ok":false,"error":"session_busy","message":"busy","result":""}`, true},
+	{"{\"result\":\"bad \xff utf8\"}", true},
+	{`{"result":"x"}trailing`, false},
+	{`{"result":{"a":1}}`, false},
+	{`{"result":["x"]}`, false},
+	{`{"result":null}`, false},
+	{`{"result":"a","result":"b"}`, false},
+	{`{"Result":"a","result":"b"}`, false},
+	{`{"result":"a","RESULT":"b"}`, false},
+	{`{"re\u0073ult":"a"}`, false},
+	{"{\"re\u017fult\":\"a\"}", false},
+	{`{"ok":true}`, false},
+	{`["result","x"]`, false},
+	{"{\"result\":\"ctl \x01\"}", false},
+	{`{"result":"bad \x"}`, false},
+	{`{"result":"cut`, false},
+	{`{"result":"x",`, false},
+	{`{"result":"x","isError":"yes"}`, false},
+	{`{"ok":true,"result":"x","toolName":5}`, false},
+	{`{"ok":true "result":"x"}`, false},
+	{`{"a":[1,2,"result":"x"}`, false},
+}
+
+// TestSpliceMatchesStreaming: a call answer whose result is a string is
+// decoded without encoding/json walking the string, to the same CallResult;
+// anything else is left to the streaming decoder.
+func TestSpliceMatchesStreaming(t *testing.T) {
+	for _, c := range spliceCases {
+		var a callAnswer
+		got := a.splice([]byte(c.body))
+		if got != c.fast {
+			t.Errorf("splice(%q) = %v, want %v", c.body, got, c.fast)
+			continue
+		}
+		if !got {
+			if !reflect.DeepEqual(a, callAnswer{}) {
+				t.Errorf("splice(%q) left %+v", c.body, a)
+			}
+			continue
+		}
+		want, ok := streamDecode([]byte(c.body))
+		if !ok || !reflect.DeepEqual(a, want) {
+			t.Errorf("splice(%q) = %+v, streaming = %+v (ok %v)", c.body, a, want, ok)
+		}
+	}
+}
+
+func FuzzSplice(f *testing.F) {
+	for _, c := range spliceCases {
+		f.Add(c.body)
+	}
+	f.Add(`{"ok":true,"result":"` + strings.Repeat(`x\n`, 50) + `"}`)
+	f.Fuzz(func(t *testing.T, body string) {
+		var a callAnswer
+		if !a.splice([]byte(body)) {
+			return
+		}
+		want, ok := streamDecode([]byte(body))
+		if !ok || !reflect.DeepEqual(a, want) {
+			t.Fatalf("splice(%q) = %+v, streaming = %+v (ok %v)", body, a, want, ok)
+		}
+	})
+}
