@@ -94,8 +94,8 @@ func findCredential(flagToken string, getenv func(string) string,
 		src := "CURSOR_API_KEY_FILE (" + p + ")"
 		b, err := readFile(p)
 		if err != nil {
-			return Credentials{}, credentialError("cannot read the key file named by %s: %s; %s",
-				"CURSOR_API_KEY_FILE", fileErrText(err), noCredentialHelp)
+			return Credentials{}, credentialError("cannot read the key file %s named by CURSOR_API_KEY_FILE: %s; %s",
+				p, fileErrText(err), noCredentialHelp)
 		}
 		if t := strings.TrimSpace(string(b)); t != "" {
 			return Credentials{Token: t, Source: src}, nil

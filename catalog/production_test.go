@@ -48,7 +48,7 @@ func TestLookupCredential(t *testing.T) {
 			"AGENT_SERVE_CONFIG_DIR": filepath.Join(dir, "serve")}, home: home,
 			token: "file-key-1234", source: "CURSOR_API_KEY_FILE (" + keyFile + ")"},
 		{name: "key file missing", env: map[string]string{"CURSOR_API_KEY_FILE": filepath.Join(dir, "nope")}, home: home,
-			err: "cannot read the key file named by CURSOR_API_KEY_FILE: no such file or directory; run agent-sdk login, or set CURSOR_API_KEY (or AGENT_SHELL_BEARER_TOKEN)"},
+			err: "cannot read the key file " + filepath.Join(dir, "nope") + " named by CURSOR_API_KEY_FILE: no such file or directory; run agent-sdk login, or set CURSOR_API_KEY (or AGENT_SHELL_BEARER_TOKEN)"},
 		{name: "key file empty", env: map[string]string{"CURSOR_API_KEY_FILE": emptyFile}, home: home,
 			err: "the key file " + emptyFile + " is empty; run agent-sdk login, or set CURSOR_API_KEY (or AGENT_SHELL_BEARER_TOKEN)"},
 		{name: "AGENT_SERVE_CONFIG_DIR", env: map[string]string{"AGENT_SERVE_CONFIG_DIR": filepath.Join(dir, "serve"),
