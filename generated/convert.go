@@ -79,6 +79,16 @@ func isJSONNumber(s string) bool {
 	return s != "" && scanNumber([]byte(s), 0) == len(s)
 }
 
+// accepts reports whether text is a value of this spec (an array's
+// element spec decides for arrays).
+func (s *valueSpec) accepts(text string) bool {
+	if s.kind == vArray {
+		s = s.elem(0)
+	}
+	_, ok := s.convert(text)
+	return ok
+}
+
 // takesNegative reports whether a following "-5" is this flag's value.
 func (s *valueSpec) takesNegative() bool {
 	switch s.kind {

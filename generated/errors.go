@@ -68,14 +68,18 @@ func (e *BadValueError) ExitCode() int { return exitUsage }
 // MissingValueError is a flag that needs a value and got none: at the end
 // of the words, or followed by a word that begins with "-".
 type MissingValueError struct {
-	Flag string
-	Next string // the word that followed, "" at the end
+	Flag   string
+	Next   string // the word that followed, "" at the end
+	Before bool   // Next is a flag or no value of this flag: no "--x=value" hint
 }
 
 // Error implements error.
 func (e *MissingValueError) Error() string {
 	if e.Next == "" {
 		return "flag " + e.Flag + " needs a value"
+	}
+	if e.Before {
+		return "flag " + e.Flag + " needs a value before " + e.Next
 	}
 	return fmt.Sprintf("flag %s needs a value; to pass a value that begins with \"-\", write %s=%s", e.Flag, e.Flag, e.Next)
 }

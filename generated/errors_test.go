@@ -74,7 +74,15 @@ func TestParseErrors(t *testing.T) {
 		{"missing value at end", [][]string{{"--name"}},
 			"flag --name needs a value"},
 		{"missing value before flag", [][]string{{"--name", "--count", "1"}},
-			`flag --name needs a value; to pass a value that begins with "-", write --name=--count`},
+			"flag --name needs a value before --count"},
+		{"missing value before short flag", [][]string{{"--name", "-A2"}},
+			"flag --name needs a value before -A2"},
+		{"missing value before global", [][]string{{"--name", "--output", "json"}},
+			"flag --name needs a value before --output"},
+		{"missing value before help-like global", [][]string{{"--output", "--name", "x"}},
+			"flag --output needs a value before --name"},
+		{"missing integer before a word it cannot take", [][]string{{"--count", "-x"}},
+			"flag --count needs a value before -x"},
 		{"dash value needs equals", [][]string{{"--name", "-x"}},
 			`flag --name needs a value; to pass a value that begins with "-", write --name=-x`},
 		{"negative number only for numeric flags", [][]string{{"--name", "-5"}},
@@ -178,6 +186,37 @@ func TestRejectOperands(t *testing.T) {
 			if err.(exitCoder).ExitCode() != 2 {
 				t.Errorf("exit code of %T", err)
 			}
+		}
+		if got != tt.want {
+			t.Errorf("RejectOperands(%q):\n got %q\nwant %q", tt.args, got, tt.want)
+		}
+	}
+}
+
+// TestRejectOperandsHints: a "true"/"false" after a bare boolean flag means
+// that flag's value, and a JSON-valued flag (which takes almost any word)
+// is suggested only when no typed flag takes the operand.
+func TestRejectOperandsHints(t *testing.T) {
+	c := mustBuild(t, `{"properties":{"filter":{"anyOf":[{"type":"object"},{"type":"array"}]},"limit":{"type":"integer"},"dry_run":{"type":"boolean"},"-v":{"type":"boolean"},"owner":{"type":"string"}},"required":["owner"]}`, BuildOptions{})
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--owner", "o", "42"}, `unexpected operand "42": this command takes flags only; did you mean --limit 42?`},
+		{[]string{"--owner", "o", "--dry-run", "false"}, `unexpected operand "false": this command takes flags only; did you mean --dry-run=false?`},
+		{[]string{"--dry-run", "true", "--owner", "o"}, `unexpected operand "true": this command takes flags only; did you mean --dry-run=true?`},
+		{[]string{"--owner", "o", "-v", "false"}, `unexpected operand "false": this command takes flags only; did you mean -v=false?`},
+		{[]string{"--owner", "o", `{"a":1}`}, `unexpected operand "{\"a\":1}": this command takes flags only; did you mean --filter {"a":1}?`},
+		{[]string{"--owner", "o", "--limit", "1", "7"}, `unexpected operand "7": this command takes flags only; did you mean --filter 7?`},
+	}
+	for _, tt := range tests {
+		p, err := c.Parse(tt.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if err := c.RejectOperands(p); err != nil {
+			got = err.Error()
 		}
 		if got != tt.want {
 			t.Errorf("RejectOperands(%q):\n got %q\nwant %q", tt.args, got, tt.want)

@@ -11,6 +11,10 @@ type Parsed struct {
 	Operands []string       // non-flag words and everything after "--", in order
 	Globals  []Global       // reserved global options seen, in order
 	Help     bool           // -h or --help seen as a flag token before "--"
+
+	// boolBefore maps an operand's index to the valueless flag given bare
+	// just before it ("--force false"), for the operand suggestion.
+	boolBefore map[int]*Flag
 }
 
 // Global is a reserved global option and its value; Name is like "--output".
@@ -33,6 +37,7 @@ type parser struct {
 	i     int
 	count map[*Flag]int
 	err   error
+	bare  *Flag // the valueless flag the current word gave bare, if any
 }
 
 // Parse parses argv (everything after the tool name, global options
@@ -45,11 +50,19 @@ func (c *Command) Parse(args []string) (*Parsed, error) {
 	ps := &parser{c: c, p: &Parsed{Input: map[string]any{}}, args: args, count: map[*Flag]int{}}
 	for ps.i = 0; ps.i < len(args); ps.i++ {
 		a := args[ps.i]
+		prev := ps.bare
+		ps.bare = nil
 		switch {
 		case a == "--":
 			ps.p.Operands = append(ps.p.Operands, args[ps.i+1:]...)
 			ps.i = len(args)
 		case len(a) < 2 || a[0] != '-':
+			if prev != nil {
+				if ps.p.boolBefore == nil {
+					ps.p.boolBefore = map[int]*Flag{}
+				}
+				ps.p.boolBefore[len(ps.p.Operands)] = prev
+			}
 			ps.p.Operands = append(ps.p.Operands, a)
 		case a[1] == '-':
 			ps.long(a)
@@ -80,7 +93,7 @@ func (ps *parser) long(a string) {
 		return
 	}
 	if isGlobalWithValue(name) {
-		if v, ok := ps.value(name, val, hasVal, false); ok {
+		if v, ok := ps.value(name, val, hasVal, nil); ok {
 			ps.p.Globals = append(ps.p.Globals, Global{Name: name, Value: v})
 		}
 		return
@@ -149,8 +162,8 @@ func (ps *parser) unknown(name string) error {
 
 // value returns the value of a flag that needs one: after "=", else the
 // next word unless it begins with "-" (a negative number is taken when
-// negOK).
-func (ps *parser) value(name, val string, hasVal, negOK bool) (string, bool) {
+// spec takes one; spec is nil for a global option).
+func (ps *parser) value(name, val string, hasVal bool, spec *valueSpec) (string, bool) {
 	if hasVal {
 		return val, true
 	}
@@ -159,12 +172,33 @@ func (ps *parser) value(name, val string, hasVal, negOK bool) (string, bool) {
 		return "", false
 	}
 	next := ps.args[ps.i+1]
-	if len(next) > 1 && next[0] == '-' && !(negOK && isJSONNumber(next)) {
-		ps.fail(&MissingValueError{Flag: name, Next: next})
+	if len(next) > 1 && next[0] == '-' && !(spec != nil && spec.takesNegative() && isJSONNumber(next)) {
+		e := &MissingValueError{Flag: name, Next: next}
+		// The "--x=value" hint only when the next word could be the value:
+		// not a flag of this command, and accepted by the flag's type.
+		if ps.isFlagWord(next) || spec != nil && !spec.accepts(next) {
+			e.Before = true
+		}
+		ps.fail(e)
 		return "", false
 	}
 	ps.i++
 	return next, true
+}
+
+// isFlagWord reports whether a word is a flag of this command or a
+// reserved option ("--count", "--count=1", "-A2", "--output").
+func (ps *parser) isFlagWord(w string) bool {
+	name, _, _ := strings.Cut(w, "=")
+	for _, r := range reservedFlags {
+		if name == r {
+			return true
+		}
+	}
+	if ps.c.Lookup(name) != nil {
+		return true
+	}
+	return len(w) >= 2 && w[1] != '-' && ps.c.Lookup(w[:2]) != nil
 }
 
 // flag applies one occurrence of a tool flag.
@@ -178,9 +212,11 @@ func (ps *parser) flag(f *Flag, val string, hasVal bool) {
 	if f.Boolean() {
 		if hasVal {
 			text = val
+		} else {
+			ps.bare = f
 		}
 	} else {
-		v, ok := ps.value(f.Name, val, hasVal, spec.takesNegative())
+		v, ok := ps.value(f.Name, val, hasVal, spec)
 		if !ok {
 			return
 		}

@@ -34,6 +34,9 @@ func (c *Command) RejectOperands(p *Parsed) error {
 // word close to a flag's name → that flag; else the first unset flag
 // (required ones first) whose type accepts the word as its value.
 func (c *Command) suggestFor(op string, p *Parsed) string {
+	if f := p.boolBefore[0]; f != nil && (op == "true" || op == "false") {
+		return f.Name + "=" + op
+	}
 	if key, val, ok := strings.Cut(op, "="); ok && key != "" {
 		if f := c.byProperty(key); f != nil {
 			return f.Name + "=" + val
@@ -52,17 +55,31 @@ func (c *Command) suggestFor(op string, p *Parsed) string {
 		}
 		return f.Name + " " + f.Placeholder
 	}
-	for _, requiredOnly := range []bool{true, false} {
+	// Required flags first, then optional typed ones; a JSON-valued flag
+	// takes almost any word, so it is the last resort.
+	for pass := 0; pass < 3; pass++ {
 		for _, f := range c.Flags {
-			if f.Boolean() || requiredOnly && !f.Required || getPath(p.Input, f.Path) {
+			if f.Boolean() || getPath(p.Input, f.Path) {
 				continue
 			}
 			spec := f.spec
 			if spec.kind == vArray {
 				spec = spec.elem(0)
 			}
-			if !requiredOnly && spec.takesString() {
-				continue
+			isJSON := spec.kind == vJSON
+			switch pass {
+			case 0:
+				if !f.Required || isJSON {
+					continue
+				}
+			case 1:
+				if f.Required || isJSON || spec.takesString() {
+					continue
+				}
+			default:
+				if !isJSON || !f.Required && spec.takesString() {
+					continue
+				}
 			}
 			if _, ok := spec.convert(op); ok {
 				if strings.HasPrefix(op, "-") {
