@@ -223,3 +223,20 @@ func TestRejectOperandsHints(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownFlagProperty: a flag spelled as its schema property suggests
+// the flag that stands for it first, also when a collision renamed it.
+func TestUnknownFlagProperty(t *testing.T) {
+	c := mustBuild(t, `{"properties":{"perPage":{"type":"integer"},"per_page":{"type":"integer"},"telemetry":{"properties":{"context":{"type":"string"}}}}}`, BuildOptions{})
+	tests := []struct{ arg, want string }{
+		{"--per_page", "unknown flag --per_page (did you mean --per-page-2 or --per-page?); flags: --per-page, --per-page-2, --telemetry-context"},
+		{"--perPage", "unknown flag --perPage (did you mean --per-page?); flags: --per-page, --per-page-2, --telemetry-context"},
+		{"--telemetry.context", "unknown flag --telemetry.context (did you mean --telemetry-context?); flags: --per-page, --per-page-2, --telemetry-context"},
+	}
+	for _, tt := range tests {
+		_, err := c.Parse([]string{tt.arg, "1"})
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Parse(%q) error:\n got %v\nwant %s", tt.arg, err, tt.want)
+		}
+	}
+}

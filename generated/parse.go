@@ -157,7 +157,23 @@ func (ps *parser) bundle(f *Flag, rest string) {
 func (ps *parser) unknown(name string) error {
 	names := ps.c.FlagNames()
 	cands := append(names[:len(names):len(names)], reservedFlags[1:]...)
-	return &UnknownFlagError{Flag: name, Suggestions: Suggest(name, cands), Flags: names}
+	sugg := Suggest(name, cands)
+	// A property spelled as in the schema ("--per_page", "--telemetry.context")
+	// suggests the flag that stands for it first.
+	prop := strings.TrimLeft(name, "-")
+	for _, f := range ps.c.Flags {
+		if f.Property() == prop && f.Name != name {
+			out := []string{f.Name}
+			for _, s := range sugg {
+				if s != f.Name && len(out) < 3 {
+					out = append(out, s)
+				}
+			}
+			sugg = out
+			break
+		}
+	}
+	return &UnknownFlagError{Flag: name, Suggestions: sugg, Flags: names}
 }
 
 // value returns the value of a flag that needs one: after "=", else the
