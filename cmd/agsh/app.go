@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -157,7 +159,32 @@ func (a *app) httpClient() *http.Client {
 	if len(forms) > 0 {
 		hc.Transport = redactTransport{base: hc.Transport, secrets: forms}
 	}
+	hc.CheckRedirect = refuseDowngrade
 	return hc
+}
+
+// refuseDowngrade keeps the https rule (cli.md, "Production names") through
+// redirects: net/http would follow an https:// answer's redirect to plain
+// http:// on the same host with the Authorization header, sending the
+// credential in clear. Loopback hosts are exempt, as from the rule itself.
+func refuseDowngrade(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if via[0].URL.Scheme == "https" && req.URL.Scheme != "https" && !loopbackHost(req.URL.Hostname()) {
+		return fmt.Errorf("it redirected from https:// to %s; refused, the credential goes over https:// only", redactURL(req.URL.String()))
+	}
+	return nil
+}
+
+// loopbackHost reports localhost (or a name under it) or a loopback IP.
+func loopbackHost(h string) bool {
+	h = strings.ToLower(strings.TrimSuffix(h, "."))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
 }
 
 // secretForms are the spellings of a secret inside a JSON answer: as it is

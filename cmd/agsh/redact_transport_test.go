@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/agsh-dev/agsh/internal/iostreams"
@@ -46,4 +49,35 @@ func TestHTTPClientMasksCredential(t *testing.T) {
 	if want := `{"a":"***","b":"***","c":"tok&en-12"}`; string(b) != want {
 		t.Errorf("body = %s, want %s", b, want)
 	}
+}
+
+// A redirect from https:// to plain http:// is not followed (the credential
+// would go in clear), except to a loopback host.
+func TestHTTPClientRefusesDowngrade(t *testing.T) {
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "plain "+r.Header.Get("Authorization"))
+	}))
+	defer plain.Close()
+	tls := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	}))
+	defer tls.Close()
+	ios, _, _ := iostreams.Test("")
+	hc := newApp(ios, ttySafeEnv{}, globals{}).httpClient()
+	hc.Transport.(*http.Transport).TLSClientConfig = tls.Client().Transport.(*http.Transport).TLSClientConfig
+
+	_, err := hc.Get(tls.URL + "/?to=" + url.QueryEscape("http://user:pw@deploy.example/x"))
+	var ue *url.Error // agsh's messages show what it wraps (catalog's causeText)
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if err == nil || !strings.Contains(err.Error(), "it redirected from https:// to http://deploy.example/x; refused") ||
+		strings.Contains(err.Error(), "pw@") {
+		t.Errorf("downgrade: err = %v", err)
+	}
+	resp, err := hc.Get(tls.URL + "/?to=" + url.QueryEscape(plain.URL+"/y"))
+	if err != nil {
+		t.Fatalf("loopback: %v", err)
+	}
+	resp.Body.Close()
 }
