@@ -76,12 +76,16 @@ func (a *app) flush() {
 
 func (a *app) getenv(k string) string { return a.env.Getenv(k) }
 
-// token is the explicit bearer token: the flag, else the environment.
+// token is the explicit bearer token: the flag, else the environment,
+// without surrounding white space (a value read from a file often ends in
+// one). It is sent and redacted as trimmed: the header's value is trimmed
+// on the wire anyway, and a padded secret would not match the token where
+// a deployment echoes it.
 func (a *app) token() string {
 	if a.g.token != "" {
-		return a.g.token
+		return strings.TrimSpace(a.g.token)
 	}
-	return a.getenv("AGENT_SHELL_BEARER_TOKEN")
+	return strings.TrimSpace(a.getenv("AGENT_SHELL_BEARER_TOKEN"))
 }
 
 // outOpts and errOpts are the rendering options of each stream.
