@@ -52,10 +52,11 @@ func writeText(w io.Writer, s string, o Options) error {
 		return nil
 	}
 	s = o.clean()(s)
-	if !strings.HasSuffix(s, "\n") {
-		s += "\n"
+	if err := writeString(w, s); err != nil || strings.HasSuffix(s, "\n") {
+		return err
 	}
-	return writeString(w, s)
+	// Not s + "\n": a big text is not copied for its last byte.
+	return writeString(w, "\n")
 }
 
 func writeString(w io.Writer, s string) error {
