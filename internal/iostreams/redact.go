@@ -3,6 +3,7 @@ package iostreams
 import (
 	"bytes"
 	"io"
+	"sort"
 )
 
 // Redactor is a writer that replaces every occurrence of the secrets with
@@ -19,13 +20,21 @@ type Redactor struct {
 // NewRedactor wraps w. With no usable secret it still works, as a plain
 // pass-through.
 func NewRedactor(w io.Writer, secrets ...string) *Redactor {
-	r := &Redactor{w: w}
+	return &Redactor{w: w, secrets: usable(secrets)}
+}
+
+// usable are the secrets worth masking (4 bytes or more), longest first:
+// a secret that begins another must not be masked first, which would leave
+// the longer one's tail in the clear.
+func usable(secrets []string) [][]byte {
+	var out [][]byte
 	for _, s := range secrets {
 		if len(s) >= 4 {
-			r.secrets = append(r.secrets, []byte(s))
+			out = append(out, []byte(s))
 		}
 	}
-	return r
+	sort.SliceStable(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
 }
 
 var mask = []byte("***")
@@ -89,10 +98,8 @@ func (r *Redactor) Flush() error {
 
 // Redact returns s with every secret replaced by "***".
 func Redact(s string, secrets ...string) string {
-	for _, sec := range secrets {
-		if len(sec) >= 4 {
-			s = string(bytes.ReplaceAll([]byte(s), []byte(sec), mask))
-		}
+	for _, sec := range usable(secrets) {
+		s = string(bytes.ReplaceAll([]byte(s), sec, mask))
 	}
 	return s
 }

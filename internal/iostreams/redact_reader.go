@@ -22,13 +22,7 @@ type RedactReader struct {
 
 // NewRedactReader wraps r. With no usable secret it reads r unchanged.
 func NewRedactReader(r io.Reader, secrets ...string) *RedactReader {
-	rr := &RedactReader{r: r}
-	for _, s := range secrets {
-		if len(s) >= 4 {
-			rr.secrets = append(rr.secrets, []byte(s))
-		}
-	}
-	return rr
+	return &RedactReader{r: r, secrets: usable(secrets)}
 }
 
 // Read implements io.Reader.

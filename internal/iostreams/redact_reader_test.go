@@ -70,3 +70,21 @@ func TestRedactReaderError(t *testing.T) {
 		t.Errorf("after the end: %d, %v", n, err)
 	}
 }
+
+// A secret that begins a longer one is masked after it: the longer one
+// leaves no tail in the clear, whatever the order they are given in.
+func TestRedactLongestFirst(t *testing.T) {
+	for _, secrets := range [][]string{{"abcd", "abcdef-long"}, {"abcdef-long", "abcd"}} {
+		var out strings.Builder
+		w := NewRedactor(&out, secrets...)
+		w.Write([]byte("x abcdef-long y abcd z"))
+		w.Flush()
+		r, _ := io.ReadAll(NewRedactReader(strings.NewReader("x abcdef-long y abcd z"), secrets...))
+		for what, got := range map[string]string{"Redactor": out.String(), "RedactReader": string(r),
+			"Redact": Redact("x abcdef-long y abcd z", secrets...)} {
+			if got != "x *** y *** z" {
+				t.Errorf("%s with %q: got %q", what, secrets, got)
+			}
+		}
+	}
+}
