@@ -1,5 +1,7 @@
 package generated
 
+import "strings"
+
 // vkind is how a schema position takes its value on the command line.
 type vkind uint8
 
@@ -24,12 +26,54 @@ type valueSpec struct {
 	object   bool         // vJSON: the value must be a JSON object
 	item     *valueSpec   // vArray: the element spec (scalar or vJSON)
 	tuple    []*valueSpec // vArray of a tuple: per-position specs (vJSON)
+	what     string       // vJSON: the JSON values the schema allows, for errors ("an object or an integer"); "" any
 }
 
 func (s *valueSpec) scalar() bool { return s.kind <= vUnion }
 
 // jsonSpec is an untyped or structured position.
 func jsonSpec(fallback bool) *valueSpec { return &valueSpec{kind: vJSON, fallback: fallback} }
+
+// jsonOf is a JSON-valued position whose values are those of the specs
+// (the branches of a union, an array's element), described for errors.
+func jsonOf(fallback bool, specs ...*valueSpec) *valueSpec {
+	s := jsonSpec(fallback)
+	var parts []string
+	for _, b := range specs {
+		d := b.describe()
+		if d == "" {
+			return s // an untyped branch: any JSON
+		}
+		if !contains(parts, d) {
+			parts = append(parts, d)
+		}
+	}
+	s.what = strings.Join(parts, " or ")
+	return s
+}
+
+// describe names the JSON values a spec takes ("an object", "an integer");
+// "" when any JSON value.
+func (s *valueSpec) describe() string {
+	switch {
+	case s.kind == vObject, s.kind == vJSON && s.object:
+		return "an object"
+	case s.kind == vArray:
+		return "an array"
+	case s.kind == vJSON:
+		return s.what
+	}
+	return s.expected()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
 
 // classify decides the spec of a view. inherit is the type list of an
 // enclosing schema, used by union branches that declare no type.
@@ -82,6 +126,12 @@ func (w *walker) classify(v *view, inherit []string) (*valueSpec, error) {
 	u := &valueSpec{kind: vUnion}
 	for _, t := range types {
 		switch t {
+		case "object", "array":
+			var specs []*valueSpec
+			for _, t := range types {
+				specs = append(specs, typeSpec(t))
+			}
+			return jsonOf(hasString(types), specs...), nil
 		case "string":
 			u.branches = append(u.branches, &valueSpec{kind: vString})
 		case "integer":
@@ -95,6 +145,26 @@ func (w *walker) classify(v *view, inherit []string) (*valueSpec, error) {
 		}
 	}
 	return u, nil
+}
+
+// typeSpec is the spec of one JSON Schema type name, for describing a type
+// list; an unknown name takes any JSON.
+func typeSpec(t string) *valueSpec {
+	switch t {
+	case "string":
+		return &valueSpec{kind: vString}
+	case "integer":
+		return &valueSpec{kind: vInteger}
+	case "number":
+		return &valueSpec{kind: vNumber}
+	case "boolean":
+		return &valueSpec{kind: vBoolean}
+	case "object":
+		return &valueSpec{kind: vJSON, object: true}
+	case "array":
+		return &valueSpec{kind: vArray}
+	}
+	return jsonSpec(true)
 }
 
 func hasString(types []string) bool {
@@ -135,6 +205,7 @@ func enumSpec(v *view) *valueSpec {
 func (w *walker) unionSpec(bs []*jvalue, inherit []string) (*valueSpec, error) {
 	u := &valueSpec{kind: vUnion}
 	fallback, allScalar := false, true
+	var specs []*valueSpec
 	for _, b := range bs {
 		bv, err := w.viewOf(b)
 		if err != nil {
@@ -145,6 +216,7 @@ func (w *walker) unionSpec(bs []*jvalue, inherit []string) (*valueSpec, error) {
 		if err != nil {
 			return nil, err
 		}
+		specs = append(specs, s)
 		switch {
 		case s.kind == vUnion:
 			u.branches = append(u.branches, s.branches...)
@@ -158,7 +230,7 @@ func (w *walker) unionSpec(bs []*jvalue, inherit []string) (*valueSpec, error) {
 		}
 	}
 	if !allScalar {
-		return jsonSpec(fallback), nil
+		return jsonOf(fallback, specs...), nil
 	}
 	return u, nil
 }
@@ -197,14 +269,14 @@ func (w *walker) arraySpec(v *view) (*valueSpec, error) {
 		if err != nil {
 			return nil, err
 		}
-		a.tuple = append(a.tuple, jsonSpec(s.takesString()))
+		a.tuple = append(a.tuple, jsonOf(s.takesString(), s))
 	}
 	s, err := w.itemSpec(rest)
 	if err != nil {
 		return nil, err
 	}
 	if positions != nil || !s.scalar() {
-		s = jsonSpec(s.takesString())
+		s = jsonOf(s.takesString(), s)
 	}
 	a.item = s
 	return a, nil
@@ -222,7 +294,7 @@ func (w *walker) itemSpec(n *jvalue) (*valueSpec, error) {
 		return nil, err
 	}
 	if s.kind == vObject || s.kind == vArray {
-		return jsonSpec(false), nil
+		return jsonOf(false, s), nil
 	}
 	return s, nil
 }

@@ -140,6 +140,9 @@ func (s *valueSpec) expected() string {
 	if s.object {
 		return "a JSON object"
 	}
+	if s.what != "" {
+		return "JSON (" + s.what + ")"
+	}
 	return "JSON"
 }
 

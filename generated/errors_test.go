@@ -56,15 +56,15 @@ func TestParseErrors(t *testing.T) {
 		{"boolean array element", [][]string{{"--bits", "1"}},
 			`invalid value "1" for --bits: expected true or false`},
 		{"object array needs json", [][]string{{"--objs", "nope"}},
-			`invalid value "nope" for --objs: expected JSON`},
+			`invalid value "nope" for --objs: expected JSON (an object)`},
 		{"map needs object", [][]string{{"--labels", "[1]"}, {"--labels=[1]"}},
 			`invalid value "[1]" for --labels: expected a JSON object`},
 		{"map needs json", [][]string{{"--labels", "x"}},
 			`invalid value "x" for --labels: expected a JSON object`},
 		{"strict union", [][]string{{"--strict", "word"}},
-			`invalid value "word" for --strict: expected JSON`},
+			`invalid value "word" for --strict: expected JSON (an object or an array)`},
 		{"tuple position without string", [][]string{{"--pair", "a", "--pair", "b"}},
-			`invalid value "b" for --pair: expected JSON`},
+			`invalid value "b" for --pair: expected JSON (an integer)`},
 		{"duplicate", [][]string{{"--name", "a", "--name", "b"}, {"--name=a", "--name=a"}},
 			"flag --name given more than once (it takes a single value)"},
 		{"duplicate boolean", [][]string{{"--force", "--force"}},
@@ -237,6 +237,32 @@ func TestUnknownFlagProperty(t *testing.T) {
 		_, err := c.Parse([]string{tt.arg, "1"})
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("Parse(%q) error:\n got %v\nwant %s", tt.arg, err, tt.want)
+		}
+	}
+}
+
+// TestBadValueNamesJSONShapes: a JSON-valued flag's bad value names the
+// values its schema allows.
+func TestBadValueNamesJSONShapes(t *testing.T) {
+	c := mustBuild(t, `{"properties":{
+		"mixed":{"anyOf":[{"type":"object"},{"type":"integer"},{"type":"null"}]},
+		"multi":{"type":["array","boolean"]},
+		"rows":{"type":"array","items":{"oneOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"array"}]}},
+		"free":{"anyOf":[{"type":"object"},{}]}}}`, BuildOptions{})
+	tests := []struct{ flag, want string }{
+		{"--mixed", `invalid value "nope" for --mixed: expected JSON (an object or an integer)`},
+		{"--multi", `invalid value "nope" for --multi: expected JSON (an array or true or false)`},
+		{"--rows", `invalid value "nope" for --rows: expected JSON (an object or an array)`},
+		{"--free", ``},
+	}
+	for _, tt := range tests {
+		_, err := c.Parse([]string{tt.flag, "nope"})
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("Parse(%s nope):\n got %q\nwant %q", tt.flag, got, tt.want)
 		}
 	}
 }
