@@ -3,6 +3,7 @@ package catalog
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -172,6 +173,9 @@ func stringEnd(data []byte, i int) (int, bool) {
 		return 0, false
 	}
 	for i++; i < len(data); i++ {
+		if i += plainLen(data[i:]); i >= len(data) {
+			break
+		}
 		switch c := data[i]; {
 		case c == '"':
 			return i + 1, true
@@ -200,6 +204,28 @@ func stringEnd(data []byte, i int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// plainLen is the length of the leading run of p with no '"', no '\\' and
+// no control byte, eight bytes at a time (the zero-byte and less-than-byte
+// word tests, exact for whether a word holds such a byte).
+func plainLen(p []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		w := binary.LittleEndian.Uint64(p[i:])
+		q := w ^ (ones * '"')
+		s := w ^ (ones * '\\')
+		if ((w-ones*0x20)&^w|(q-ones)&^q|(s-ones)&^s)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(p); i++ {
+		if c := p[i]; c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+	}
+	return i
 }
 
 // valueEnd returns the offset after the value starting at data[i]: a string

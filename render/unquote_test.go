@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -53,4 +54,43 @@ func TestFromResultBigText(t *testing.T) {
 	if v := FromResult(raw); !v.IsJSON || string(v.JSON) != "[1, 2]" {
 		t.Fatalf("JSON text: %+v", v)
 	}
+}
+
+// TestFromResultStringFastPath: a string result is read as parseJSON reads
+// it (bad tokens are text as received), whatever the byte that stops the
+// eight-byte scan and wherever it falls in a word.
+func TestFromResultStringFastPath(t *testing.T) {
+	for pad := 0; pad < 9; pad++ {
+		p := strings.Repeat("x", pad)
+		for _, tok := range []string{
+			`"` + p + `"`, `"` + p + `\n` + p + `"`, `"` + p + `\u00e9"`, `"` + p + "é\xff" + `"`,
+			`"` + p + "\x01" + `"`, `"` + p + "\x1f" + p + `"`, `"` + p + `\x"`, `"` + p + `\u12"`,
+			`"` + p, `"` + p + `\`, `"` + p + `" trailing`, `"` + p + `""`, `"` + p + "\x7f\x80\x20" + `"`,
+			` "[1, ` + p + `2]" `, `"{\"a\":` + p + `1}"`,
+		} {
+			got := FromResult([]byte(tok))
+			var want Value
+			if n, err := parseJSON(bytes.TrimSpace([]byte(tok))); err != nil {
+				want = Value{Text: tok}
+			} else {
+				want = fromNode(n, true)
+			}
+			if got.Text != want.Text || string(got.JSON) != string(want.JSON) || got.IsJSON != want.IsJSON {
+				t.Errorf("FromResult(%q) = %+v, want %+v", tok, got, want)
+			}
+		}
+	}
+}
+
+func FuzzPlainLen(f *testing.F) {
+	f.Add([]byte("abcdefgh\"ijklmnop\\q\x01"))
+	f.Fuzz(func(t *testing.T, p []byte) {
+		want := 0
+		for want < len(p) && p[want] != '"' && p[want] != '\\' && p[want] >= 0x20 {
+			want++
+		}
+		if got := plainLen(p); got != want {
+			t.Fatalf("plainLen(%q) = %d, want %d", p, got, want)
+		}
+	})
 }

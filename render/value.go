@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strings"
 	"unicode"
@@ -51,11 +52,71 @@ func FromResult(result json.RawMessage) Value {
 	if len(trimmed) == 0 {
 		return Value{}
 	}
+	if trimmed[0] == '"' && stringEnd(trimmed) == len(trimmed) {
+		// A string result (a file's text, say): checked as parseJSON
+		// would, eight bytes at a time, without building a node.
+		return textOrJSON(unquote(trimmed))
+	}
 	n, err := parseJSON(trimmed)
 	if err != nil {
 		return Value{Text: string(result)}
 	}
 	return fromNode(n, true)
+}
+
+// stringEnd checks the JSON string token that data starts with as
+// parseJSON does (no control bytes, only JSON's escapes) and returns the
+// offset after its closing quote, or -1.
+func stringEnd(data []byte) int {
+	for i := 1; i < len(data); i++ {
+		if i += plainLen(data[i:]); i >= len(data) {
+			break
+		}
+		switch data[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			if i+1 >= len(data) {
+				return -1
+			}
+			switch data[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				if i+6 > len(data) || !isHex4(data[i+2:i+6]) {
+					return -1
+				}
+				i += 5
+			default:
+				return -1
+			}
+		default: // a control byte
+			return -1
+		}
+	}
+	return -1
+}
+
+// plainLen is the length of the leading run of p with no '"', no '\\' and
+// no control byte, eight bytes at a time (the zero-byte and less-than-byte
+// word tests, exact for whether a word holds such a byte).
+func plainLen(p []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		w := binary.LittleEndian.Uint64(p[i:])
+		q := w ^ (ones * '"')
+		s := w ^ (ones * '\\')
+		if ((w-ones*0x20)&^w|(q-ones)&^q|(s-ones)&^s)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(p); i++ {
+		if c := p[i]; c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+	}
+	return i
 }
 
 // fromNode applies steps 1–2 to a decoded value; mcp enables MCP result
