@@ -171,7 +171,9 @@ func Resolve(ctx context.Context, apiURL, name, team string, cred Credentials, h
 	}
 	u, err := parseTargetURL(apiURL)
 	if err != nil {
-		return "", "", usageError("control plane URL (AGENT_SHELL_API_URL) is not usable: %s", err.Error())
+		// parseTargetURL's words are for --target and an agent URL.
+		return "", "", usageError("control plane URL (AGENT_SHELL_API_URL) is not usable: %q is not an http:// or https:// URL "+
+			"with a host, such as %s", stripUserinfo(strings.TrimSpace(apiURL)), DefaultAPIURL)
 	}
 	if err := requireHTTPS(u, "control plane URL"); err != nil {
 		return "", "", err

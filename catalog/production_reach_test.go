@@ -18,3 +18,17 @@ func TestResolveUnreachableControlPlane(t *testing.T) {
 	wantError(t, err, CodeUnreachable, ExitUnreachable,
 		"cannot reach the control plane at http://"+addr+": connection refused; is it running, and is AGENT_SHELL_API_URL right?")
 }
+
+// An AGENT_SHELL_API_URL that is no URL is named as the control plane's
+// setting, not as a target, and without its userinfo.
+func TestResolveUnusableControlPlaneURL(t *testing.T) {
+	for _, api := range []string{"api.cursor.com", "127.0.0.1:4000", "ftp://ops:pw@cp.example", "http://"} {
+		_, _, err := Resolve(ctxT(t), api, "x", "", Credentials{Token: testToken}, nil)
+		shown := api
+		if api == "ftp://ops:pw@cp.example" {
+			shown = "ftp://cp.example"
+		}
+		wantError(t, err, CodeUsage, ExitUsage, `control plane URL (AGENT_SHELL_API_URL) is not usable: "`+shown+
+			`" is not an http:// or https:// URL with a host, such as https://api.cursor.com`)
+	}
+}
