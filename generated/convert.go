@@ -124,7 +124,7 @@ func (s *valueSpec) expected() string {
 	case vEnum:
 		texts := make([]string, len(s.enum))
 		for i, e := range s.enum {
-			texts[i] = e.text()
+			texts[i] = e.label()
 		}
 		if len(texts) == 1 {
 			return texts[0]

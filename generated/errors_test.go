@@ -266,3 +266,27 @@ func TestBadValueNamesJSONShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestEnumLabels: an enum value that a bare list would hide or blur (empty,
+// with a space, "|" or ",") is shown as JSON in the placeholder and the
+// error; it is still given as plain text.
+func TestEnumLabels(t *testing.T) {
+	c := mustBuild(t, `{"properties":{"c":{"enum":["","x y","a|b","plain",1]}}}`, BuildOptions{})
+	f := c.Lookup("--c")
+	if want := `<""|"x y"|"a|b"|plain|1>`; f.Placeholder != want {
+		t.Errorf("placeholder %s, want %s", f.Placeholder, want)
+	}
+	_, err := c.Parse([]string{"--c", "nope"})
+	if want := `invalid value "nope" for --c: expected one of "", "x y", "a|b", plain, 1`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	for _, v := range []string{"", "x y", "a|b"} {
+		p, err := c.Parse([]string{"--c=" + v})
+		if err != nil {
+			t.Fatalf("--c=%s: %v", v, err)
+		}
+		if got := p.Input["c"]; got != v {
+			t.Errorf("--c=%s sent %#v", v, got)
+		}
+	}
+}

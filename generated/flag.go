@@ -93,7 +93,7 @@ func typeAndPlaceholder(s *valueSpec, repeated bool) (string, string) {
 	case vEnum:
 		texts := make([]string, len(s.enum))
 		for i, e := range s.enum {
-			texts[i] = e.text()
+			texts[i] = e.label()
 		}
 		return "enum", "<" + strings.Join(texts, "|") + ">"
 	case vUnion:

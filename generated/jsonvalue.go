@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 )
 
 // jkind is the kind of a decoded JSON value.
@@ -61,6 +62,17 @@ func (v *jvalue) text() string {
 		return v.s
 	}
 	return string(v.raw())
+}
+
+// label is how an enum value is shown in a placeholder or an error: its
+// text, quoted as JSON when a bare text would hide it or blur the list
+// (empty, or holding a space, "|" or ",").
+func (v *jvalue) label() string {
+	t := v.text()
+	if v.kind == jString && (t == "" || strings.ContainsAny(t, " \t\n|,")) {
+		return string(v.raw())
+	}
+	return t
 }
 
 // raw encodes the value as compact JSON, numbers exactly as written.
