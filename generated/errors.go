@@ -14,6 +14,7 @@ type UnknownFlagError struct {
 	Flag        string   // as given, without any "=value"
 	Suggestions []string // up to three close spellings, best first
 	Flags       []string // every flag of the tool, in mapping order
+	FreeForm    bool     // the tool's input is a free-form map (no flags can fill it)
 }
 
 // Error implements error.
@@ -25,6 +26,9 @@ func (e *UnknownFlagError) Error() string {
 	}
 	if len(e.Flags) == 0 {
 		b.WriteString("; this command takes no flags")
+		if e.FreeForm {
+			b.WriteString(" (its input is a free-form object, which agsh cannot fill from flags: it is called with {})")
+		}
 	} else {
 		b.WriteString("; flags: " + strings.Join(e.Flags, ", "))
 	}
@@ -105,11 +109,16 @@ func (e *DuplicateFlagError) ExitCode() int { return exitUsage }
 type OperandError struct {
 	Operand    string
 	Suggestion string // e.g. "--issue-number 42"; "" when nothing fits
+	NoFlags    bool   // the command takes no flags either
 }
 
 // Error implements error.
 func (e *OperandError) Error() string {
-	msg := fmt.Sprintf("unexpected operand %s: this command takes flags only", strconv.Quote(e.Operand))
+	takes := "flags only"
+	if e.NoFlags {
+		takes = "no operands and no flags"
+	}
+	msg := fmt.Sprintf("unexpected operand %s: this command takes %s", strconv.Quote(e.Operand), takes)
 	if e.Suggestion != "" {
 		msg += "; did you mean " + e.Suggestion + "?"
 	}

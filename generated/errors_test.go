@@ -120,6 +120,13 @@ func TestUnknownFlagNoFlags(t *testing.T) {
 	if err == nil || err.Error() != "unknown flag --x; this command takes no flags" {
 		t.Fatalf("error = %v", err)
 	}
+	if err := c.RejectOperands(&Parsed{Operands: []string{"foo"}}); err == nil || err.Error() != `unexpected operand "foo": this command takes no operands and no flags` {
+		t.Errorf("operand error = %v", err)
+	}
+	free := mustBuild(t, `{"type":"object","additionalProperties":{"type":"string"}}`, BuildOptions{})
+	if _, err := free.Parse([]string{"--x=1"}); err == nil || err.Error() != "unknown flag --x; this command takes no flags (its input is a free-form object, which agsh cannot fill from flags: it is called with {})" {
+		t.Errorf("free-form error = %v", err)
+	}
 	var u *UnknownFlagError
 	if !errors.As(err, &u) || u.Flag != "--x" || len(u.Flags) != 0 {
 		t.Fatalf("error = %#v", err)

@@ -173,7 +173,7 @@ func (ps *parser) unknown(name string) error {
 			break
 		}
 	}
-	return &UnknownFlagError{Flag: name, Suggestions: sugg, Flags: names}
+	return &UnknownFlagError{Flag: name, Suggestions: sugg, Flags: names, FreeForm: ps.c.FreeForm}
 }
 
 // value returns the value of a flag that needs one: after "=", else the

@@ -27,7 +27,7 @@ func (c *Command) RejectOperands(p *Parsed) error {
 		return nil
 	}
 	op := p.Operands[0]
-	return &OperandError{Operand: op, Suggestion: c.suggestFor(op, p)}
+	return &OperandError{Operand: op, Suggestion: c.suggestFor(op, p), NoFlags: len(c.Flags) == 0}
 }
 
 // suggestFor guesses what an operand meant: "name=value" → --name=value; a
