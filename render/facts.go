@@ -33,14 +33,15 @@ func FactsLine(required bool, def json.RawMessage, enum []json.RawMessage, forma
 }
 
 // jsonText is a value's compact JSON, or for a string its text when
-// unquote is set (an empty string stays "" so it can be seen).
+// unquote is set (an empty string, one holding a comma or with spaces at
+// an end stays quoted so the list can be read).
 func jsonText(raw []byte, unquote bool) string {
 	n, err := parseJSON(raw)
 	if err != nil {
 		return string(raw)
 	}
 	if unquote && n.kind == kindString {
-		if s := n.str(); s != "" {
+		if s := n.str(); s != "" && !strings.Contains(s, ",") && strings.TrimSpace(s) == s {
 			return s
 		}
 	}

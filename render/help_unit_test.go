@@ -27,6 +27,7 @@ func TestFactsLine(t *testing.T) {
 		{false, `null`, nil, "", "Default: null."},
 		{false, ``, nil, "", ""},
 		{true, ``, nil, "uri", "Required. Format: uri."},
+		{false, ``, raw(`"a, b"`, `"c"`, `" d"`, `"x y"`), "", `One of: "a, b", c, " d", x y.`},
 	}
 	for _, tt := range tests {
 		if got := FactsLine(tt.req, json.RawMessage(tt.def), tt.enum, tt.format); got != tt.want {
