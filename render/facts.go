@@ -10,8 +10,9 @@ import (
 // order `Required.`, `Default: <json>.`, `One of: a, b, c.` (strings
 // unquoted, other values as JSON) and `Format: <format>.`, each only when
 // given, separated by one space. def is the schema default as raw JSON
-// (nil or empty: none).
-func FactsLine(required bool, def json.RawMessage, enum []json.RawMessage, format string) string {
+// (nil or empty: none). Validation keywords the schema declares (shown, not
+// enforced: mapping.md) follow as `Minimum: 1.`, `Pattern: ^a+$.`, ….
+func FactsLine(required bool, def json.RawMessage, enum []json.RawMessage, format string, constraints ...Constraint) string {
 	var parts []string
 	if required {
 		parts = append(parts, "Required.")
@@ -28,6 +29,11 @@ func FactsLine(required bool, def json.RawMessage, enum []json.RawMessage, forma
 	}
 	if format != "" {
 		parts = append(parts, "Format: "+format+".")
+	}
+	for _, c := range constraints {
+		if v := bytes.TrimSpace(c.Value); len(v) > 0 {
+			parts = append(parts, constraintLabel(c.Keyword)+": "+jsonText(v, true)+".")
+		}
 	}
 	return strings.Join(parts, " ")
 }
@@ -46,4 +52,29 @@ func jsonText(raw []byte, unquote bool) string {
 		}
 	}
 	return compactString(n)
+}
+
+// Constraint is a validation keyword of a flag's schema ("minimum",
+// "pattern", …) and its value as raw JSON.
+type Constraint struct {
+	Keyword string
+	Value   json.RawMessage
+}
+
+// constraintLabel names a validation keyword in help: "maxLength" → "Max
+// length", "exclusiveMinimum" → "Exclusive minimum".
+func constraintLabel(k string) string {
+	var b strings.Builder
+	for i, r := range k {
+		switch {
+		case i == 0:
+			b.WriteString(strings.ToUpper(string(r)))
+		case r >= 'A' && r <= 'Z':
+			b.WriteByte(' ')
+			b.WriteRune(r + 'a' - 'A')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return strings.Replace(strings.Replace(b.String(), "Min ", "Min. ", 1), "Max ", "Max. ", 1)
 }

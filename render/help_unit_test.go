@@ -36,6 +36,20 @@ func TestFactsLine(t *testing.T) {
 	}
 }
 
+// TestFactsLineConstraints: validation keywords follow the facts, shown and
+// not enforced (mapping.md).
+func TestFactsLineConstraints(t *testing.T) {
+	got := FactsLine(true, nil, nil, "uri",
+		Constraint{"pattern", json.RawMessage(`"^[a-z]+$"`)},
+		Constraint{"minLength", json.RawMessage(`1`)},
+		Constraint{"exclusiveMaximum", json.RawMessage(`10`)},
+		Constraint{"uniqueItems", json.RawMessage(`true`)})
+	want := "Required. Format: uri. Pattern: ^[a-z]+$. Min. length: 1. Exclusive maximum: 10. Unique items: true."
+	if got != want {
+		t.Errorf("FactsLine = %q, want %q", got, want)
+	}
+}
+
 func TestWrapLine(t *testing.T) {
 	tests := []struct {
 		s                  string
