@@ -247,13 +247,24 @@ func (c *Client) resolveError(err error, name string, cred Credentials) error {
 		return c.fail(&Error{ErrCode: CodeBadResponse, Status: e.Status, Route: e.Route, Err: err, Exit: ExitUnreachable,
 			Message: fmt.Sprintf("the control plane at %s has no %s route (HTTP 404); is AGENT_SHELL_API_URL a control plane?",
 				c.display, e.Route)})
-	case e.ErrCode == CodeUnreachable || e.ErrCode == CodeTimeout:
-		// The transport's words are for a deployment and --target: say
-		// what was out of reach, and which setting names it.
+	case e.Remote && e.Status >= 500:
+		text := e.Error()
+		if rest, ok := strings.CutPrefix(text, "deployment failed the request: "); ok {
+			text = rest
+		} else {
+			text = fmt.Sprintf("HTTP %d: %s", e.Status, text)
+		}
+		return c.fail(&Error{ErrCode: e.ErrCode, Status: e.Status, Route: e.Route, Err: err, Exit: e.ExitCode(),
+			Message: fmt.Sprintf("the control plane at %s failed the request: %s", c.display, text)})
+	case !e.Remote:
+		// The client's own words are for a deployment and --target: say
+		// what failed, and which setting names it.
 		e.Message = strings.NewReplacer(
 			"cannot reach the deployment at", "cannot reach the control plane at",
 			"deployment did not answer", "the control plane did not answer",
+			"deployment answered", "the control plane answered",
 			"is the deployment restarting?", "is the control plane restarting?",
+			"is --target an agent-sdk deployment?", "is AGENT_SHELL_API_URL a control plane?",
 			"--target", "AGENT_SHELL_API_URL").Replace(e.Message)
 	}
 	return err
