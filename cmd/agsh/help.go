@@ -111,7 +111,11 @@ func optionItem(f *generated.Flag) render.HelpItem {
 	if f.Renamed {
 		item.Property = f.Property()
 	}
-	item.Facts = render.FactsLine(f.Required, f.Default, f.Enum, f.Format)
+	var cs []render.Constraint
+	for _, c := range f.Constraints {
+		cs = append(cs, render.Constraint{Keyword: c.Keyword, Value: c.Value})
+	}
+	item.Facts = render.FactsLine(f.Required, f.Default, f.Enum, f.Format, cs...)
 	return item
 }
 
