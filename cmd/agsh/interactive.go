@@ -10,6 +10,7 @@ import (
 	"github.com/agsh-dev/agsh/internal/repl"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/interp/syntax"
+	"github.com/agsh-dev/agsh/render"
 )
 
 // interactive runs the REPL (standard input and output are terminals) or
@@ -27,9 +28,10 @@ func (a *app) interactive(ctx context.Context, runner *interp.Runner) int {
 		session = a.binding.ContinuationToken
 	}
 	cfg := repl.Config{
-		AgentName:   name,
-		Target:      a.client.Target(),
-		Session:     session,
+		// The deployment's words are untrusted: no escape reaches the terminal.
+		AgentName:   render.Safe(name),
+		Target:      render.Safe(a.client.Target()),
+		Session:     render.Safe(session),
 		HistoryPath: repl.HistoryPathFrom(a.getenv, a.env.HomeDir()),
 		Secrets:     a.secrets,
 		Runner:      &replRunner{a: a, runner: runner},

@@ -24,7 +24,8 @@ func run(args []string, ios *iostreams.IOStreams, e env) int {
 		return exitOK
 	}
 	if len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-		return reportEarly(ios, e, g, usagef("unknown option %s; see agsh --help", rest[0]), g.json())
+		name, _, _ := strings.Cut(rest[0], "=") // never echo the value: it may be a secret
+		return reportEarly(ios, e, g, usagef("unknown option %s; see agsh --help", name), g.json())
 	}
 
 	a := newApp(ios, e, g)
