@@ -124,7 +124,12 @@ func (e *Error) remoteText() string {
 		if e.Tool != "" {
 			name = e.Tool
 		}
-		return withMsg(name + " runs inside the agent's model turn and cannot be called from agsh")
+		text := name + " runs inside the agent's model turn and cannot be called from agsh"
+		if lower := strings.ToLower(msg); strings.Contains(lower, "agent") || strings.Contains(lower, "cannot be called") {
+			// The deployment's message says the same thing again.
+			return text
+		}
+		return withMsg(text)
 	case CodeUnauthorized:
 		return withMsg(fmt.Sprintf("the deployment refused the credentials (%s)", e.statusText())) +
 			"; pass --bearer-token (or set AGENT_SHELL_BEARER_TOKEN), or run agent-sdk login"
