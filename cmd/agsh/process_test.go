@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"os"
@@ -86,7 +87,8 @@ func TestInterruptHangingCall(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond) // the call is in flight by now
+	waitFaultTaken(t, exe)
+	time.Sleep(100 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -104,4 +106,27 @@ func TestInterruptHangingCall(t *testing.T) {
 	if !strings.Contains(stderr.String(), "may still complete") {
 		t.Errorf("stderr does not say the call may still complete:\n%s", stderr.String())
 	}
+}
+
+// waitFaultTaken waits until the deployment has taken every armed fault of
+// the agent: the faulted request has arrived (a hang detector's deadline,
+// not a timing assertion).
+func waitFaultTaken(t *testing.T, agentURL string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get(agentURL + "/v1/dev/faults")
+		if err == nil {
+			var body struct {
+				Faults []json.RawMessage `json:"faults"`
+			}
+			derr := json.NewDecoder(resp.Body).Decode(&body)
+			resp.Body.Close()
+			if derr == nil && len(body.Faults) == 0 {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("the faulted request never reached the deployment")
 }

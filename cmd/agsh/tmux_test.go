@@ -97,7 +97,7 @@ func TestREPLInTmux(t *testing.T) {
 	// A slow call: Ctrl-C cancels it and the shell stays.
 	post(t, target+"/v1/dev/faults", `{"route":"POST /v1/tools/list_changes","count":1,"delayMs":60000}`)
 	s.keys("list_changes", "Enter")
-	time.Sleep(time.Second)
+	waitFaultTaken(t, target)
 	s.keys("C-c")
 	s.keys("ls /repo/src", "Enter")
 	s.waitFor("util/")
