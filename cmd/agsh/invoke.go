@@ -54,7 +54,9 @@ func (a *app) noteReached(err error) {
 		return
 	}
 	var ce *catalog.Error
-	if errors.As(err, &ce) && ce.Status != 0 {
+	// A host that has no agent at the target is not the deployment: no
+	// session line for it.
+	if errors.As(err, &ce) && ce.Status != 0 && ce.Code() != catalog.CodeNotAnAgent {
 		a.reached = true
 	}
 }
