@@ -128,7 +128,8 @@ func enumText(raw json.RawMessage) string {
 	return strings.TrimSpace(string(raw))
 }
 
-// outputNote is "Output: {field: type, …}" one level deep.
+// outputNote is "Output: {field: type, …}." one level deep; for an array of
+// objects "Output: [{field: type, …}]."; otherwise the declared type.
 func outputNote(schema json.RawMessage) string {
 	if len(bytes.TrimSpace(schema)) == 0 || string(bytes.TrimSpace(schema)) == "null" {
 		return ""
@@ -136,35 +137,53 @@ func outputNote(schema json.RawMessage) string {
 	var s struct {
 		Type       any             `json:"type"`
 		Properties json.RawMessage `json:"properties"`
+		Items      json.RawMessage `json:"items"`
 	}
 	if json.Unmarshal(schema, &s) != nil {
 		return ""
 	}
-	var fields []string
-	if len(s.Properties) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(s.Properties))
-		if t, err := dec.Token(); err == nil && t == json.Delim('{') {
-			for dec.More() {
-				t, err := dec.Token()
-				if err != nil {
-					break
-				}
-				var p struct {
-					Type any `json:"type"`
-				}
-				var raw json.RawMessage
-				if dec.Decode(&raw) != nil {
-					break
-				}
-				json.Unmarshal(raw, &p)
-				fields = append(fields, fmt.Sprintf("%v: %s", t, typeText(p.Type)))
+	if fields := schemaFields(s.Properties); fields != "" {
+		return fmt.Sprintf("Output: {%s}.", fields)
+	}
+	if typeText(s.Type) == "array" && len(s.Items) > 0 {
+		var items struct {
+			Properties json.RawMessage `json:"properties"`
+		}
+		if json.Unmarshal(s.Items, &items) == nil {
+			if fields := schemaFields(items.Properties); fields != "" {
+				return fmt.Sprintf("Output: [{%s}].", fields)
 			}
 		}
 	}
-	if len(fields) == 0 {
-		return fmt.Sprintf("Output: %s.", typeText(s.Type))
+	return fmt.Sprintf("Output: %s.", typeText(s.Type))
+}
+
+// schemaFields lists "name: type" of a properties object in document order.
+func schemaFields(props json.RawMessage) string {
+	if len(props) == 0 {
+		return ""
 	}
-	return fmt.Sprintf("Output: {%s}.", strings.Join(fields, ", "))
+	var fields []string
+	dec := json.NewDecoder(bytes.NewReader(props))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var raw json.RawMessage
+		if dec.Decode(&raw) != nil {
+			break
+		}
+		var p struct {
+			Type any `json:"type"`
+		}
+		json.Unmarshal(raw, &p)
+		fields = append(fields, fmt.Sprintf("%v: %s", t, typeText(p.Type)))
+	}
+	return strings.Join(fields, ", ")
 }
 
 func typeText(t any) string {
