@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/signal"
 	"syscall"
@@ -19,5 +20,9 @@ type osEnv struct{}
 func (osEnv) Getenv(k string) string            { return os.Getenv(k) }
 func (osEnv) ReadFile(p string) ([]byte, error) { return os.ReadFile(p) }
 func (osEnv) HomeDir() string                   { h, _ := os.UserHomeDir(); return h }
-func notifyInterrupt(c chan<- os.Signal)        { signal.Notify(c, os.Interrupt, syscall.SIGTERM) }
-func stopInterrupt(c chan<- os.Signal)          { signal.Stop(c) }
+
+// interruptible returns ctx cancelled by the first Ctrl-C (or SIGTERM):
+// the call in flight is abandoned and the run ends with status 130.
+func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/curated"
@@ -225,14 +226,7 @@ func (a *app) report(ctx context.Context, w io.Writer, err error) int {
 	return exitCode(err)
 }
 
-func isLaunchOnly(name string) bool {
-	for _, l := range launchOnly {
-		if l == name {
-			return true
-		}
-	}
-	return false
-}
+func isLaunchOnly(name string) bool { return slices.Contains(launchOnly, name) }
 
 // orList joins suggestions: "a", "a or b", "a, b or c".
 func orList(s []string) string {

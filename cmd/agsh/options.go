@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -9,10 +10,7 @@ import (
 // accepted before or after the tool name, anywhere before `--`.
 type globals struct {
 	target, team, token, session, contToken, output string
-	// given records which options were passed on the command line (the
-	// shell refuses the launch-only ones on its command lines).
-	given []string
-	help  bool
+	help                                            bool
 }
 
 // valueOptions are the global options that take a value.
@@ -69,14 +67,7 @@ func splitGlobals(args []string) (g globals, rest []string, err error) {
 	return g, rest, nil
 }
 
-func isValueOption(name string) bool {
-	for _, o := range valueOptions {
-		if o == name {
-			return true
-		}
-	}
-	return false
-}
+func isValueOption(name string) bool { return slices.Contains(valueOptions, name) }
 
 func (g *globals) set(name, value string) {
 	switch name {
@@ -93,19 +84,6 @@ func (g *globals) set(name, value string) {
 	case "--output":
 		g.output = value
 	}
-	g.given = append(g.given, name)
-}
-
-// launchOnlyGiven returns the first launch-only option given, or "".
-func (g *globals) launchOnlyGiven() string {
-	for _, n := range g.given {
-		for _, l := range launchOnly {
-			if n == l {
-				return n
-			}
-		}
-	}
-	return ""
 }
 
 // json reports whether --output json was asked for.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/agsh-dev/agsh/internal/iostreams"
@@ -37,14 +36,8 @@ func run(args []string, ios *iostreams.IOStreams, e env) int {
 		return a.shell(ctx)
 	}
 	// One-shot: the first interrupt cancels the request in flight.
-	sig := make(chan os.Signal, 2)
-	notifyInterrupt(sig)
-	defer stopInterrupt(sig)
-	go func() {
-		if _, ok := <-sig; ok {
-			cancel()
-		}
-	}()
+	ctx, stop := interruptible(ctx)
+	defer stop()
 	return a.oneShot(ctx, rest[0], rest[1:])
 }
 

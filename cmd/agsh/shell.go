@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 
@@ -60,16 +59,8 @@ func (a *app) script(ctx context.Context, runner *interp.Runner) int {
 		// Nothing runs, nothing is asked of the deployment.
 		return runner.RunScript(ctx, string(src))
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	sig := make(chan os.Signal, 2)
-	notifyInterrupt(sig)
-	defer stopInterrupt(sig)
-	go func() {
-		if _, ok := <-sig; ok {
-			cancel()
-		}
-	}()
+	ctx, stop := interruptible(ctx)
+	defer stop()
 	if err := a.launch(ctx); err != nil {
 		return a.report(ctx, a.errOut, err)
 	}
