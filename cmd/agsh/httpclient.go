@@ -104,4 +104,3 @@ func redactURL(s string) string {
 	u.User = nil
 	return u.String()
 }
-
