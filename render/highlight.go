@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bufio"
 	"io"
 	"strings"
 
@@ -37,7 +38,13 @@ func HighlightDiff(w io.Writer, text string) error {
 	return highlight(w, lexer, text)
 }
 
-// highlight tokenises the sanitized text and formats it with terminal256.
+// highlightBuffer is the size of the buffer between chroma's formatter,
+// which writes each token and color sequence separately, and w.
+const highlightBuffer = 64 << 10
+
+// highlight tokenises the sanitized text and formats it with terminal256,
+// through a buffer: the bytes are the formatter's, in a few large writes
+// instead of several per token.
 func highlight(w io.Writer, lexer chroma.Lexer, text string) error {
 	text = Safe(text)
 	if text == "" {
@@ -51,5 +58,9 @@ func highlight(w io.Writer, lexer chroma.Lexer, text string) error {
 		return writeString(w, text)
 	}
 	style := styles.Get(highlightStyle)
-	return formatters.TTY256.Format(w, style, it)
+	bw := bufio.NewWriterSize(w, highlightBuffer)
+	if err := formatters.TTY256.Format(bw, style, it); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
