@@ -46,7 +46,9 @@ func TestHighlightBuffered(t *testing.T) {
 	}
 }
 
-type teeWriter struct{ a, b interface{ Write([]byte) (int, error) } }
+type teeWriter struct {
+	a, b interface{ Write([]byte) (int, error) }
+}
 
 func (t teeWriter) Write(p []byte) (int, error) {
 	t.a.Write(p)
