@@ -41,6 +41,15 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 		// so that every message and status stays what it was.
 		in = io.MultiReader(bytes.NewReader(data), errReader{err})
 	}
+	if a, ok := v.(*toolsAnswer); ok {
+		// The listing is decoded without reflection (listing.go); the
+		// same bytes take the usual path when it is not sure.
+		data, err := readBody(b, resp.ContentLength)
+		if err == nil && a.decodeListing(data) {
+			return c.refusal(r, resp, v)
+		}
+		in = io.MultiReader(bytes.NewReader(data), errReader{err})
+	}
 	dec := json.NewDecoder(in)
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
