@@ -80,6 +80,15 @@ func (c *Client) Sessions(ctx context.Context) ([]Session, error) {
 // A tool that ran and reported an error is a result with IsError, not an
 // error.
 func (c *Client) Call(ctx context.Context, name string, input json.RawMessage, b Binding) (*CallResult, error) {
+	return c.CallStream(ctx, name, input, b, nil)
+}
+
+// CallStream is Call, with the result streamed to the writer stream gives
+// when the answer allows it (see StreamFunc): "ok": true and "isError":
+// false arrive before a "result" that is a JSON string. The result is then
+// marked Streamed, and an error after the stream began still returns one.
+// stream nil never streams.
+func (c *Client) CallStream(ctx context.Context, name string, input json.RawMessage, b Binding, stream StreamFunc) (*CallResult, error) {
 	if name == "" {
 		return nil, usageError("no tool name given")
 	}
@@ -98,9 +107,12 @@ func (c *Client) Call(ctx context.Context, name string, input json.RawMessage, b
 			Message: "the input of " + name + " is not valid JSON: " + causeText(err)})
 	}
 	r := &request{method: http.MethodPost, root: c.base, path: toolPath(name), body: buf.Bytes(),
-		tool: name, session: b.SessionID, probe: true}
+		tool: name, session: b.SessionID, probe: true, stream: stream}
 	var a callAnswer
 	if err := c.do(ctx, r, &a, essentialIsError); err != nil {
+		if a.Streamed {
+			return &a.CallResult, err
+		}
 		return nil, err
 	}
 	a.CallResult.OK = true

@@ -33,7 +33,16 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 	defer b.discard()
 	var in io.Reader = b
 	if a, ok := v.(*callAnswer); ok {
-		data, err := readBody(b, resp.ContentLength)
+		var data []byte
+		var err error
+		if r.stream != nil {
+			var streamed bool
+			if data, streamed, err = c.streamCall(ctx, r, resp, b, a); streamed {
+				return err
+			}
+		} else {
+			data, err = readBody(b, resp.ContentLength)
+		}
 		if err == nil && a.splice(data) {
 			return c.refusal(r, resp, v)
 		}

@@ -28,6 +28,8 @@ type request struct {
 	// sessions: this is GET /v1/sessions (a non-envelope 404 means the
 	// deployment lacks the route).
 	sessions bool
+	// stream: a call whose text result may be streamed (CallStream).
+	stream StreamFunc
 }
 
 func (r *request) get() bool { return r.method == http.MethodGet }

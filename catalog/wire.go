@@ -171,6 +171,9 @@ type CallResult struct {
 	DurationMs       json.Number     `json:"durationMs,omitempty"`
 	SessionID        string          `json:"sessionId,omitempty"`
 	ScratchWorkspace bool            `json:"scratchWorkspace,omitempty"`
+	// Streamed: the result was a string written to the caller's stream as
+	// it arrived (Client.CallStream); Result is then empty.
+	Streamed bool `json:"-"`
 }
 
 // Issue is one schema-validation problem of a 400 invalid_input answer.
