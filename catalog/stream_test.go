@@ -2,9 +2,9 @@ package catalog
 
 import (
 	"bytes"
-	"fmt"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
@@ -84,11 +84,11 @@ func TestCallStreamHeld(t *testing.T) {
 // stream began is an error (exit 5), the result still marked Streamed.
 func TestCallStreamBroken(t *testing.T) {
 	for body, want := range map[string]string{
-		`{"ok":true,"isError":false,"result":"abc`:             "cut short",
-		`{"ok":true,"isError":false,"result":"a\qb"}`:          "unexpected shape",
-		"{\"ok\":true,\"isError\":false,\"result\":\"a\x01b\"}": "unexpected shape",
-		`{"ok":true,"isError":false,"result":"ab"`:             "cut short",
-		`{"ok":true,"isError":false,"result":"ab","x":}`:       "not the expected JSON",
+		`{"ok":true,"isError":false,"result":"abc`:                                      "cut short",
+		`{"ok":true,"isError":false,"result":"a\qb"}`:                                   "unexpected shape",
+		"{\"ok\":true,\"isError\":false,\"result\":\"a\x01b\"}":                         "unexpected shape",
+		`{"ok":true,"isError":false,"result":"ab"`:                                      "cut short",
+		`{"ok":true,"isError":false,"result":"ab","x":}`:                                "not the expected JSON",
 		`{"ok":true,"isError":false,"result":"ab","error":"boom","message":"it broke"}`: "it broke",
 	} {
 		res, err, got, _ := callStream(t, body)
