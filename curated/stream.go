@@ -336,4 +336,4 @@ func (g *grepLines) last(lines []string) ([]string, []string) {
 }
 
 func (g *grepLines) end(bool) string { return "" }
-func (g *grepLines) status() int    { return 0 }
+func (g *grepLines) status() int     { return 0 }
