@@ -15,6 +15,9 @@ import (
 // note.
 const HoldLimit = 8 << 20
 
+// flushSize is how much reformatted output is gathered per write.
+const flushSize = 64 << 10
+
 // Streams reports whether a command's results can be reformatted as a
 // stream (NewStream).
 func Streams(command string) bool { return command == "read" || command == "grep" }
@@ -102,6 +105,10 @@ func (s *Stream) feed(p []byte) {
 			for len(s.queue) > 2 && !s.raw {
 				s.emit(s.queue[0])
 				s.queue = s.queue[1:]
+			}
+			if len(s.out) >= flushSize && s.err == nil {
+				_, s.err = s.w.Write(s.out)
+				s.out = s.out[:0]
 			}
 			if s.raw {
 				// The rest goes as received.

@@ -287,31 +287,40 @@ func firstInvalid(p []byte) int {
 
 // TextStreamSink writes text as Write writes a text value: made safe on a
 // terminal (o.TTY), with a newline added at the end when the text has
-// none; empty text writes nothing.
-func TextStreamSink(w io.Writer, o Options) TextSink {
-	t := &textSink{tail: &lastByte{w: w}}
+// none; empty text writes nothing. Its CloseFinal ends it as final text
+// (curated output) is written instead: without the added newline.
+func TextStreamSink(w io.Writer, o Options) *TextStream {
+	t := &TextStream{tail: &lastByte{w: w}}
 	t.w = NewTerminalWriter(t.tail, o.TTY)
 	return t
 }
 
-type textSink struct {
+// TextStream is the sink TextStreamSink returns.
+type TextStream struct {
 	w    io.Writer // the terminal writer, or tail itself
 	tail *lastByte
 }
 
-func (t *textSink) Write(p []byte) (int, error) { return t.w.Write(p) }
+func (t *TextStream) Write(p []byte) (int, error) { return t.w.Write(p) }
 
-func (t *textSink) Close() error {
-	if tw, ok := t.w.(*TerminalWriter); ok {
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+// Close ends the text, adding a newline when it has none.
+func (t *TextStream) Close() error {
+	if err := t.CloseFinal(); err != nil {
+		return err
 	}
 	if !t.tail.any || t.tail.last == '\n' {
 		return nil
 	}
 	_, err := io.WriteString(t.tail.w, "\n")
 	return err
+}
+
+// CloseFinal ends the text as it is.
+func (t *TextStream) CloseFinal() error {
+	if tw, ok := t.w.(*TerminalWriter); ok {
+		return tw.Flush()
+	}
+	return nil
 }
 
 // lastByte passes bytes on and remembers the last one.

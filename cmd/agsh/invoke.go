@@ -123,8 +123,26 @@ func (a *app) runTool(ctx context.Context, name string, args []string, forceHelp
 			}
 		}
 	}
-	res, err := a.client.Call(ctx, name, pc.input, a.binding)
+	var st *resultStream
+	if last {
+		highlighted := a.outOpts().Color && (name == "read" && len(pc.parsed.Operands) > 0 || name == "diff")
+		st = a.newResultStream(name, cmd, jsonOut, highlighted, pc.context, stdout)
+	}
+	res, err := a.client.CallStream(ctx, name, pc.input, a.binding, st.streamFunc())
 	a.noteReached(err)
+	var streamed render.Value
+	var held bool
+	if res != nil && res.Streamed {
+		v, h, status, serr := st.finish(a, stderr)
+		if err == nil {
+			err = serr
+		}
+		if err == nil && !h {
+			a.noteAnswer(res, stderr)
+			return outcome{status: status, rendered: true}
+		}
+		streamed, held = v, h
+	}
 	if err != nil {
 		var ce *catalog.Error
 		if errors.As(err, &ce) {
@@ -132,13 +150,11 @@ func (a *app) runTool(ctx context.Context, name string, args []string, forceHelp
 		}
 		return fail(err)
 	}
-	if res.SessionID != "" {
-		a.answerSession = res.SessionID
+	a.noteAnswer(res, stderr)
+	v := streamed
+	if !held {
+		v = render.FromResult(res.Result)
 	}
-	if res.ScratchWorkspace {
-		a.message(stderr, "", "note: ran in a scratch workspace (the session's workspace is unavailable)")
-	}
-	v := render.FromResult(res.Result)
 	if msg, isWrapper := render.ErrorMessage(v); res.IsError || isWrapper {
 		if jsonOut && last {
 			render.WriteJSON(stdout, v)
@@ -176,6 +192,17 @@ func (a *app) runTool(ctx context.Context, name string, args []string, forceHelp
 		return fail(err)
 	}
 	return outcome{status: status, rendered: true}
+}
+
+// noteAnswer takes the session of a call's answer and notes a scratch
+// workspace.
+func (a *app) noteAnswer(res *catalog.CallResult, stderr io.Writer) {
+	if res.SessionID != "" {
+		a.answerSession = res.SessionID
+	}
+	if res.ScratchWorkspace {
+		a.message(stderr, "", "note: ran in a scratch workspace (the session's workspace is unavailable)")
+	}
 }
 
 // outputOverride applies a per-command --output to the run's choice.
