@@ -3,6 +3,7 @@ package curated
 import (
 	"bytes"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -32,8 +33,13 @@ type Stream struct {
 
 	held  []byte // the text, while it is at most HoldLimit
 	lines bool   // past HoldLimit: reformatting line by line
-	part  []byte // the line being received
-	queue []string
+	// buf holds the lines not reformatted yet: up to two complete lines
+	// wait (a read's closing notice is a blank line and a bracketed one),
+	// then the line being received, from scan on.
+	buf   []byte
+	wait  [2]span
+	nwait int
+	scan  int
 	n     int // lines reformatted so far
 	fmt   lineFormat
 	raw   bool // verbatim from here on
@@ -41,6 +47,9 @@ type Stream struct {
 	err   error
 	notes []string
 }
+
+// span is a line's bounds in buf.
+type span struct{ a, b int }
 
 // NewStream returns the reformatting stream of command (Streams) onto w.
 func NewStream(w io.Writer, command string, opts ReformatOptions) *Stream {
@@ -70,9 +79,7 @@ func (s *Stream) Write(p []byte) (int, error) {
 		}
 		s.lines = true
 		s.fmt = newLineFormat(s.command, s.opts)
-		held := s.held
-		s.held = nil
-		s.feed(held)
+		s.buf, s.held = s.held, nil
 	}
 	s.feed(p)
 	if s.err != nil {
@@ -81,56 +88,74 @@ func (s *Stream) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// feed splits p into lines and reformats the complete ones.
+// feed reformats the complete lines of buf and p but the two last.
 func (s *Stream) feed(p []byte) {
 	s.out = s.out[:0]
 	if s.raw {
-		s.out = append(s.out, p...)
-	} else {
-		for len(p) > 0 {
-			i := bytes.IndexByte(p, '\n')
-			if i < 0 {
-				s.part = append(s.part, p...)
-				break
-			}
-			line := p[:i]
-			if len(s.part) > 0 {
-				line = append(s.part, line...)
-				s.part = s.part[:0]
-			}
-			p = p[i+1:]
-			s.queue = append(s.queue, string(line))
-			// Two lines wait: a read's closing notice is a blank line
-			// and a bracketed one.
-			for len(s.queue) > 2 && !s.raw {
-				s.emit(s.queue[0])
-				s.queue = s.queue[1:]
-			}
-			if len(s.out) >= flushSize && s.err == nil {
-				_, s.err = s.w.Write(s.out)
-				s.out = s.out[:0]
-			}
-			if s.raw {
-				// The rest goes as received.
-				for _, l := range s.queue {
-					s.out = append(append(s.out, '\n'), l...)
-				}
-				s.queue = nil
-				s.out = append(s.out, '\n')
-				s.out = append(s.out, p...)
-				break
-			}
+		s.put(p)
+		return
+	}
+	s.buf = append(s.buf, p...)
+	i := s.scan
+	for {
+		j := bytes.IndexByte(s.buf[i:], '\n')
+		if j < 0 {
+			break
+		}
+		line := span{i, i + j}
+		i += j + 1
+		if s.nwait < 2 {
+			s.wait[s.nwait] = line
+			s.nwait++
+			continue
+		}
+		first := s.wait[0]
+		s.wait[0], s.wait[1] = s.wait[1], line
+		s.emit(s.buf[first.a:first.b])
+		if s.raw {
+			// The rest goes as received.
+			s.out = append(s.out, '\n')
+			s.put(s.buf[s.wait[0].a:])
+			s.buf, s.nwait, s.scan = nil, 0, 0
+			return
+		}
+		if len(s.out) >= flushSize {
+			s.put(nil)
 		}
 	}
-	if len(s.out) > 0 && s.err == nil {
+	// Keep what waits at the front of buf.
+	k := i
+	if s.nwait > 0 {
+		k = s.wait[0].a
+	}
+	n := copy(s.buf, s.buf[k:])
+	s.buf = s.buf[:n]
+	for w := 0; w < s.nwait; w++ {
+		s.wait[w].a -= k
+		s.wait[w].b -= k
+	}
+	s.scan = i - k
+	s.put(nil)
+}
+
+// put writes out and then p.
+func (s *Stream) put(p []byte) {
+	if s.err != nil {
+		return
+	}
+	if len(s.out) > 0 {
 		_, s.err = s.w.Write(s.out)
+		s.out = s.out[:0]
+	}
+	if len(p) > 0 && s.err == nil {
+		_, s.err = s.w.Write(p)
 	}
 }
 
-// emit reformats one line; a line not in the format turns the stream
-// verbatim from it on.
-func (s *Stream) emit(l string) {
-	out, ok := s.fmt.line(l, s.n == 0)
+// emit reformats one line onto out; a line not in the format turns the
+// stream verbatim from it on.
+func (s *Stream) emit(l []byte) {
+	out, ok := s.fmt.line(s.out, l, s.n == 0)
 	if !ok {
 		s.raw = true
 		s.notes = append(s.notes, "note: the "+s.command+" result is not in its usual format from line "+
@@ -142,7 +167,7 @@ func (s *Stream) emit(l string) {
 		s.n++
 		return
 	}
-	s.out = append(s.out, out...)
+	s.out = out
 	s.n++
 }
 
@@ -161,32 +186,34 @@ func (s *Stream) Close() (StreamEnd, error) {
 		}
 		return StreamEnd{Notes: out.Notes, Status: out.Status}, s.write(out.Stdout)
 	}
-	if s.raw {
-		s.out = append(s.out[:0], s.part...)
-		return StreamEnd{Notes: s.notes, Verbatim: true}, s.write(string(s.out))
-	}
-	// The last line has no newline after it.
-	s.queue = append(s.queue, string(s.part))
-	s.part = nil
 	s.out = s.out[:0]
-	lines, notes := s.fmt.last(s.queue)
+	if s.raw {
+		return StreamEnd{Notes: s.notes, Verbatim: true}, nil
+	}
+	// The lines still waiting, and the last (no newline after it).
+	var all [][]byte
+	for w := 0; w < s.nwait; w++ {
+		all = append(all, s.buf[s.wait[w].a:s.wait[w].b])
+	}
+	all = append(all, s.buf[s.scan:])
+	lines, notes := s.fmt.last(all)
 	for i, l := range lines {
 		if s.emit(l); s.raw {
 			// The rest as received, a closing notice included.
-			for _, r := range s.queue[i+1:] {
+			for _, r := range all[i+1:] {
 				s.out = append(append(s.out, '\n'), r...)
 			}
 			notes = nil
 			break
 		}
 	}
-	s.queue = nil
+	s.buf = nil
 	s.notes = append(s.notes, notes...)
 	if !s.raw {
 		s.out = append(s.out, s.fmt.end(len(notes) > 0)...)
 	}
-	if err := s.write(string(s.out)); err != nil {
-		return StreamEnd{}, err
+	if s.put(nil); s.err != nil {
+		return StreamEnd{}, s.err
 	}
 	return StreamEnd{Notes: s.notes, Status: s.fmt.status(), Verbatim: s.raw}, nil
 }
@@ -201,13 +228,14 @@ func (s *Stream) write(text string) error {
 
 // lineFormat is the line-by-line form of a reformatter.
 type lineFormat interface {
-	// line reformats one line (first: the text's first line).
-	line(l string, first bool) (string, bool)
+	// line appends the reformatted line (first: the text's first line)
+	// to out; false (out unchanged) when it is not in the format.
+	line(out, l []byte, first bool) ([]byte, bool)
 	// joins: lines are joined by newlines (read), not ended by them.
 	joins() bool
 	// last takes the lines still waiting at the end: those to reformat,
 	// and notes.
-	last(lines []string) ([]string, []string)
+	last(lines [][]byte) ([][]byte, []string)
 	// end is what follows the last line.
 	end(noted bool) string
 	status() int
@@ -223,29 +251,22 @@ func newLineFormat(command string, opts ReformatOptions) lineFormat {
 // readLines is ReformatRead line by line.
 type readLines struct{}
 
-func (readLines) line(l string, first bool) (string, bool) {
-	bar := strings.IndexByte(l, '|')
-	if bar < 1 {
-		return "", false
+func (readLines) line(out, l []byte, first bool) ([]byte, bool) {
+	bar := bytes.IndexByte(l, '|')
+	if bar < 1 || !isUint(bytes.TrimLeft(l[:bar], " ")) {
+		return out, false
 	}
-	num := strings.TrimLeft(l[:bar], " ")
-	if num == "" {
-		return "", false
+	if !first {
+		out = append(out, '\n')
 	}
-	if _, err := strconv.ParseUint(num, 10, 64); err != nil {
-		return "", false
-	}
-	if first {
-		return l[bar+1:], true
-	}
-	return "\n" + l[bar+1:], true
+	return append(out, l[bar+1:]...), true
 }
 
 func (readLines) joins() bool { return true }
 
-func (readLines) last(lines []string) ([]string, []string) {
-	if n := len(lines); n >= 2 && lines[n-2] == "" && isNotice(lines[n-1]) {
-		return lines[:n-2], []string{lines[n-1]}
+func (readLines) last(lines [][]byte) ([][]byte, []string) {
+	if n := len(lines); n >= 2 && len(lines[n-2]) == 0 && isNotice(string(lines[n-1])) {
+		return lines[:n-2], []string{string(lines[n-1])}
 	}
 	return lines, nil
 }
@@ -260,83 +281,111 @@ func (readLines) end(noted bool) string {
 
 func (readLines) status() int { return 0 }
 
+// isUint reports what strconv.ParseUint(string(b), 10, 64) accepts.
+func isUint(b []byte) bool {
+	const maxUint = "18446744073709551615"
+	if len(b) == 0 || len(b) > len(maxUint) {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) < len(maxUint) || string(b) <= maxUint
+}
+
 // grepLines is ReformatGrep line by line.
 type grepLines struct {
 	context bool
 	mode    byte // 'c' content, 'f' files, 'n' counts
-	path    string
+	path    []byte
+	inFile  bool
 	prev    int
 	printed bool
 	notes   []string
 }
 
-func (g *grepLines) line(l string, first bool) (string, bool) {
+func (g *grepLines) line(out, l []byte, first bool) ([]byte, bool) {
 	if first {
-		if !strings.HasPrefix(l, "Found ") {
-			return "", false
+		h := string(l)
+		if !strings.HasPrefix(h, "Found ") {
+			return out, false
 		}
 		switch {
-		case strings.Contains(l, " across "):
+		case strings.Contains(h, " across "):
 			g.mode = 'n'
-		case strings.HasSuffix(l, " file") || strings.HasSuffix(l, " files"):
+		case strings.HasSuffix(h, " file") || strings.HasSuffix(h, " files"):
 			g.mode = 'f'
-		case strings.HasSuffix(l, " matching line") || strings.HasSuffix(l, " matching lines"):
+		case strings.HasSuffix(h, " matching line") || strings.HasSuffix(h, " matching lines"):
 			g.mode = 'c'
 		default:
-			return "", false
+			return out, false
 		}
-		if strings.HasPrefix(l, "Found at least ") {
-			g.notes = append(g.notes, "note: "+l+" (the head limit cut the result)")
+		if strings.HasPrefix(h, "Found at least ") {
+			g.notes = append(g.notes, "note: "+h+" (the head limit cut the result)")
 		}
-		return "", true
+		return out, true
 	}
 	switch g.mode {
 	case 'f':
-		if l == "" {
-			return "", false
+		if len(l) == 0 {
+			return out, false
 		}
-		return l + "\n", true
+		return append(append(out, l...), '\n'), true
 	case 'n':
-		i := strings.LastIndexByte(l, ':')
-		if i < 1 {
-			return "", false
+		i := bytes.LastIndexByte(l, ':')
+		if i < 1 || !isUint(l[i+1:]) {
+			return out, false
 		}
-		if _, err := strconv.ParseUint(l[i+1:], 10, 64); err != nil {
-			return "", false
-		}
-		return l + "\n", true
+		return append(append(out, l...), '\n'), true
 	}
-	if l == "" {
-		g.path = ""
-		return "", true
+	if len(l) == 0 {
+		g.inFile = false
+		return out, true
 	}
-	if g.path == "" {
-		g.path, g.prev = l, -1
-		return "", true
+	if !g.inFile {
+		g.path, g.prev, g.inFile = append(g.path[:0], l...), -1, true
+		return out, true
 	}
-	n, sep, rest, ok := splitNumbered(l)
+	n, sep, rest, ok := splitNumberedBytes(l)
 	if !ok {
-		return "", false
+		return out, false
 	}
-	var b strings.Builder
 	if g.context && g.printed && (g.prev < 0 || n != g.prev+1) {
-		b.WriteString("--\n")
+		out = append(out, "--\n"...)
 	}
-	b.WriteString(g.path)
-	b.WriteByte(sep)
-	b.WriteString(strconv.Itoa(n))
-	b.WriteByte(sep)
-	b.WriteString(rest)
-	b.WriteByte('\n')
+	out = append(append(out, g.path...), sep)
+	out = append(strconv.AppendInt(out, int64(n), 10), sep)
+	out = append(append(out, rest...), '\n')
 	g.prev, g.printed = n, true
-	return b.String(), true
+	return out, true
+}
+
+// splitNumberedBytes is splitNumbered on bytes.
+func splitNumberedBytes(l []byte) (n int, sep byte, rest []byte, ok bool) {
+	i := 0
+	for i < len(l) && l[i] >= '0' && l[i] <= '9' {
+		i++
+	}
+	if i == 0 || i == len(l) || (l[i] != ':' && l[i] != '-') {
+		return 0, 0, nil, false
+	}
+	for _, c := range l[:i] {
+		d := int(c - '0')
+		if n > (math.MaxInt-d)/10 {
+			return 0, 0, nil, false // strconv.Atoi's range error
+		}
+		n = n*10 + d
+	}
+	return n, l[i], l[i+1:], true
 }
 
 func (g *grepLines) joins() bool { return false }
 
-func (g *grepLines) last(lines []string) ([]string, []string) {
+func (g *grepLines) last(lines [][]byte) ([][]byte, []string) {
 	// The text's final newline, if any, was trimmed.
-	if n := len(lines); n > 0 && lines[n-1] == "" {
+	if n := len(lines); n > 0 && len(lines[n-1]) == 0 {
 		lines = lines[:n-1]
 	}
 	return lines, g.notes

@@ -3,6 +3,7 @@ package curated
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand"
 	"reflect"
 	"strings"
@@ -129,4 +130,21 @@ func firstDiff(a, b string) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// BenchmarkIssue15ReadStream50MB reformats a 50 MB read result line by
+// line as it streams (64 KiB writes).
+func BenchmarkIssue15ReadStream50MB(b *testing.B) {
+	text := []byte(bigRead(50<<20, ""))
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s := NewStream(io.Discard, "read", ReformatOptions{})
+		for p := text; len(p) > 0; {
+			n := min(len(p), 64<<10)
+			s.Write(p[:n])
+			p = p[n:]
+		}
+		s.Close()
+	}
 }

@@ -134,3 +134,21 @@ func BenchmarkIssue15SmallJSONResult(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIssue15ResultStream50MB decodes a streamed 50 MB string result
+// to a piped text view (64 KiB writes).
+func BenchmarkIssue15ResultStream50MB(b *testing.B) {
+	raw, _ := json.Marshal(bigReadText(50))
+	content := raw[1 : len(raw)-1]
+	b.SetBytes(int64(len(content)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s := NewResultStream(TextStreamSink(io.Discard, Options{}))
+		for p := content; len(p) > 0; {
+			n := min(len(p), 64<<10)
+			s.Write(p[:n])
+			p = p[n:]
+		}
+		s.Close()
+	}
+}
