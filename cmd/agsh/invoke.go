@@ -10,6 +10,7 @@ import (
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/curated"
 	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/internal/resultstream"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/render"
 )
@@ -123,25 +124,28 @@ func (a *app) runTool(ctx context.Context, name string, args []string, forceHelp
 			}
 		}
 	}
-	var st *resultStream
+	var st *resultstream.Stream
 	if last {
-		highlighted := a.outOpts().Color && (name == "read" && len(pc.parsed.Operands) > 0 || name == "diff")
-		st = a.newResultStream(name, cmd, jsonOut, highlighted, pc.context, stdout)
+		st = resultstream.New(stdout, resultstream.Options{Command: name, Reformats: cmd.reformats(), JSON: jsonOut,
+			Highlighted: a.outOpts().Color && (name == "read" && len(pc.parsed.Operands) > 0 || name == "diff"),
+			GrepContext: pc.context, Render: a.outOpts()})
 	}
-	res, err := a.client.CallStream(ctx, name, pc.input, a.binding, st.streamFunc())
+	res, err := a.client.CallStream(ctx, name, pc.input, a.binding, st.Func())
 	a.noteReached(err)
-	var streamed render.Value
-	var held bool
+	var held *render.Value
 	if res != nil && res.Streamed {
-		v, h, status, serr := st.finish(a, stderr)
+		end, serr := st.Finish()
+		for _, n := range end.Notes {
+			a.message(stderr, "", n)
+		}
 		if err == nil {
 			err = serr
 		}
-		if err == nil && !h {
+		if err == nil && !end.Held {
 			a.noteAnswer(res, stderr)
-			return outcome{status: status, rendered: true}
+			return outcome{status: end.Status, rendered: true}
 		}
-		streamed, held = v, h
+		held = &end.Value
 	}
 	if err != nil {
 		var ce *catalog.Error
@@ -151,8 +155,10 @@ func (a *app) runTool(ctx context.Context, name string, args []string, forceHelp
 		return fail(err)
 	}
 	a.noteAnswer(res, stderr)
-	v := streamed
-	if !held {
+	var v render.Value
+	if held != nil {
+		v = *held
+	} else {
 		v = render.FromResult(res.Result)
 	}
 	if msg, isWrapper := render.ErrorMessage(v); res.IsError || isWrapper {
