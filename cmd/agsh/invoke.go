@@ -124,23 +124,15 @@ func (a *app) runTool(ctx context.Context, name string, args []string, forceHelp
 			}
 		}
 	}
-	var st *resultstream.Stream
-	if last {
-		st = resultstream.New(stdout, resultstream.Options{Command: name, Reformats: cmd.reformats(), JSON: jsonOut,
-			Highlighted: a.outOpts().Color && (name == "read" && len(pc.parsed.Operands) > 0 || name == "diff"),
-			GrepContext: pc.context, Render: a.outOpts()})
-	}
+	st := resultstream.New(stdout, resultstream.Options{Command: name, Reformats: cmd.reformats(), JSON: jsonOut, Last: last,
+		Highlighted: a.outOpts().Color && (name == "read" && len(pc.parsed.Operands) > 0 || name == "diff"),
+		GrepContext: pc.context, Render: a.outOpts()})
 	res, err := a.client.CallStream(ctx, name, pc.input, a.binding, st.Func())
 	a.noteReached(err)
 	var held *render.Value
 	if res != nil && res.Streamed {
-		end, serr := st.Finish()
-		for _, n := range end.Notes {
-			a.message(stderr, "", n)
-		}
-		if err == nil {
-			err = serr
-		}
+		var end resultstream.End
+		end, err = st.Finish(err, func(n string) { a.message(stderr, "", n) })
 		if err == nil && !end.Held {
 			a.noteAnswer(res, stderr)
 			return outcome{status: end.Status, rendered: true}
