@@ -35,10 +35,10 @@ func appendCompact(dst, raw []byte) []byte {
 
 // compactString returns the compact JSON text of a node.
 func compactString(n *node) string {
-	if n.kind != kindArray && n.kind != kindObject {
-		return string(n.raw)
+	if n.Kind != kindArray && n.Kind != kindObject {
+		return string(n.Raw)
 	}
-	return string(appendCompact(make([]byte, 0, len(n.raw)), n.raw))
+	return string(appendCompact(make([]byte, 0, len(n.Raw)), n.Raw))
 }
 
 // appendIndented appends raw (valid JSON) indented two spaces per level,

@@ -29,6 +29,9 @@ type app struct {
 }
 
 func newApp(ios *iostreams.IOStreams, e env, g command.Globals) *app {
+	if g.Values == nil {
+		g.Values = map[string]string{}
+	}
 	a := &app{ios: ios, env: e, g: g}
 	a.setSecrets(a.token())
 	return a

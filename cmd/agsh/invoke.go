@@ -95,35 +95,15 @@ func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
 	r.jsonOut = a.g.JSON()
 	if r.help || (r.call != nil && r.call.Parsed.Help) {
 		if r.call != nil {
-			r.jsonOut = outputOf(r.call, r.jsonOut)
+			r.jsonOut = command.HelpOutput(r.call.Parsed.Globals, r.jsonOut)
 		}
 		return true, nil
 	}
 	if err != nil {
 		return false, err
 	}
-	for _, g := range r.call.Parsed.Globals {
-		if r.inShell && command.IsLaunchOnly(g.Name) {
-			return false, command.LaunchOnlyError(g.Name)
-		}
-		if g.Name == "--output" {
-			if r.jsonOut, err = command.Output(g.Value); err != nil {
-				return false, err
-			}
-		}
-	}
-	return false, nil
-}
-
-// outputOf applies the line's last --output to the run's choice, unchecked
-// (for help).
-func outputOf(c *command.Call, jsonOut bool) bool {
-	for _, g := range c.Parsed.Globals {
-		if g.Name == "--output" {
-			jsonOut = g.Value == "json"
-		}
-	}
-	return jsonOut
+	r.jsonOut, err = command.LineOutput(r.call.Parsed.Globals, r.jsonOut, r.inShell)
+	return false, err
 }
 
 // view turns a tool's result into the outcome: an error line, the

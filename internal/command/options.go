@@ -166,3 +166,32 @@ func ValueArgs(args []string) []string {
 	}
 	return append([]string{"--output", "text"}, rest...)
 }
+
+// LineOutput applies a tool line's global options, in order, to jsonOut (the
+// run's choice): --output text or json, any other value an error; in the
+// shell (inShell) a launch-only option is an error.
+func LineOutput(globals []generated.Global, jsonOut, inShell bool) (bool, error) {
+	var err error
+	for _, g := range globals {
+		if inShell && IsLaunchOnly(g.Name) {
+			return jsonOut, LaunchOnlyError(g.Name)
+		}
+		if g.Name == "--output" {
+			if jsonOut, err = Output(g.Value); err != nil {
+				return jsonOut, err
+			}
+		}
+	}
+	return jsonOut, nil
+}
+
+// HelpOutput is LineOutput for a line that asks for help: nothing is
+// checked, and the last --output json asks for JSON.
+func HelpOutput(globals []generated.Global, jsonOut bool) bool {
+	for _, g := range globals {
+		if g.Name == "--output" {
+			jsonOut = g.Value == "json"
+		}
+	}
+	return jsonOut
+}
