@@ -27,14 +27,6 @@ func ShellWords() []string { return []string{"help", "exit"} }
 // IsFilter reports whether name is a local filter.
 func IsFilter(name string) bool { return slices.Contains(FilterNames(), name) }
 
-// CommandNames lists what may start a pipeline besides the tools: the
-// shell's words and the filters (named only to be suggested: a filter reads
-// a pipe).
-func CommandNames(tools []string) []string {
-	names := append(slices.Clip(tools), ShellWords()...)
-	return append(names, FilterNames()...)
-}
-
 // newFilter parses a filter's command line (args[0] is its name); every error is
 // a usage error naming the filter.
 func newFilter(args []string) (filter, error) {

@@ -238,11 +238,12 @@ func (r *Runner) render(v Value) error {
 
 // commandNames lists what may start a pipeline, for suggestions.
 func (r *Runner) commandNames() []string {
-	var tools []string
+	var names []string
 	if r.Handler != nil {
-		tools = r.Handler.ToolNames()
+		names = append(names, r.Handler.ToolNames()...)
 	}
-	return CommandNames(tools)
+	names = append(names, ShellWords()...)
+	return append(names, FilterNames()...)
 }
 
 func (r *Runner) stdout() io.Writer {

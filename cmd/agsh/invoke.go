@@ -78,9 +78,14 @@ func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
 	return o
 }
 
-// resolveTool fetches the tool's detail and builds its command.
+// resolveTool fetches the tool's detail and builds its command. A name the
+// deployment does not know may be an alias (command.Alias).
 func (a *app) resolveTool(ctx context.Context, r *toolRequest) error {
 	d, err := a.run.Tool(ctx, r.name)
+	if to, ok := command.Alias(r.name); ok && catalog.IsCode(err, catalog.CodeUnknownTool) {
+		r.name = to
+		d, err = a.run.Tool(ctx, to)
+	}
 	if err != nil {
 		return command.UnknownTool(r.name, err)
 	}

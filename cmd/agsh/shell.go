@@ -80,10 +80,11 @@ type shellHandler struct {
 
 func (h *shellHandler) IsTool(name string) bool { return h.table.Resolve(name).IsTool() }
 
-func (h *shellHandler) ToolNames() []string { return h.table.ToolNames() }
+// ToolNames are the names of the command table, for suggestions.
+func (h *shellHandler) ToolNames() []string { return h.table.Commands() }
 
 func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdout, stderr io.Writer) (interp.Value, interp.Result) {
-	req := &toolRequest{name: argv[0], args: argv[1:], inShell: true, last: last, stdout: stdout, stderr: stderr}
+	req := &toolRequest{name: h.table.ToolName(argv[0]), args: argv[1:], inShell: true, last: last, stdout: stdout, stderr: stderr}
 	h.output = ""
 	var help bytes.Buffer
 	if !last {

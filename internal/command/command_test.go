@@ -157,3 +157,24 @@ func TestREADMEOptionTable(t *testing.T) {
 		}
 	}
 }
+
+// TestAlias: an alias resolves to its tool where the catalog has it, and a
+// tool of the alias's own name wins.
+func TestAlias(t *testing.T) {
+	aliases["cat"] = "read"
+	defer delete(aliases, "cat")
+	table := NewTable([]catalog.ToolEntry{{Name: "read"}})
+	if r := table.Resolve("cat"); r.Kind != Curated || r.Tool.Name != "read" || table.ToolName("cat") != "read" {
+		t.Errorf("Resolve(cat) = %+v, ToolName %q", r, table.ToolName("cat"))
+	}
+	if s := table.Resolve("cta").Suggestions; strings.Join(s, " ") != "cat" {
+		t.Errorf("suggestions for cta: %q", s)
+	}
+	own := NewTable([]catalog.ToolEntry{{Name: "read"}, {Name: "cat", Source: catalog.Source{Kind: "mcp"}}})
+	if r := own.Resolve("cat"); r.Kind != Tool || r.Tool.Name != "cat" {
+		t.Errorf("a tool named cat: %+v", r)
+	}
+	if r := NewTable(nil).Resolve("cat"); r.Kind != Unknown {
+		t.Errorf("cat without read: %+v", r)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"path"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -97,7 +96,7 @@ func prefixed(values []string, prefix string) []repl.Candidate {
 func (c *Completer) commandNames(prefix string, afterPipe bool) []repl.Candidate {
 	pool := interp.FilterNames()
 	if !afterPipe {
-		pool = append(slices.Clone(c.table.ToolNames()), interp.ShellWords()...)
+		pool = c.table.Commands()
 	}
 	seen := map[string]bool{}
 	var out []repl.Candidate
@@ -113,10 +112,15 @@ func (c *Completer) commandNames(prefix string, afterPipe bool) []repl.Candidate
 
 // command returns the shape of a tool, fetching its detail once.
 func (c *Completer) command(ctx context.Context, name string) (*Command, error) {
+	r := c.table.Resolve(name)
+	if !r.IsTool() {
+		return nil, nil
+	}
+	name = r.Tool.Name
 	c.mu.Lock()
 	cmd, ok := c.cmds[name]
 	c.mu.Unlock()
-	if ok || !c.table.Resolve(name).IsTool() {
+	if ok {
 		return cmd, nil
 	}
 	d, err := c.run.Client().Tool(ctx, name, c.run.Binding())

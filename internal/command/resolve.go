@@ -3,6 +3,7 @@ package command
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -48,6 +49,17 @@ func (r Resolution) IsTool() bool { return r.Kind == Tool || r.Kind == Curated }
 // metaCommands are the meta commands, each starting with ':' (shell.md).
 var metaCommands []string
 
+// aliases are agsh's other names for tools, alias → tool ("cat": "read"
+// would make cat call the deployment's read). A tool of the alias's own
+// name wins.
+var aliases = map[string]string{}
+
+// Alias is the tool an alias stands for.
+func Alias(name string) (tool string, ok bool) {
+	tool, ok = aliases[name]
+	return tool, ok
+}
+
 // Table resolves command names against one catalog listing. A tool of the
 // catalog wins over a shell word or a filter of the same name.
 type Table struct {
@@ -79,12 +91,12 @@ func (t *Table) ToolNames() []string { return t.names }
 
 // Resolve answers what name stands for.
 func (t *Table) Resolve(name string) Resolution {
-	for i := range t.tools {
-		if e := &t.tools[i]; e.Name == name {
-			if e.Source.Authored() && curated.Has(name) {
-				return Resolution{Kind: Curated, Tool: e}
-			}
-			return Resolution{Kind: Tool, Tool: e}
+	if r := t.tool(name); r.IsTool() {
+		return r
+	}
+	if to, ok := aliases[name]; ok {
+		if r := t.tool(to); r.IsTool() {
+			return r
 		}
 	}
 	switch {
@@ -98,14 +110,49 @@ func (t *Table) Resolve(name string) Resolution {
 	return Resolution{Suggestions: names.Suggest(name, t.Names(false))}
 }
 
-// Names are the names that may start a command (afterPipe false: the tools,
-// the shell's words, the meta commands and — to be suggested — the filters)
-// or follow a pipe (afterPipe true: the filters).
+// ToolName is the name of the tool a command name calls: the name itself,
+// or what an alias stands for.
+func (t *Table) ToolName(name string) string {
+	if r := t.Resolve(name); r.IsTool() {
+		return r.Tool.Name
+	}
+	return name
+}
+
+// tool resolves a name of the catalog.
+func (t *Table) tool(name string) Resolution {
+	for i := range t.tools {
+		if e := &t.tools[i]; e.Name == name {
+			if e.Source.Authored() && curated.Has(name) {
+				return Resolution{Kind: Curated, Tool: e}
+			}
+			return Resolution{Kind: Tool, Tool: e}
+		}
+	}
+	return Resolution{}
+}
+
+// Commands are the names that may start a command: the tools, the shell's
+// words, the meta commands and the aliases of tools the catalog has.
+func (t *Table) Commands() []string {
+	out := append(slices.Clip(t.names), interp.ShellWords()...)
+	out = append(out, metaCommands...)
+	for alias, to := range aliases {
+		if t.tool(to).IsTool() {
+			out = append(out, alias)
+		}
+	}
+	return out
+}
+
+// Names are the names to suggest from: at the start of a command (afterPipe
+// false) the Commands and, to be told they read a pipe, the filters; after a
+// pipe the filters.
 func (t *Table) Names(afterPipe bool) []string {
 	if afterPipe {
 		return interp.FilterNames()
 	}
-	return append(interp.CommandNames(t.names), metaCommands...)
+	return append(t.Commands(), interp.FilterNames()...)
 }
 
 // UnknownError is the usage error of a command name that names nothing:
