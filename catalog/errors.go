@@ -63,10 +63,14 @@ func (e *Error) ExitCode() int {
 // Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Error is the message to print after "agsh: ": what happened. Advice that
-// names a program's flags or variables is the program's to add (agsh's
-// command.Advise).
-func (e *Error) Error() string {
+// Error is the message to print after "agsh: ": what happened, and the
+// settings to look at in neutral words ("the target"). A program spells its
+// settings with Text and adds its own advice (agsh's command.Advise).
+func (e *Error) Error() string { return e.Text(nil) }
+
+// Text is Error with the settings the message names spelled by spell (nil,
+// or "" for a setting: the neutral words).
+func (e *Error) Text(spell func(Setting) string) string {
 	var text string
 	if e.Remote {
 		text = e.remoteText()
@@ -79,7 +83,7 @@ func (e *Error) Error() string {
 			text = e.ErrCode
 		}
 	}
-	return redact(text, e.secret)
+	return redact(spellSettings(text, spell), e.secret)
 }
 
 // remoteText composes the message of a refusal from the deployment.

@@ -92,7 +92,7 @@ func (a *app) errOpts() render.Options {
 func (a *app) connect(ctx context.Context) error {
 	target := a.option("--target", "AGENT_SHELL_TARGET")
 	if target == "" {
-		return &catalog.Error{ErrCode: catalog.CodeNoTarget, Exit: catalog.ExitUsage, Message: catalog.NoTargetMessage}
+		return catalog.NoTarget()
 	}
 	session, contToken := a.g.Get("--session"), a.g.Get("--continuation-token")
 	if session != "" && contToken != "" {

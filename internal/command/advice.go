@@ -7,9 +7,22 @@ import (
 	"github.com/agsh-dev/agsh/catalog"
 )
 
-// advice is what agsh tells its user to do after a refusal from the
-// deployment, by error code: catalog says what happened, the command line
-// names its own flags and variables.
+// spelling is how agsh's command line names the settings catalog's errors
+// point at.
+var spelling = map[catalog.Setting]string{
+	catalog.SettingTarget:            "--target",
+	catalog.SettingControlPlane:      "AGENT_SHELL_API_URL",
+	catalog.SettingTeam:              "--team",
+	catalog.SettingToken:             "--bearer-token/AGENT_SHELL_BEARER_TOKEN",
+	catalog.SettingTokenVariable:     "AGENT_SHELL_BEARER_TOKEN",
+	catalog.SettingSession:           "--session",
+	catalog.SettingContinuationToken: "--continuation-token",
+}
+
+func spell(s catalog.Setting) string { return spelling[s] }
+
+// advice is what agsh tells its user to do, by error code: catalog says
+// what happened, the command line names its own flags and variables.
 var advice = map[string]string{
 	catalog.CodeSessionBusy:              "; wait for it to finish, or pass --session <another id>",
 	catalog.CodeWorkspaceUnavailable:     "; retry later or pass --session <another id>",
@@ -19,16 +32,28 @@ var advice = map[string]string{
 	catalog.CodeUnauthorized:             "; pass --bearer-token (or set AGENT_SHELL_BEARER_TOKEN), or run agent-sdk login",
 }
 
-// Advise is the message of err for agsh's user: its text, and for a refusal
-// from the deployment the advice that names agsh's flags and variables.
+// Advise is the message of err for agsh's user: its text with the settings
+// it names spelled as agsh's flags and variables, and the advice of its
+// code: for a refusal from the deployment, and for a run without a target.
 func Advise(err error) string {
 	text := err.Error()
 	var e *catalog.Error
-	if !errors.As(err, &e) || !e.Remote || !strings.HasSuffix(text, e.Error()) {
+	if !errors.As(err, &e) {
 		return text
 	}
-	if e.ErrCode == catalog.CodeUnknownTool && e.Tool != "" {
-		return text + "; 'agsh help' lists the tools of this deployment"
+	plain := e.Error()
+	if !strings.Contains(text, plain) {
+		return text
 	}
-	return text + advice[e.ErrCode]
+	worded := e.Text(spell)
+	switch {
+	case e.ErrCode == catalog.CodeNoTarget:
+		worded += ": pass --target <url|name> or set AGENT_SHELL_TARGET"
+	case !e.Remote:
+	case e.ErrCode == catalog.CodeUnknownTool && e.Tool != "":
+		worded += "; 'agsh help' lists the tools of this deployment"
+	default:
+		worded += advice[e.ErrCode]
+	}
+	return strings.Replace(text, plain, worded, 1)
 }

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -113,6 +114,24 @@ func TestUnknownToolSuggestsAsTheShell(t *testing.T) {
 	}
 }
 
+// TestAdviseSpellsSettings: the settings catalog's messages name are spelled
+// as agsh's flags and variables.
+func TestAdviseSpellsSettings(t *testing.T) {
+	c, _ := catalog.New("http://127.0.0.1:1/a", catalog.Options{})
+	_, err := c.Call(context.Background(), "x", nil, catalog.Binding{SessionID: "s", ContinuationToken: "t"})
+	if got, want := Advise(err), "--session and --continuation-token cannot be used together; pass only one"; got != want {
+		t.Errorf("Advise = %q, want %q", got, want)
+	}
+	if got, want := err.Error(), "a session id and a continuation token cannot be used together; pass only one"; got != want {
+		t.Errorf("Error = %q, want %q", got, want)
+	}
+	for s, word := range spelling {
+		if word == "" || s == "" {
+			t.Errorf("setting %q has no spelling", s)
+		}
+	}
+}
+
 func TestAdvise(t *testing.T) {
 	busy := &catalog.Error{ErrCode: catalog.CodeSessionBusy, Status: 409, Remote: true, SessionID: "ses_1"}
 	cases := []struct {
@@ -126,6 +145,8 @@ func TestAdvise(t *testing.T) {
 			"the deployment refused the credentials (HTTP 401); pass --bearer-token (or set AGENT_SHELL_BEARER_TOKEN), or run agent-sdk login"},
 		{fmt.Errorf("wrapped: %w", busy), "wrapped: session ses_1 is busy (a model turn is running or queued); wait for it to finish, or pass --session <another id>"},
 		{&catalog.Error{ErrCode: catalog.CodeSessionBusy, Message: "not remote"}, "not remote"},
+		{catalog.NoTarget(), "no target deployment: pass --target <url|name> or set AGENT_SHELL_TARGET"},
+		{fmt.Errorf("w: %w", catalog.NoTarget()), "w: no target deployment: pass --target <url|name> or set AGENT_SHELL_TARGET"},
 		{errors.New("plain"), "plain"},
 	}
 	for _, tc := range cases {
