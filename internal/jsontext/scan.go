@@ -120,17 +120,33 @@ func NumberEnd(data []byte, i int) int {
 }
 
 // SpanEnd returns the offset after the value starting at data[i] without
-// reading it whole: a string is checked (StringEnd), anything else is
-// skipped by its brackets and strings up to the ',', '}' or ']' that ends it
-// at its own level. It is for finding a member quickly in a document whose
-// other values a full decoder checks later.
+// reading it whole: a string is checked (StringEnd), a container is skipped
+// by its brackets and strings, any other value runs up to white space, ',',
+// ']', '}' or the end. It is for finding values quickly in a document that
+// was checked before, or that a full decoder checks later.
 func SpanEnd(data []byte, i int) (int, bool) {
 	if i >= len(data) {
 		return 0, false
 	}
-	if data[i] == '"' {
+	switch data[i] {
+	case '"':
 		return StringEnd(data, i)
+	case '{', '[':
+		return containerEnd(data, i)
+	case ',', ']', '}', ':':
+		return 0, false
 	}
+	for ; i < len(data); i++ {
+		switch data[i] {
+		case ',', ']', '}', ' ', '\t', '\n', '\r':
+			return i, true
+		}
+	}
+	return i, true
+}
+
+// containerEnd returns the offset after the object or array at data[i].
+func containerEnd(data []byte, i int) (int, bool) {
 	depth := 0
 	for ; i < len(data); i++ {
 		switch data[i] {
@@ -143,17 +159,38 @@ func SpanEnd(data []byte, i int) (int, bool) {
 		case '{', '[':
 			depth++
 		case '}', ']':
-			if depth == 0 {
-				return i, true
-			}
 			if depth--; depth == 0 {
 				return i + 1, true
-			}
-		case ',':
-			if depth == 0 {
-				return i, true
 			}
 		}
 	}
 	return 0, false
+}
+
+// AppendCompact appends raw (valid JSON) with the white space between its
+// tokens removed; strings, numbers and key order stay exactly as received.
+func AppendCompact(dst, raw []byte) []byte {
+	inString, escaped := false, false
+	for _, c := range raw {
+		if inString {
+			dst = append(dst, c)
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '"':
+			inString = true
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
