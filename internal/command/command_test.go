@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -197,5 +198,24 @@ func TestAlias(t *testing.T) {
 	}
 	if r := NewTable(nil).Resolve("cat"); r.Kind != Unknown {
 		t.Errorf("cat without read: %+v", r)
+	}
+}
+
+// TestBeforeCommandScope: an option that stands before the command name only
+// is agsh's there, and the command's word after it.
+func TestBeforeCommandScope(t *testing.T) {
+	saved := generated.GlobalOptions
+	defer func() { generated.GlobalOptions = saved }()
+	generated.GlobalOptions = append(slices.Clone(saved), generated.GlobalOption{Name: "--version", Scope: generated.BeforeCommand, Help: "version"})
+	g, rest, err := SplitGlobals([]string{"--version"})
+	if err != nil || g.Get("--version") != "true" || len(rest) != 0 {
+		t.Errorf("before: %v %q %v", g.Values, rest, err)
+	}
+	g, rest, err = SplitGlobals([]string{"read", "--version"})
+	if err != nil || g.Get("--version") != "" || strings.Join(rest, " ") != "read --version" {
+		t.Errorf("after: %v %q %v", g.Values, rest, err)
+	}
+	if IsLaunchOnly("--output") || !IsLaunchOnly("--version") || !strings.Contains(Usage(), "--version") {
+		t.Error("scope or usage")
 	}
 }
