@@ -26,3 +26,21 @@ func TestSpellSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultIssueFlag: an issue path is named as generated names the flag
+// (one kebab-caser: names.Kebab).
+func TestDefaultIssueFlag(t *testing.T) {
+	for _, tc := range []struct {
+		path []any
+		want string
+	}{
+		{[]any{"HTTPServer"}, "--http-server"},
+		{[]any{"perPage"}, "--per-page"},
+		{[]any{"items", 2.0, "commitID"}, "--items[2]-commit-id"},
+		{nil, "input"},
+	} {
+		if got := DefaultIssueFlag(tc.path); got != tc.want {
+			t.Errorf("DefaultIssueFlag(%v) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}
