@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agsh-dev/agsh/generated"
@@ -82,7 +83,7 @@ func JSONRequested(args []string) bool {
 // checkValues checks the values of the options that accept only some.
 func checkValues(g Globals) error {
 	for _, o := range generated.GlobalOptions {
-		if v, ok := g.Values[o.Name]; ok && o.Values != nil && !contains(o.Values, v) {
+		if v, ok := g.Values[o.Name]; ok && o.Values != nil && !slices.Contains(o.Values, v) {
 			return valueError(o, v)
 		}
 	}
@@ -96,7 +97,7 @@ func valueError(o generated.GlobalOption, v string) error {
 // Output reads a value of --output: json true for "json", false for "text".
 func Output(value string) (json bool, err error) {
 	o, _ := generated.LookupGlobal("--output")
-	if !contains(o.Values, value) {
+	if !slices.Contains(o.Values, value) {
 		return false, valueError(o, value)
 	}
 	return value == "json", nil

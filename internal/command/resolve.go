@@ -102,9 +102,9 @@ func (t *Table) Resolve(name string) Resolution {
 	switch {
 	case interp.IsFilter(name):
 		return Resolution{Kind: Filter}
-	case contains(interp.ShellWords(), name):
+	case slices.Contains(interp.ShellWords(), name):
 		return Resolution{Kind: Word}
-	case strings.HasPrefix(name, ":") && contains(metaCommands, name):
+	case strings.HasPrefix(name, ":") && slices.Contains(metaCommands, name):
 		return Resolution{Kind: Meta}
 	}
 	return Resolution{Suggestions: names.Suggest(name, t.Names(false))}
@@ -176,13 +176,4 @@ func UnknownTool(name string, err error) error {
 	}
 	r := Resolution{Suggestions: names.Suggest(name, TableOf(ce.Available).Names(false))}
 	return UnknownError(name, r, ce.Status)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
