@@ -30,6 +30,8 @@ type Options struct {
 	GrepContext bool
 	// Render is standard output's rendering options.
 	Render render.Options
+	// Last: the command ends its line; only then can its result stream.
+	Last bool
 }
 
 // Stream is one result's chain. A nil *Stream streams nothing.
@@ -43,6 +45,8 @@ type Stream struct {
 func New(w io.Writer, o Options) *Stream {
 	s := &Stream{}
 	switch {
+	case !o.Last:
+		return nil
 	case o.JSON:
 		s.rs = render.NewResultStream(render.JSONStringSink(w))
 	case o.Reformats && (o.Highlighted || !curated.Streams(o.Command)):
@@ -77,8 +81,21 @@ type End struct {
 	Status int
 }
 
-// Finish ends a streamed result.
-func (s *Stream) Finish() (End, error) {
+// Finish ends a streamed result whose call returned callErr, passing each
+// note for standard error to note; the error is callErr, else the
+// stream's own.
+func (s *Stream) Finish(callErr error, note func(string)) (End, error) {
+	end, err := s.finish()
+	for _, n := range end.Notes {
+		note(n)
+	}
+	if callErr != nil {
+		return end, callErr
+	}
+	return end, err
+}
+
+func (s *Stream) finish() (End, error) {
 	if err := s.rs.Close(); err != nil {
 		return End{}, err
 	}
