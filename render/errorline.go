@@ -27,7 +27,7 @@ func ErrorMessage(v Value) (string, bool) {
 	if !v.IsJSON || v.Final {
 		return "", false
 	}
-	n, err := parseJSON(v.JSON)
+	n, err := v.parsed()
 	if err != nil || n.Kind != kindObject || !isErrorWrapper(n) {
 		return "", false
 	}
@@ -45,7 +45,7 @@ func ErrorText(v Value) string {
 	if !v.IsJSON {
 		return strings.TrimRight(v.Text, "\r\n")
 	}
-	n, err := parseJSON(v.JSON)
+	n, err := v.parsed()
 	if err != nil {
 		return strings.TrimSpace(string(v.JSON))
 	}
@@ -150,7 +150,7 @@ func WriteError(w io.Writer, text string, o Options) error {
 func WriteJSON(w io.Writer, v Value) error {
 	var out []byte
 	if v.IsJSON && !v.Final {
-		n, err := parseJSON(v.JSON)
+		n, err := v.parsed()
 		if err != nil {
 			return fmt.Errorf("render: %w", err)
 		}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/agsh-dev/agsh/internal/jsontext"
 )
@@ -21,12 +22,17 @@ const (
 	kindObject = jsontext.Object
 )
 
+// parses counts parseJSON's calls, for the test that a result is parsed
+// once.
+var parses atomic.Int64
+
 // maxDepth bounds nesting so hostile input cannot exhaust the stack.
 const maxDepth = 10000
 
 // parseJSON decodes data (one JSON value, surrounding whitespace allowed)
 // into an ordered tree. It never panics; bad input gives an error.
 func parseJSON(data []byte) (*node, error) {
+	parses.Add(1)
 	n, err := jsontext.ParseTree(data, maxDepth)
 	if err != nil {
 		return nil, fmt.Errorf("invalid JSON: %w", err)

@@ -25,6 +25,19 @@ type Value struct {
 	// carrying "isError": true (the call answer's own isError is the
 	// caller's to check).
 	IsError bool
+
+	// tree is JSON parsed, when FromResult parsed it: a result is parsed
+	// once, not again by each view (parsed).
+	tree *node
+}
+
+// parsed is v.JSON's tree: the one FromResult built when v.JSON is still
+// the bytes it parsed, else a new one.
+func (v Value) parsed() (*node, error) {
+	if t := v.tree; t != nil && len(v.JSON) > 0 && len(t.Raw) == len(v.JSON) && &t.Raw[0] == &v.JSON[0] {
+		return t, nil
+	}
+	return parseJSON(v.JSON)
 }
 
 // TextValue returns a text value. Text that parses as a JSON object or
@@ -79,7 +92,7 @@ func fromNode(n *node, mcp bool) Value {
 			return fromMCP(n)
 		}
 	}
-	return Value{JSON: json.RawMessage(n.Raw), IsJSON: true}
+	return Value{JSON: json.RawMessage(n.Raw), IsJSON: true, tree: n}
 }
 
 // textOrJSON is step 2: text that parses as a JSON object or array counts as
@@ -90,7 +103,7 @@ func textOrJSON(s string) Value {
 	ts := strings.TrimSpace(s)
 	if len(ts) >= 2 && (ts[0] == '{' || ts[0] == '[') {
 		if n, err := parseJSON([]byte(ts)); err == nil {
-			return Value{JSON: json.RawMessage(n.Raw), IsJSON: true}
+			return Value{JSON: json.RawMessage(n.Raw), IsJSON: true, tree: n}
 		}
 	}
 	return Value{Text: s}
@@ -99,7 +112,7 @@ func textOrJSON(s string) Value {
 // decodeValue parses a structured value for rendering. A JSON string is
 // normalized as text (step 2 again, for values built by callers).
 func decodeValue(v Value) (*node, Value, error) {
-	n, err := parseJSON(v.JSON)
+	n, err := v.parsed()
 	if err != nil {
 		return nil, v, err
 	}
@@ -108,8 +121,7 @@ func decodeValue(v Value) (*node, Value, error) {
 		if !nv.IsJSON {
 			return nil, nv, nil
 		}
-		n, _ = parseJSON(nv.JSON)
-		return n, nv, nil
+		return nv.tree, nv, nil
 	}
 	return n, v, nil
 }

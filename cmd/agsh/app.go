@@ -26,6 +26,7 @@ type app struct {
 
 	client *catalog.Client
 	run    *catalog.Run
+	cmds   command.Cache // each tool's command, built once
 }
 
 func newApp(ios *iostreams.IOStreams, e env, g command.Globals) *app {

@@ -114,7 +114,7 @@ func (a *app) resolveTool(ctx context.Context, r *toolRequest) error {
 	if err != nil {
 		return command.UnknownTool(r.name, err)
 	}
-	r.cmd, err = command.New(d)
+	r.cmd, err = a.cmds.For(d)
 	return err
 }
 

@@ -149,3 +149,26 @@ func (c *Command) takesValue(name string) bool {
 	f := c.Flags.Lookup(name)
 	return f != nil && f.Type != "boolean"
 }
+
+// Cache builds each tool's command once per run: a script that calls one
+// tool a thousand times maps its schema once. Details are keyed by
+// pointer: catalog.Run hands out one per tool and binding.
+type Cache struct {
+	m map[*catalog.ToolDetail]*Command
+}
+
+// For returns d's command, built on first use.
+func (c *Cache) For(d *catalog.ToolDetail) (*Command, error) {
+	if cmd, ok := c.m[d]; ok {
+		return cmd, nil
+	}
+	cmd, err := New(d)
+	if err != nil {
+		return nil, err
+	}
+	if c.m == nil {
+		c.m = map[*catalog.ToolDetail]*Command{}
+	}
+	c.m[d] = cmd
+	return cmd, nil
+}

@@ -30,7 +30,8 @@ func (v *Value) Field(key string) *Value {
 // from slabs sized to the input, so a 10,000-row table costs a few hundred
 // allocations instead of hundreds of thousands.
 type Tree struct {
-	slab  int
+	slab  int // the next slab's size, doubling up to limit
+	limit int
 	nodes []Value
 	vals  []*Value
 	keys  []string
@@ -38,14 +39,18 @@ type Tree struct {
 
 // ParseTree reads data into Values (Parse with a Tree).
 func ParseTree(data []byte, maxDepth int) (*Value, error) {
-	// Every value but the first takes two bytes at least ("1,").
-	t := &Tree{slab: min(1024, len(data)/2+1)}
+	// Every value but the first takes two bytes at least ("1,"): that
+	// bounds the slabs; they start small and double up to 1024 entries, so
+	// a small result does not pay for the bound (a 2 KB answer holds
+	// about a hundred values, not a thousand).
+	t := &Tree{slab: min(16, len(data)/2+1), limit: min(1024, len(data)/2+1)}
 	return Parse[*Value](data, t, maxDepth)
 }
 
 func (t *Tree) node(k Kind, raw []byte) *Value {
 	if len(t.nodes) == cap(t.nodes) {
 		t.nodes = make([]Value, 0, t.slab)
+		t.slab = min(t.slab*2, t.limit)
 	}
 	t.nodes = append(t.nodes, Value{Kind: k, Raw: raw})
 	return &t.nodes[len(t.nodes)-1]
