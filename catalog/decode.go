@@ -36,7 +36,7 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 	if a, ok := v.(*callAnswer); ok {
 		var data []byte
 		var err error
-		if r.stream != nil {
+		if r.stream != nil && (resp.ContentLength < 0 || resp.ContentLength > streamMin) {
 			var streamed bool
 			if data, streamed, err = c.streamCall(ctx, r, resp, b, a); streamed {
 				return err

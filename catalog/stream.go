@@ -28,6 +28,11 @@ type StreamFunc func() io.Writer
 // streamChunk is the size of the reads of a streamed answer.
 const streamChunk = 64 << 10
 
+// streamMin: an answer whose declared length is at most this is held
+// whole, as before; streaming it would only cost a buffer. (A variable
+// for the tests.)
+var streamMin int64 = 1 << 20
+
 // streamCall reads a call's answer, streaming its result to r.stream when
 // it may. streamed reports that it did: err is then the call's outcome
 // (the answer's remainder was decoded into a). Otherwise data is every byte

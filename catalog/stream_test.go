@@ -16,6 +16,7 @@ import (
 // callStream calls a tool whose answer is body, offering a stream.
 func callStream(t *testing.T, body string) (*CallResult, error, []byte, bool) {
 	t.Helper()
+	streamSmall(t)
 	c, _ := serve(t, "", func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		writeJSON(w, 200, body)
@@ -27,6 +28,23 @@ func callStream(t *testing.T, body string) (*CallResult, error, []byte, bool) {
 		return &got
 	})
 	return res, err, got.Bytes(), asked
+}
+
+// streamSmall streams answers of any length for the test.
+func streamSmall(t *testing.T) {
+	old := streamMin
+	streamMin = 0
+	t.Cleanup(func() { streamMin = old })
+}
+
+// TestCallStreamSmallHeld: a short answer is held, as before.
+func TestCallStreamSmallHeld(t *testing.T) {
+	body := `{"ok":true,"isError":false,"result":"short"}`
+	c, _ := serve(t, "", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, body) })
+	res, err := c.CallStream(context.Background(), "read", nil, Binding{}, func() io.Writer { return io.Discard })
+	if err != nil || res.Streamed || string(res.Result) != `"short"` {
+		t.Fatalf("%+v %v", res, err)
+	}
 }
 
 // TestCallStreamText: ok true and isError false before a string result:
