@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -33,13 +34,8 @@ func (c *Client) Tools(ctx context.Context, b Binding) ([]ToolEntry, error) {
 	}
 	// An entry without a name names no command (agsh never makes one up):
 	// it is left out rather than listed as a blank row.
-	tools := a.Tools[:0:0]
-	for _, t := range a.Tools {
-		if t.Name != "" {
-			tools = append(tools, t)
-		}
-	}
-	return tools, nil
+	// In place: the answer's slice is not shared.
+	return slices.DeleteFunc(a.Tools, func(t ToolEntry) bool { return t.Name == "" }), nil
 }
 
 // Tool fetches one tool's full description (GET /v1/tools/{name}) under

@@ -30,7 +30,7 @@ func (a *app) writeIndex(ctx context.Context, w io.Writer, jsonOut bool) error {
 	}
 	page, doc := command.IndexPage(info, tools)
 	if jsonOut {
-		return render.EncodeJSON(w, doc, true)
+		return render.EncodeJSON(w, doc(), true)
 	}
 	return render.WriteIndex(w, page, a.outOpts())
 }

@@ -9,20 +9,14 @@ import (
 
 // IndexPage is the data of `agsh help` (render.md, "agsh help"): the
 // agent's commands, grouped by source, as a page and as the JSON document
-// of --output json.
-func IndexPage(info *catalog.Info, tools []catalog.ToolEntry) (render.IndexPage, any) {
+// of --output json (built when asked for: with 10,000 tools, sorting it
+// is not free).
+func IndexPage(info *catalog.Info, tools []catalog.ToolEntry) (render.IndexPage, func() any) {
 	page := render.IndexPage{Name: info.Name, Description: info.Description}
 	groups := map[string]*render.IndexGroup{}
-	type jsonTool struct {
-		Name  string `json:"name"`
-		Title string `json:"title"` // "" when none is declared: the shape of render.md
-		Group string `json:"group"`
-	}
-	jt := []jsonTool{}
 	for _, t := range tools {
 		row := render.IndexRow{Name: t.Name, Title: t.Title}
 		g := t.Source.Group()
-		jt = append(jt, jsonTool{t.Name, t.Title, g})
 		if g == "" {
 			page.Commands = append(page.Commands, row)
 			continue
@@ -40,6 +34,20 @@ func IndexPage(info *catalog.Info, tools []catalog.ToolEntry) (render.IndexPage,
 	for _, g := range names {
 		page.Groups = append(page.Groups, *groups[g])
 	}
+	return page, func() any { return indexDoc(info, tools) }
+}
+
+// indexDoc is the JSON document of `agsh help --output json`.
+func indexDoc(info *catalog.Info, tools []catalog.ToolEntry) any {
+	type jsonTool struct {
+		Name  string `json:"name"`
+		Title string `json:"title"` // "" when none is declared: the shape of render.md
+		Group string `json:"group"`
+	}
+	jt := make([]jsonTool, 0, len(tools))
+	for _, t := range tools {
+		jt = append(jt, jsonTool{t.Name, t.Title, t.Source.Group()})
+	}
 	sort.SliceStable(jt, func(i, j int) bool {
 		if (jt[i].Group == "") != (jt[j].Group == "") {
 			return jt[i].Group == ""
@@ -49,7 +57,7 @@ func IndexPage(info *catalog.Info, tools []catalog.ToolEntry) (render.IndexPage,
 		}
 		return jt[i].Name < jt[j].Name
 	})
-	return page, struct {
+	return struct {
 		Name        string     `json:"name"`
 		Description string     `json:"description"`
 		Tools       []jsonTool `json:"tools"`
