@@ -24,6 +24,18 @@ func compactString(n *node) string {
 // DEL, C1 controls and invalid UTF-8 inside strings become \u escapes, so the
 // output can be written to a terminal as is.
 func appendIndented(dst, raw []byte) []byte {
+	dst, _ = indent(dst, raw, nil)
+	return dst
+}
+
+// indentFlush is how much indented output indent gathers before it hands
+// it to flush.
+const indentFlush = 64 << 10
+
+// indent is appendIndented; with flush, the output is handed to it every
+// indentFlush bytes or so (dst is then reused), so that a large value is
+// not held a second time as its indented text.
+func indent(dst, raw []byte, flush func([]byte) error) ([]byte, error) {
 	depth := 0
 	newline := func() {
 		dst = append(dst, '\n')
@@ -59,13 +71,19 @@ func appendIndented(dst, raw []byte) []byte {
 		case ',':
 			dst = append(dst, c)
 			newline()
+			if flush != nil && len(dst) >= indentFlush {
+				if err := flush(dst); err != nil {
+					return dst, err
+				}
+				dst = dst[:0]
+			}
 		case ':':
 			dst = append(dst, ':', ' ')
 		default:
 			dst = append(dst, c)
 		}
 	}
-	return dst
+	return dst, nil
 }
 
 // SafeJSON returns encoded JSON (such as encoding/json's output) with DEL,

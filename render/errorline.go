@@ -154,7 +154,11 @@ func WriteJSON(w io.Writer, v Value) error {
 		if err != nil {
 			return fmt.Errorf("render: %w", err)
 		}
-		out = appendIndented(nil, n.Raw)
+		flush := func(p []byte) error { _, err := w.Write(p); return err }
+		out, err = indent(make([]byte, 0, min(len(n.Raw)+1, indentFlush+1024)), n.Raw, flush)
+		if err != nil {
+			return err
+		}
 	} else {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
