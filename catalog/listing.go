@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // The listing (GET /v1/tools) decoded without reflection: with 10,000
@@ -261,7 +263,7 @@ type lscan struct {
 
 // ws skips white space and returns the offset reached.
 func (s *lscan) ws() int {
-	s.i = skipWS(s.data, s.i)
+	s.i = jsontext.SkipSpace(s.data, s.i)
 	return s.i
 }
 
@@ -293,7 +295,7 @@ func (s *lscan) text(dst *string) bool {
 	if s.null() {
 		return true
 	}
-	end, ok := stringEnd(s.data, s.i)
+	end, ok := jsontext.StringEnd(s.data, s.i)
 	if !ok {
 		return false
 	}
@@ -345,7 +347,7 @@ func (s *lscan) member(first bool) (key []byte, end, ok bool) {
 	case !first:
 		return nil, false, false
 	}
-	end2, ok := stringEnd(s.data, s.i)
+	end2, ok := jsontext.StringEnd(s.data, s.i)
 	if !ok {
 		return nil, false, false
 	}
@@ -365,7 +367,7 @@ func (s *lscan) skip(depth int) bool {
 	}
 	switch c := s.data[s.i]; {
 	case c == '"':
-		end, ok := stringEnd(s.data, s.i)
+		end, ok := jsontext.StringEnd(s.data, s.i)
 		s.i = end
 		return ok
 	case c == '{':

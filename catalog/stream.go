@@ -8,6 +8,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // A call's answer decoded as a stream: when "ok": true and "isError": false
@@ -288,7 +290,7 @@ func (st *strState) scan(p []byte) (end int, done, bad bool) {
 	for i := 0; i < len(p); i++ {
 		switch {
 		case st.esc == 0:
-			if i += plainLen(p[i:]); i >= len(p) {
+			if i += jsontext.PlainLen(p[i:]); i >= len(p) {
 				return len(p), false, false
 			}
 			switch c := p[i]; {

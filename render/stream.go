@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // Streaming a text result: the bytes between the quotes of a call's
@@ -225,7 +227,7 @@ func (s *ResultStream) escape(out, data []byte, final bool) ([]byte, []byte, boo
 			}
 			return out, data, false
 		}
-		r, ok := hex4(data[2:])
+		r, ok := jsontext.Hex4(data[2:])
 		if !ok {
 			return append(out, data[:6]...), data[6:], true
 		}
@@ -240,7 +242,7 @@ func (s *ResultStream) escape(out, data []byte, final bool) ([]byte, []byte, boo
 		}
 		rest := data[6:]
 		if len(rest) >= 6 && rest[0] == '\\' && rest[1] == 'u' {
-			if r2, ok2 := hex4(rest[2:]); ok2 {
+			if r2, ok2 := jsontext.Hex4(rest[2:]); ok2 {
 				if d := utf16.DecodeRune(r, r2); d != unicode.ReplacementChar {
 					return utf8.AppendRune(out, d), rest[6:], true
 				}

@@ -6,6 +6,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // streamCases are string results (JSON tokens, quotes included).
@@ -68,7 +70,7 @@ func TestResultStreamIdentical(t *testing.T) {
 		cases = append(cases, b.String())
 	}
 	for _, tok := range cases {
-		if stringEnd([]byte(tok)) != len(tok) {
+		if !wholeToken(tok) {
 			t.Fatalf("bad case %q", tok)
 		}
 		for _, tty := range []bool{false, true} {
@@ -105,7 +107,7 @@ func FuzzResultStream(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, content []byte, seed int64) {
 		tok := "\"" + string(content) + "\""
-		if stringEnd([]byte(tok)) != len(tok) {
+		if !wholeToken(tok) {
 			return
 		}
 		rng := rand.New(rand.NewSource(seed))
@@ -127,4 +129,10 @@ func FuzzResultStream(f *testing.F) {
 			t.Fatalf("json:\n got %q\nwant %q", got, want.Bytes())
 		}
 	})
+}
+
+// wholeToken: tok is one valid JSON string token.
+func wholeToken(tok string) bool {
+	end, ok := jsontext.StringEnd([]byte(tok), 0)
+	return ok && end == len(tok)
 }
