@@ -152,3 +152,33 @@ func BenchmarkIssue15ResultStream50MB(b *testing.B) {
 		s.Close()
 	}
 }
+
+// BenchmarkIssue15Index10k renders `agsh help` for 10,000 tools: 2,500
+// authored, the rest in 40 groups.
+func BenchmarkIssue15Index10k(b *testing.B) {
+	p := IndexPage{Name: "agent", Description: "An agent with many tools."}
+	groups := map[int]*IndexGroup{}
+	for i := 0; i < 10000; i++ {
+		if i%4 == 0 {
+			p.Commands = append(p.Commands, IndexRow{fmt.Sprintf("tool_%05d", i), fmt.Sprintf("Does thing number %d", i)})
+			continue
+		}
+		g := groups[i%40]
+		if g == nil {
+			g = &IndexGroup{Name: fmt.Sprintf("conn%02d", i%40)}
+			groups[i%40] = g
+		}
+		g.Rows = append(g.Rows, IndexRow{fmt.Sprintf("conn%02d_tool_%05d", i%40, i), fmt.Sprintf("A connection tool, number %d", i)})
+	}
+	for i := 0; i < 40; i++ {
+		if g := groups[i]; g != nil {
+			p.Groups = append(p.Groups, *g)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := WriteIndex(io.Discard, p, Options{Width: 120}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
