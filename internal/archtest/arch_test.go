@@ -37,6 +37,7 @@ var allowed = []struct {
 	{pkg: "internal/repl", may: []string{"interp", "render", "catalog", "generated", "curated", "internal/repl", "internal/iostreams"}},
 	{pkg: "internal/command", may: []string{"catalog", "generated", "curated", "interp", "render", "internal/repl", "internal/command"}},
 	{pkg: "internal/devserver", may: []string{"catalog", "internal/devserver"}},
+	{pkg: "internal/resultstream", may: []string{"catalog", "curated", "generated", "render", "internal/resultstream"}},
 }
 
 // isLeaf reports a leaf package.
