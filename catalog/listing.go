@@ -227,13 +227,7 @@ func (s *lscan) source(src *Source) bool {
 			return false
 		}
 	}
-	if p.Kind == "" {
-		if p.Connection != "" || p.Connector != "" {
-			p.Kind = "connection"
-		} else {
-			p.Kind = "authored"
-		}
-	}
+	p.defaultKind()
 	*src = p
 	return true
 }
@@ -416,39 +410,10 @@ func (s *lscan) skip(depth int) bool {
 
 // number consumes a number as JSON's grammar has it.
 func (s *lscan) number() bool {
-	d, i := s.data, s.i
-	if i < len(d) && d[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		n := 0
-		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	switch {
-	case i < len(d) && d[i] == '0':
-		i++
-	case digits() == 0:
+	end := jsontext.NumberEnd(s.data, s.i)
+	if end < 0 {
 		return false
 	}
-	if i < len(d) && d[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	s.i = i
+	s.i = end
 	return true
 }

@@ -46,6 +46,13 @@ func (s *Source) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*s = Source(p)
+	s.defaultKind()
+	return nil
+}
+
+// defaultKind sets an undeclared kind: a connection when one is named,
+// else authored.
+func (s *Source) defaultKind() {
 	if s.Kind == "" {
 		if s.Connection != "" || s.Connector != "" {
 			s.Kind = "connection"
@@ -53,7 +60,6 @@ func (s *Source) UnmarshalJSON(b []byte) error {
 			s.Kind = "authored"
 		}
 	}
-	return nil
 }
 
 // Authored reports whether the tool is one of the deployment's authored tools.

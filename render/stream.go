@@ -149,7 +149,7 @@ func (s *ResultStream) decode(out, data []byte, final bool) []byte {
 			}
 			// An escape: the held bytes are decoded as unquote does.
 			s.escaped = true
-			out = appendUTF8(out, append(s.undecided, data[:i]...))
+			out = jsontext.AppendUTF8(out, append(s.undecided, data[:i]...))
 			s.undecided = nil
 			data = data[i:]
 			continue
@@ -167,7 +167,7 @@ func (s *ResultStream) decode(out, data []byte, final bool) []byte {
 			}
 		}
 		if s.escaped || utf8.Valid(run) {
-			out = appendUTF8(out, run)
+			out = jsontext.AppendUTF8(out, run)
 		} else {
 			// Invalid UTF-8 before any escape: undecided from there.
 			bad := firstInvalid(run)
@@ -251,28 +251,6 @@ func (s *ResultStream) escape(out, data []byte, final bool) ([]byte, []byte, boo
 		return utf8.AppendRune(out, unicode.ReplacementChar), rest, true
 	}
 	return append(out, data[:2]...), data[2:], true
-}
-
-// appendUTF8 appends p with each invalid UTF-8 byte as U+FFFD (writeUTF8).
-func appendUTF8(dst, p []byte) []byte {
-	if utf8.Valid(p) {
-		return append(dst, p...)
-	}
-	start := 0
-	for i := 0; i < len(p); {
-		if p[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(p[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, p[start:i]...)
-			dst = utf8.AppendRune(dst, utf8.RuneError)
-			start = i + 1
-		}
-		i += size
-	}
-	return append(dst, p[start:]...)
 }
 
 // firstInvalid is the offset of p's first invalid UTF-8 byte.

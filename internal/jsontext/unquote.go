@@ -113,6 +113,15 @@ func writeUTF8(b *strings.Builder, p []byte) {
 		b.Write(p)
 		return
 	}
+	b.Write(AppendUTF8(nil, p))
+}
+
+// AppendUTF8 appends p to dst with each invalid UTF-8 byte as U+FFFD, as
+// Unquote decodes the runs between escapes.
+func AppendUTF8(dst, p []byte) []byte {
+	if utf8.Valid(p) {
+		return append(dst, p...)
+	}
 	start := 0
 	for i := 0; i < len(p); {
 		if p[i] < utf8.RuneSelf {
@@ -121,13 +130,13 @@ func writeUTF8(b *strings.Builder, p []byte) {
 		}
 		r, size := utf8.DecodeRune(p[i:])
 		if r == utf8.RuneError && size == 1 {
-			b.Write(p[start:i])
-			b.WriteRune(utf8.RuneError)
+			dst = append(dst, p[start:i]...)
+			dst = utf8.AppendRune(dst, utf8.RuneError)
 			start = i + 1
 		}
 		i += size
 	}
-	b.Write(p[start:])
+	return append(dst, p[start:]...)
 }
 
 // hex4 parses the four hex digits of a \u escape.
