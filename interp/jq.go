@@ -16,8 +16,11 @@ import (
 // as a stream of JSON values) and prints each result as the gojq command does.
 type jq struct {
 	raw, compact bool
-	code         *gojq.Code
-	inputs       *inputProxy
+	// last: the filter is the last command of its pipeline, where a single
+	// result that is an array of objects becomes a table (jqtable.go).
+	last   bool
+	code   *gojq.Code
+	inputs *inputProxy
 	// stderr receives what debug and stderr write (nothing when nil).
 	stderr io.Writer
 }
@@ -121,6 +124,7 @@ func (f *jq) run(ctx context.Context, _ Renderer, v Value) (Value, int, error) {
 	var out bytes.Buffer
 	enc := &jqEncoder{compact: f.compact}
 	var firstErr error
+	results, first := 0, any(nil)
 	for {
 		in, ok := f.inputs.Next()
 		if !ok {
@@ -145,6 +149,9 @@ func (f *jq) run(ctx context.Context, _ Renderer, v Value) (Value, int, error) {
 				}
 				break
 			}
+			if results++; results == 1 {
+				first = res
+			}
 			if s, isStr := res.(string); isStr && f.raw {
 				out.WriteString(s)
 			} else {
@@ -158,6 +165,11 @@ func (f *jq) run(ctx context.Context, _ Renderer, v Value) (Value, int, error) {
 	}
 	if firstErr != nil {
 		return textValue(out.String()), StatusFailure, firstErr
+	}
+	if f.last && !f.raw && !f.compact && results == 1 {
+		if t, ok := tableResult(first, v); ok {
+			return t, StatusOK, nil
+		}
 	}
 	return textValue(out.String()), StatusOK, nil
 }

@@ -137,6 +137,7 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix st
 		}
 		if j, ok := f.(*jq); ok {
 			j.stderr = r.stderr()
+			j.last = c == pl.Commands[len(pl.Commands)-1]
 		}
 		filters = append(filters, f)
 	}
