@@ -69,7 +69,7 @@ func (p *page) text(s string, hang int) []string {
 
 // markdown renders a description for a section body.
 func (p *page) markdown(md string) []string {
-	lines, err := renderMarkdown(md, p.width-4, p.o.Color)
+	lines, err := renderMarkdown(md, p.width-4, p.o.mdStyle())
 	if err != nil {
 		return wrapText(Safe(md), p.width-4)
 	}

@@ -10,10 +10,10 @@ import (
 	"github.com/muesli/termenv"
 )
 
-// mdKey identifies one glamour renderer: the style (color or notty) and the
-// word-wrap width.
+// mdKey identifies one glamour renderer: the style (Options.mdStyle) and
+// the word-wrap width.
 type mdKey struct {
-	color bool
+	style string
 	wrap  int
 }
 
@@ -26,13 +26,13 @@ var mdCache struct {
 
 // renderMarkdown renders markdown as terminal text lines no wider than
 // width cells: made safe, `<` that is not an allowed inline tag escaped,
-// through glamour (notty style without color, dark with), trailing
+// through glamour in style (Options.mdStyle), trailing
 // whitespace stripped, blank runs collapsed, common indentation removed, and
 // anything still too wide hard-wrapped.
-func renderMarkdown(md string, width int, color bool) ([]string, error) {
+func renderMarkdown(md string, width int, style string) ([]string, error) {
 	width = max(width, 8)
 	md = prepareMarkdown(strings.ReplaceAll(Safe(md), "\t", "    "), width)
-	out, err := glamourRender(protectHyphens(md), width, color)
+	out, err := glamourRender(protectHyphens(md), width, style)
 	if err != nil {
 		return nil, err
 	}
@@ -67,14 +67,14 @@ func wordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-func glamourRender(md string, wrap int, color bool) (string, error) {
+func glamourRender(md string, wrap int, style string) (string, error) {
 	mdCache.Lock()
 	defer mdCache.Unlock()
-	key := mdKey{color, wrap}
+	key := mdKey{style, wrap}
 	r := mdCache.r[key]
 	if r == nil {
 		var err error
-		r, err = newGlamour(color, wrap)
+		r, err = newGlamour(style, wrap)
 		if err != nil {
 			return "", err
 		}
@@ -88,13 +88,25 @@ func glamourRender(md string, wrap int, color bool) (string, error) {
 
 // newGlamour makes a renderer with no document margin (agsh indents the
 // section itself) and a fixed color profile, so nothing is read from the
-// environment or asked of the terminal.
-func newGlamour(color bool, wrap int) (*glamour.TermRenderer, error) {
+// environment or asked of the terminal. style is a glamour style name or a
+// JSON style file (GLAMOUR_STYLE); one that does not load is dark.
+func newGlamour(style string, wrap int) (*glamour.TermRenderer, error) {
 	var st ansi.StyleConfig
 	profile := termenv.Ascii
-	if color {
-		st = styles.DarkStyleConfig
+	if style != styles.NoTTYStyle {
 		profile = termenv.ANSI256
+		if builtin, ok := styles.DefaultStyles[style]; ok {
+			st = *builtin
+			if style == styles.LightStyle {
+				// Its code blocks keep a dark theme's near-white text.
+				st.CodeBlock.Chroma, st.CodeBlock.Theme = nil, chromaLight
+			}
+		} else if custom, err := glamour.NewTermRenderer(glamour.WithStylePath(style),
+			glamour.WithColorProfile(profile), glamour.WithWordWrap(wrap)); err == nil {
+			return custom, nil
+		} else {
+			st = styles.DarkStyleConfig
+		}
 	} else {
 		st = styles.NoTTYStyleConfig
 		// Keep code spans visible without color: `--dry-run`.

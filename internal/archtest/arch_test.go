@@ -22,6 +22,7 @@ var allowed = []struct {
 	{pkg: "interp", may: []string{"interp"}, noNet: true},
 	{pkg: "render", may: []string{"render"}, noNet: true},
 	{pkg: "internal/iostreams", may: nil},
+	{pkg: "internal/termbg", may: nil, noNet: true},
 	{pkg: "internal/repl", may: []string{"interp", "render", "catalog", "generated", "curated", "internal/repl", "internal/iostreams"}},
 	{pkg: "internal/devserver", may: []string{"catalog", "internal/devserver"}},
 }
