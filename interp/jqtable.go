@@ -56,7 +56,7 @@ func tableResult(res any, in Value) (Value, bool) {
 			if j > 0 {
 				b.WriteByte(',')
 			}
-			jqString(&b, k)
+			enc.encode(&b, k)
 			b.WriteByte(':')
 			enc.encode(&b, obj[k])
 		}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // A table is scanned straight from the JSON bytes, without building a tree:
@@ -39,7 +41,7 @@ func scanTable(data []byte, clean func(string) string) *tableData {
 	if len(data) >= math.MaxUint32 {
 		return nil
 	}
-	s := tableScanner{parser: parser{data: data}, t: &tableData{data: data, clean: clean},
+	s := tableScanner{data: data, t: &tableData{data: data, clean: clean},
 		rawIndex: map[string]int{}, byName: map[string]int{}}
 	if !s.scan() || len(s.t.cols) == 0 {
 		return nil
@@ -48,7 +50,8 @@ func scanTable(data []byte, clean func(string) string) *tableData {
 }
 
 type tableScanner struct {
-	parser
+	data     []byte
+	pos      int
 	t        *tableData
 	rawKeys  [][]byte       // each column's key bytes as first seen
 	rawIndex map[string]int // key bytes (any spelling seen) -> column
@@ -119,7 +122,7 @@ func (s *tableScanner) row() bool {
 			return false
 		}
 		ks := s.pos
-		if s.skipString() != nil {
+		if !s.skipString() {
 			return false
 		}
 		col := s.column(j, s.data[ks:s.pos])
@@ -161,7 +164,7 @@ func (s *tableScanner) column(j int, raw []byte) int {
 	if i, ok := s.rawIndex[string(raw)]; ok {
 		return i
 	}
-	name := decodeJSONString(raw)
+	name := jsontext.Unquote(raw)
 	i, ok := s.byName[name]
 	if !ok {
 		i = len(s.t.cols)
@@ -181,9 +184,14 @@ func (s *tableScanner) skipValue(depth int) bool {
 	}
 	switch c := s.data[s.pos]; {
 	case c == '"':
-		return s.skipString() == nil
+		return s.skipString()
 	case c == '-' || c >= '0' && c <= '9':
-		return s.skipNumber() == nil
+		end := jsontext.NumberEnd(s.data, s.pos)
+		if end < 0 {
+			return false
+		}
+		s.pos = end
+		return true
 	case c == 't':
 		return s.word("true")
 	case c == 'f':
@@ -204,7 +212,7 @@ func (s *tableScanner) skipValue(depth int) bool {
 		for {
 			s.skipSpace()
 			if c == '{' {
-				if s.pos >= len(s.data) || s.data[s.pos] != '"' || s.skipString() != nil {
+				if s.pos >= len(s.data) || s.data[s.pos] != '"' || !s.skipString() {
 					return false
 				}
 				s.skipSpace()
@@ -235,6 +243,17 @@ func (s *tableScanner) skipValue(depth int) bool {
 	return false
 }
 
+func (s *tableScanner) skipSpace() { s.pos = jsontext.SkipSpace(s.data, s.pos) }
+
+// skipString moves past the string token at s.pos, checking it.
+func (s *tableScanner) skipString() bool {
+	end, ok := jsontext.StringEnd(s.data, s.pos)
+	if ok {
+		s.pos = end
+	}
+	return ok
+}
+
 func (s *tableScanner) word(w string) bool {
 	end := s.pos + len(w)
 	if end > len(s.data) || string(s.data[s.pos:end]) != w {
@@ -257,7 +276,7 @@ func (t *tableData) text(c tcell, buf *[]byte) ([]byte, int) {
 	case '"':
 		b := raw[1 : len(raw)-1]
 		if !plainASCII(b) {
-			s := t.clean(oneLine(decodeJSONString(raw)))
+			s := t.clean(oneLine(jsontext.Unquote(raw)))
 			return []byte(s), textWidth(s)
 		}
 		return b, len(b)
