@@ -37,6 +37,9 @@ type outcome struct {
 	value    render.Value
 	status   int
 	rendered bool
+	// notes are a curated command's notices, for standard error after the
+	// output (the caller's to print when the value is passed on).
+	notes []string
 }
 
 // runTool runs one tool command line, top to bottom: resolve the command,
@@ -126,20 +129,18 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 		render.WriteError(r.stderr, a.safeErr(msg), a.errOpts())
 		return outcome{status: exitcode.ToolError, rendered: true}, nil
 	}
-	status := exitcode.OK
+	status, notes := exitcode.OK, []string(nil)
 	if r.cmd.Reformats() && !r.jsonOut && !v.IsJSON {
 		if out, ok := curated.Reformat(r.name, v.Text, curated.ReformatOptions{Context: r.call.Context}); ok {
-			for _, n := range out.Notes {
-				a.message(r.stderr, "", n)
-			}
 			v = render.Value{Text: out.Stdout, Final: true}
-			status = out.Status
+			status, notes = out.Status, out.Notes
 		}
 	}
 	if !r.last {
-		return outcome{value: v, status: status}, nil
+		return outcome{value: v, status: status, notes: notes}, nil
 	}
 	err := a.writeValue(r.stdout, v, r.jsonOut, highlight(r, v))
+	a.notes(r.stderr, notes)
 	return outcome{status: status, rendered: true}, err
 }
 
@@ -154,6 +155,13 @@ func highlight(r *toolRequest, v render.Value) string {
 		return "diff"
 	}
 	return ""
+}
+
+// notes prints a command's notices on standard error, after its output.
+func (a *app) notes(w io.Writer, notes []string) {
+	for _, n := range notes {
+		a.message(w, "", n)
+	}
 }
 
 // safeErr makes server text safe for standard error when it is a terminal.

@@ -76,6 +76,9 @@ type shellHandler struct {
 	table *command.Table
 	// output is the --output given to the pipeline's tool ("" when none).
 	output string
+	// notes are the notices of the pipeline's tool, printed after the
+	// pipeline's output (never part of a filter's input).
+	notes []string
 }
 
 func (h *shellHandler) IsTool(name string) bool { return h.table.Resolve(name).IsTool() }
@@ -95,6 +98,7 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 		req.args, req.stdout = command.ValueArgs(argv[1:]), &help
 	}
 	o := h.a.runTool(ctx, req)
+	h.notes = o.notes
 	if !last && o.rendered && o.status == 0 {
 		return interp.Value{Text: help.String(), Final: true}, interp.Result{}
 	}
@@ -132,7 +136,10 @@ func (h *shellHandler) Render(stdout, stderr io.Writer, v interp.Value) error {
 		jsonOut = h.output == "json"
 	}
 	h.output = ""
-	return h.a.writeValue(stdout, rv, jsonOut && !v.Final, "")
+	err := h.a.writeValue(stdout, rv, jsonOut && !v.Final, "")
+	h.a.notes(stderr, h.notes)
+	h.notes = nil
+	return err
 }
 
 // PropertyLines is an object's property view, for the filters.
