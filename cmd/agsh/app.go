@@ -9,6 +9,7 @@ import (
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/internal/termbg"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -26,13 +27,17 @@ type app struct {
 
 	client *catalog.Client
 	run    *catalog.Run
+
+	// bg says whether the terminal's background is light, asked only when
+	// colored markdown or highlighting is written.
+	bg *termbg.Detector
 }
 
 func newApp(ios *iostreams.IOStreams, e env, g command.Globals) *app {
 	if g.Values == nil {
 		g.Values = map[string]string{}
 	}
-	a := &app{ios: ios, env: e, g: g}
+	a := &app{ios: ios, env: e, g: g, bg: &termbg.Detector{ColorFGBG: e.Getenv("COLORFGBG"), TTYPath: "/dev/tty"}}
 	a.setSecrets(a.token())
 	return a
 }
@@ -80,7 +85,8 @@ func (a *app) token() string {
 
 // outOpts and errOpts are the rendering options of each stream.
 func (a *app) outOpts() render.Options {
-	return render.Options{TTY: a.ios.OutTTY, Color: a.ios.ColorOut, Width: a.ios.Width}
+	return render.Options{TTY: a.ios.OutTTY, Color: a.ios.ColorOut, Width: a.ios.Width,
+		Light: a.bg.Light, GlamourStyle: a.getenv("GLAMOUR_STYLE")}
 }
 
 func (a *app) errOpts() render.Options {

@@ -181,9 +181,9 @@ func (a *app) writeValue(w io.Writer, v render.Value, jsonOut bool, highlight st
 	o := a.outOpts()
 	if o.Color && highlight != "" {
 		if highlight == "diff" {
-			return render.HighlightDiff(w, render.Safe(v.Text))
+			return render.HighlightDiffFor(w, render.Safe(v.Text), o)
 		}
-		return render.HighlightFile(w, highlight, render.Safe(v.Text))
+		return render.HighlightFileFor(w, highlight, render.Safe(v.Text), o)
 	}
 	return render.Write(w, a.errOut, v, o)
 }
