@@ -239,7 +239,7 @@ func quoteCandidates(cs []repl.Candidate, open byte) []repl.Candidate {
 }
 
 // QuoteWord writes value as a shell word that reads back as value: after
-// the quote open ('"' or '\'', 0 for none), closed unless value ends in
+// the quote open ('"' or '\”, 0 for none), closed unless value ends in
 // "/" or "=" (more is to be typed).
 func QuoteWord(value string, open byte) string {
 	more := strings.HasSuffix(value, "/") || strings.HasSuffix(value, "=")
