@@ -238,9 +238,9 @@ func quoteCandidates(cs []repl.Candidate, open byte) []repl.Candidate {
 	return cs
 }
 
-// QuoteWord writes value as a shell word that reads back as value: after
-// the quote open ('"' or '\”, 0 for none), closed unless value ends in
-// "/" or "=" (more is to be typed).
+// QuoteWord writes value as a shell word that reads back as value: inside
+// the quote the user opened (a double or a single quote; 0 for none),
+// closed unless value ends in "/" or "=" (more is to be typed).
 func QuoteWord(value string, open byte) string {
 	more := strings.HasSuffix(value, "/") || strings.HasSuffix(value, "=")
 	var b strings.Builder
