@@ -85,12 +85,12 @@ func (a *app) token() string {
 
 // outOpts and errOpts are the rendering options of each stream.
 func (a *app) outOpts() render.Options {
-	return render.Options{TTY: a.ios.OutTTY, Color: a.ios.ColorOut, Width: a.ios.Width,
+	return render.Options{TTY: a.ios.OutTTY, Color: a.ios.ColorOut, Width: a.ios.CurrentWidth(),
 		Light: a.bg.Light, GlamourStyle: a.getenv("GLAMOUR_STYLE")}
 }
 
 func (a *app) errOpts() render.Options {
-	return render.Options{TTY: a.ios.ErrTTY, Color: a.ios.ColorErr, Width: a.ios.Width}
+	return render.Options{TTY: a.ios.ErrTTY, Color: a.ios.ColorErr, Width: a.ios.CurrentWidth()}
 }
 
 // connect resolves the target (a URL, or a production name through the

@@ -139,7 +139,7 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 	if !r.last {
 		return outcome{value: v, status: status, notes: notes}, nil
 	}
-	err := a.writeValue(r.stdout, v, r.jsonOut, highlight(r, v))
+	err := a.writeValue(r.stdout, r.stderr, v, r.jsonOut, highlight(r, v))
 	a.notes(r.stderr, notes)
 	return outcome{status: status, rendered: true}, err
 }
@@ -172,9 +172,10 @@ func (a *app) safeErr(s string) string {
 	return s
 }
 
-// writeValue renders a final value on standard output. highlight is the
+// writeValue renders a final value on standard output (w; its notes on
+// errW, the command's standard error). highlight is the
 // file name a read printed, or "diff", for highlighting on a color terminal.
-func (a *app) writeValue(w io.Writer, v render.Value, jsonOut bool, highlight string) error {
+func (a *app) writeValue(w, errW io.Writer, v render.Value, jsonOut bool, highlight string) error {
 	if jsonOut {
 		return render.WriteJSON(w, v)
 	}
@@ -185,5 +186,5 @@ func (a *app) writeValue(w io.Writer, v render.Value, jsonOut bool, highlight st
 		}
 		return render.HighlightFileFor(w, highlight, render.Safe(v.Text), o)
 	}
-	return render.Write(w, a.errOut, v, o)
+	return render.Write(w, errW, v, o)
 }

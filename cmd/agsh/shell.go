@@ -136,7 +136,7 @@ func (h *shellHandler) Render(stdout, stderr io.Writer, v interp.Value) error {
 		jsonOut = h.output == "json"
 	}
 	h.output = ""
-	err := h.a.writeValue(stdout, rv, jsonOut && !v.Final, "")
+	err := h.a.writeValue(stdout, stderr, rv, jsonOut && !v.Final, "")
 	h.a.notes(stderr, h.notes)
 	h.notes = nil
 	return err
@@ -144,5 +144,5 @@ func (h *shellHandler) Render(stdout, stderr io.Writer, v interp.Value) error {
 
 // PropertyLines is an object's property view, for the filters.
 func (h *shellHandler) PropertyLines(obj json.RawMessage) ([]string, error) {
-	return render.PropertyLines(obj, h.a.ios.Width)
+	return render.PropertyLines(obj, h.a.ios.CurrentWidth())
 }

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // startDailyTmux runs the REPL in tmux against a deployment over quoteTree.
@@ -41,5 +42,64 @@ func TestREPLInTmuxCompletionQuotes(t *testing.T) {
 	scr = s.waitFor("quoted")
 	if strings.Contains(scr, "No such file") {
 		t.Errorf("the completed word did not read back:\n%s", scr)
+	}
+}
+
+// Item 4: each command renders at the width of the moment; a resize in
+// either direction changes the next table and help. The table's note goes
+// through the REPL like any output (not on the prompt's row).
+func TestREPLInTmuxResize(t *testing.T) {
+	s, _ := startDailyTmux(t)
+	s.keys("datadog_list_monitors --page-size 2", "Enter")
+	s.waitFor("(3 more columns: tags, muted, updatedAt")
+	scr := s.waitFor("ID       NAME")
+	if strings.Contains(scr, " change-monitor-executor ❯") {
+		t.Errorf("the note is not in the command's output (a garbled prompt row):\n%s", scr)
+	}
+	s.tmux("resize-window", "-t", s.name, "-x", "50", "-y", "30")
+	scr = s.runUntil("datadog_list_monitors --page-size 2", "(4 more columns: query, tags")
+	for _, l := range strings.Split(scr, "\n") {
+		if len([]rune(strings.TrimRight(l, " "))) > 50 {
+			t.Errorf("a line wider than the 50-column window:\n%s", scr)
+			break
+		}
+	}
+	s.tmux("resize-window", "-t", s.name, "-x", "160", "-y", "30")
+	scr = s.runUntil("datadog_list_monitors --page-size 2", "UPDATEDAT")
+	for _, l := range strings.Split(scr, "\n") {
+		if strings.Contains(l, "more columns") || strings.Contains(l, "❯") && !strings.HasPrefix(l, "change-monitor-executor ❯") {
+			t.Errorf("a garbled row after growing the window: %q\n%s", l, scr)
+		}
+	}
+	s.keys("C-l", "help read", "Enter")
+	scr = s.waitFor("OPTIONS")
+	if !strings.Contains(scr, "    read [options...] <path>") {
+		t.Errorf("help at 160 columns:\n%s", scr)
+	}
+}
+
+// runUntil clears the screen and runs line until its output shows want:
+// tmux applies a resize to the terminal a moment after resize-window
+// returns, so a line run too early renders at the old width and is run
+// again (a hang detector, not a timing assertion).
+func (s *tmuxSession) runUntil(line, want string) string {
+	s.t.Helper()
+	for attempt := 0; ; attempt++ {
+		s.keys("C-l", line, "Enter")
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			scr := s.screen()
+			if strings.Contains(scr, want) {
+				return scr
+			}
+			if strings.Count(scr, "❯") >= 2 && attempt < 20 {
+				break // done, at the old width: again
+			}
+			if time.Now().After(deadline) || attempt >= 20 {
+				s.t.Fatalf("screen never showed %q:\n%s", want, scr)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

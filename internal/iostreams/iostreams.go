@@ -28,6 +28,21 @@ type IOStreams struct {
 	// InFd is standard input's file descriptor when it is a file (for raw
 	// mode in the REPL); -1 otherwise.
 	InFd int
+
+	// termWidth asks standard output's terminal for its width (nil when it
+	// is not a terminal).
+	termWidth func() int
+}
+
+// CurrentWidth is the width to render to now: the terminal's present
+// width when standard output is one (it follows a resize), else Width.
+func (s *IOStreams) CurrentWidth() int {
+	if s.termWidth != nil {
+		if w := s.termWidth(); w > 0 {
+			return w
+		}
+	}
+	return s.Width
 }
 
 // Getenv is how System reads the environment; cmd/agsh passes os.Getenv.
@@ -44,6 +59,8 @@ func System(getenv Getenv) *IOStreams {
 	s.ColorErr = ColorPolicy(getenv, s.ErrTTY)
 	s.Width = 0
 	if s.OutTTY {
+		fd := int(os.Stdout.Fd())
+		s.termWidth = func() int { w, _, _ := term.GetSize(fd); return w }
 		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
 			s.Width = w
 		}
