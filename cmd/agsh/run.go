@@ -57,6 +57,9 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 // dispatch runs one command: agsh's help word, unless the deployment has a
 // tool of that name, or a tool.
 func (a *app) dispatch(ctx context.Context, name string, args []string) int {
+	if isMeta(name) {
+		return a.meta(ctx, append([]string{name}, args...), true, false, a.out, a.errOut).status
+	}
 	if name == "help" {
 		tools, err := a.run.Tools(ctx)
 		if err != nil {

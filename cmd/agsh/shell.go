@@ -81,14 +81,21 @@ type shellHandler struct {
 	notes []string
 }
 
-func (h *shellHandler) IsTool(name string) bool { return h.table.Resolve(name).IsTool() }
+// IsTool: a tool of the catalog, or a meta command (run like one).
+func (h *shellHandler) IsTool(name string) bool { return h.table.Resolve(name).IsTool() || isMeta(name) }
 
 // ToolNames are the names of the command table, for suggestions.
 func (h *shellHandler) ToolNames() []string { return h.table.Commands() }
 
 func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdout, stderr io.Writer) (interp.Value, interp.Result) {
-	req := &toolRequest{name: h.table.ToolName(argv[0]), args: argv[1:], inShell: true, last: last, stdout: stdout, stderr: stderr}
 	h.output = ""
+	if isMeta(argv[0]) {
+		o := h.a.meta(ctx, argv, last, true, stdout, stderr)
+		h.notes = o.notes
+		return interp.Value{Text: o.value.Text, JSON: o.value.JSON, IsJSON: o.value.IsJSON, Final: o.value.Final},
+			interp.Result{Status: o.status, Rendered: o.rendered}
+	}
+	req := &toolRequest{name: h.table.ToolName(argv[0]), args: argv[1:], inShell: true, last: last, stdout: stdout, stderr: stderr}
 	var help bytes.Buffer
 	if !last {
 		// The tool's --output is the pipeline's: it renders the last value.

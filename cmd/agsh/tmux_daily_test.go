@@ -103,3 +103,25 @@ func (s *tmuxSession) runUntil(line, want string) string {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// Item 7: the meta commands complete and run in the REPL, and the prompt
+// shows the last non-zero status.
+func TestREPLInTmuxMetaAndStatus(t *testing.T) {
+	s, target := startDailyTmux(t)
+	post(t, target+"/v1/session", `{"message":"hello"}`)
+	s.keys(":ses", "Tab")
+	s.waitFor("❯ :sessions")
+	s.keys("Enter")
+	// The shell started before the session existed: it runs unbound.
+	scr := s.waitFor("This shell runs unbound")
+	if !strings.Contains(scr, "ID                    STATE") || strings.Contains(scr, "*") {
+		t.Errorf(":sessions: want the table, nothing marked:\n%s", scr)
+	}
+	s.keys("read /repo/missing.txt", "Enter")
+	s.waitFor("change-monitor-executor [1] ❯")
+	s.keys(":help", "Enter")
+	scr = s.waitFor("Meta commands")
+	if !strings.HasSuffix(strings.TrimRight(scr, "\n "), "change-monitor-executor ❯") {
+		t.Errorf("the prompt after a success shows a status:\n%s", scr)
+	}
+}

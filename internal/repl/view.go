@@ -2,6 +2,7 @@ package repl
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/spinner"
@@ -34,15 +35,25 @@ func newStyles(noColor bool) styles {
 }
 
 // promptFor is the prompt of the n-th line of an input: "<agent> ❯ " (the
-// name dimmed) for the first, "… " for the others.
+// name dimmed; "<agent> [2] ❯ " after a command that failed with status 2)
+// for the first, "… " for the others.
 func (m *model) promptFor(n int) string {
 	if n > 0 {
 		return continuationMark
 	}
+	mark := statusMark(m.status) + promptMark
 	if m.cfg.AgentName == "" {
-		return promptMark
+		return mark
 	}
-	return m.st.dim.Render(m.cfg.AgentName) + " " + promptMark
+	return m.st.dim.Render(m.cfg.AgentName) + " " + mark
+}
+
+// statusMark shows the last status when it is not zero: "[1] ".
+func statusMark(status int) string {
+	if status == 0 {
+		return ""
+	}
+	return "[" + strconv.Itoa(status) + "] "
 }
 
 // View draws the input lines (or the search), the completion list and the
