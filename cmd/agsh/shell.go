@@ -82,7 +82,9 @@ type shellHandler struct {
 }
 
 // IsTool: a tool of the catalog, or a meta command (run like one).
-func (h *shellHandler) IsTool(name string) bool { return h.table.Resolve(name).IsTool() || isMeta(name) }
+func (h *shellHandler) IsTool(name string) bool {
+	return h.table.Resolve(name).IsTool() || isMeta(name)
+}
 
 // ToolNames are the names of the command table, for suggestions.
 func (h *shellHandler) ToolNames() []string { return h.table.Commands() }
