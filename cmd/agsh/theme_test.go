@@ -14,6 +14,13 @@ import (
 // script) with env added, and returns what the terminal received.
 func onTerminal(t *testing.T, env []string, args ...string) string {
 	t.Helper()
+	return onTerminalSized(t, "", env, args...)
+}
+
+// onTerminalSized is onTerminal with "stty rows R cols C" run first (size
+// "R C"; "" keeps script's own).
+func onTerminalSized(t *testing.T, size string, env []string, args ...string) string {
+	t.Helper()
 	if _, err := exec.LookPath("script"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("script (util-linux) is required in CI")
@@ -23,6 +30,10 @@ func onTerminal(t *testing.T, env []string, args ...string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	line := os.Args[0]
+	if size != "" {
+		r, c, _ := strings.Cut(size, " ")
+		line = "stty rows " + r + " cols " + c + "; " + line
+	}
 	for _, a := range args {
 		line += " '" + a + "'"
 	}

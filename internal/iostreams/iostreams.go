@@ -29,16 +29,26 @@ type IOStreams struct {
 	// mode in the REPL); -1 otherwise.
 	InFd int
 
-	// termWidth asks standard output's terminal for its width (nil when it
+	// termSize asks standard output's terminal for its size (nil when it
 	// is not a terminal).
-	termWidth func() int
+	termSize func() (cols, rows int)
+}
+
+// Rows is the height of standard output's terminal now (0 when it is not
+// one).
+func (s *IOStreams) Rows() int {
+	if s.termSize == nil {
+		return 0
+	}
+	_, rows := s.termSize()
+	return rows
 }
 
 // CurrentWidth is the width to render to now: the terminal's present
 // width when standard output is one (it follows a resize), else Width.
 func (s *IOStreams) CurrentWidth() int {
-	if s.termWidth != nil {
-		if w := s.termWidth(); w > 0 {
+	if s.termSize != nil {
+		if w, _ := s.termSize(); w > 0 {
 			return w
 		}
 	}
@@ -60,7 +70,7 @@ func System(getenv Getenv) *IOStreams {
 	s.Width = 0
 	if s.OutTTY {
 		fd := int(os.Stdout.Fd())
-		s.termWidth = func() int { w, _, _ := term.GetSize(fd); return w }
+		s.termSize = func() (int, int) { w, h, _ := term.GetSize(fd); return w, h }
 		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
 			s.Width = w
 		}
