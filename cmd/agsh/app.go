@@ -31,13 +31,16 @@ type app struct {
 	// bg says whether the terminal's background is light, asked only when
 	// colored markdown or highlighting is written.
 	bg *termbg.Detector
+	// spinOut is standard error's terminal, for the spinner (never held by
+	// the pager).
+	spinOut io.Writer
 }
 
 func newApp(ios *iostreams.IOStreams, e env, g command.Globals) *app {
 	if g.Values == nil {
 		g.Values = map[string]string{}
 	}
-	a := &app{ios: ios, env: e, g: g, bg: &termbg.Detector{ColorFGBG: e.Getenv("COLORFGBG"), TTYPath: "/dev/tty"}}
+	a := &app{ios: ios, env: e, g: g, bg: &termbg.Detector{ColorFGBG: e.Getenv("COLORFGBG"), TTYPath: "/dev/tty"}, spinOut: ios.ErrOut}
 	a.setSecrets(a.token())
 	return a
 }

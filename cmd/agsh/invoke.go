@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/curated"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/spin"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -63,7 +65,12 @@ func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
 	if err != nil {
 		return fail(err)
 	}
+	stop := func() {}
+	if !r.inShell && a.ios.ErrTTY && a.ios.OutTTY { // one-shot on a terminal: the REPL has its own
+		stop = spin.Start(a.spinOut, 300*time.Millisecond, 100*time.Millisecond)
+	}
 	res, err := a.run.Call(ctx, r.name, r.call.Input)
+	stop()
 	if err != nil {
 		var ce *catalog.Error
 		if errors.As(err, &ce) {

@@ -36,6 +36,7 @@ var allowed = []struct {
 	{pkg: "internal/iostreams", may: nil},
 	{pkg: "internal/termbg", may: nil, noNet: true},
 	{pkg: "internal/pager", may: nil, noNet: true},
+	{pkg: "internal/spin", may: nil, noNet: true},
 	{pkg: "internal/repl", may: []string{"interp", "render", "catalog", "generated", "curated", "internal/repl", "internal/iostreams"}},
 	{pkg: "internal/command", may: []string{"catalog", "generated", "curated", "interp", "render", "internal/repl", "internal/command"}},
 	{pkg: "internal/devserver", may: []string{"catalog", "internal/devserver"}},
