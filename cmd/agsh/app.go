@@ -30,10 +30,8 @@ type app struct {
 
 	// bg says whether the terminal's background is light, asked only when
 	// colored markdown or highlighting is written.
-	bg *termbg.Detector
-	// spinOut is standard error's terminal, for the spinner (never held by
-	// the pager).
-	spinOut io.Writer
+	bg      *termbg.Detector
+	spinOut io.Writer // standard error's terminal, for the spinner (not held by the pager)
 }
 
 func newApp(ios *iostreams.IOStreams, e env, g command.Globals) *app {
@@ -68,6 +66,14 @@ func (a *app) flush() {
 }
 
 func (a *app) getenv(k string) string { return a.env.Getenv(k) }
+
+// lookupEnv tells an empty variable from an unset one (AGSH_PAGER=).
+func (a *app) lookupEnv(k string) (string, bool) {
+	if l, ok := a.env.(interface{ LookupEnv(string) (string, bool) }); ok {
+		return l.LookupEnv(k)
+	}
+	return a.getenv(k), a.getenv(k) != ""
+}
 
 // option is a global option's value: the flag, else its environment
 // variable.

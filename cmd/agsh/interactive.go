@@ -5,6 +5,7 @@ import (
 
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/pager"
 	"github.com/agsh-dev/agsh/internal/repl"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/render"
@@ -37,6 +38,7 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		Out:         repl.TerminalOut(a.out, a.ios.Out),
 		ErrOut:      a.errOut,
 		NoColor:     !a.ios.ColorOut,
+		Pager:       pager.ShellCommand(a.lookupEnv),
 	}
 	var (
 		status int

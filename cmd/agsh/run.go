@@ -61,11 +61,10 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 // paged sends a one-shot command's output through the pager on a terminal
 // (standard error held until it exits); the func returned ends it.
 func (a *app) paged() func() {
-	l, ok := a.env.(interface{ LookupEnv(string) (string, bool) })
-	if !a.ios.OutTTY || !ok {
+	if !a.ios.OutTTY {
 		return func() {}
 	}
-	p := pager.New(pager.Command(l.LookupEnv), a.ios.Rows(), a.ios.CurrentWidth(), a.ios.Out, a.ios.ErrOut, os.Environ())
+	p := pager.New(pager.Command(a.lookupEnv), a.ios.Rows(), a.ios.CurrentWidth(), a.ios.Out, a.ios.ErrOut, os.Environ())
 	a.ios.Out, a.ios.ErrOut = p.Out(), p.Err()
 	a.setSecrets()
 	return func() { a.flush(); _ = p.Close() }

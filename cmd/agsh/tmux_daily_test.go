@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -123,5 +124,22 @@ func TestREPLInTmuxMetaAndStatus(t *testing.T) {
 	scr = s.waitFor("Meta commands")
 	if !strings.HasSuffix(strings.TrimRight(scr, "\n "), "change-monitor-executor ❯") {
 		t.Errorf("the prompt after a success shows a status:\n%s", scr)
+	}
+}
+
+// Item 5 in the REPL: with AGSH_PAGER set, a line's output taller than the
+// screen goes through it once the line has run; short output does not.
+func TestREPLInTmuxPager(t *testing.T) {
+	fake := filepath.Join(t.TempDir(), "fakepager")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho \"[pager: $(wc -l) lines]\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := startDailyTmux(t, "AGSH_PAGER="+fake)
+	s.keys("datadog_list_monitors --page-size 40", "Enter")
+	s.waitFor("[pager: 41 lines]")
+	s.keys("datadog_list_monitors --page-size 2", "Enter")
+	scr := s.waitFor("4101290")
+	if strings.Count(scr, "[pager:") != 1 {
+		t.Errorf("short output paged:\n%s", scr)
 	}
 }

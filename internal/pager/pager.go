@@ -182,3 +182,13 @@ func hasVar(env []string, name string) bool {
 	}
 	return false
 }
+
+// ShellCommand is the pager of the interactive shell: AGSH_PAGER's command
+// when it is set (as Command reads it), else "" (the REPL pages only when
+// asked to).
+func ShellCommand(lookup func(string) (string, bool)) string {
+	if _, ok := lookup("AGSH_PAGER"); !ok {
+		return ""
+	}
+	return Command(lookup)
+}

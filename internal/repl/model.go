@@ -20,7 +20,8 @@ type model struct {
 	st    styles
 	now   func() time.Time        // the clock (tests set a fake one)
 	tick  func(runID int) tea.Cmd // schedules the next spinner frame
-	width int
+	width  int
+	height int
 
 	ed      editor
 	hist    ring
@@ -103,8 +104,10 @@ func bannerLines(cfg Config) []string {
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width = msg.Width
+		m.width, m.height = msg.Width, msg.Height
 		return m, nil
+	case pagerDoneMsg:
+		return m, m.finishRun()
 	case tea.KeyMsg:
 		return m, m.key(msg)
 	case printedMsg:
