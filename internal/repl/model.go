@@ -15,11 +15,11 @@ const maxTypeahead = 4096
 // model is the REPL's bubbletea model. Update only changes state and
 // returns commands; all I/O is in those commands.
 type model struct {
-	cfg   Config
-	ctx   context.Context // the REPL's lifetime; runs and completions derive from it
-	st    styles
-	now   func() time.Time        // the clock (tests set a fake one)
-	tick  func(runID int) tea.Cmd // schedules the next spinner frame
+	cfg    Config
+	ctx    context.Context // the REPL's lifetime; runs and completions derive from it
+	st     styles
+	now    func() time.Time        // the clock (tests set a fake one)
+	tick   func(runID int) tea.Cmd // schedules the next spinner frame
 	width  int
 	height int
 
