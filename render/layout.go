@@ -72,7 +72,21 @@ func layoutTable(stats []colStat, rows, width int) tableLayout {
 	if len(vis) == 0 {
 		vis = []int{0} // nothing but blanks: the first column tells the row count
 	}
-	for k := len(vis); k >= 1; k-- {
+	// No more columns than their narrowest widths allow: a hostile value
+	// with a million keys costs one pass here, not a million layouts.
+	kmax, need := 0, -2
+	for _, c := range vis {
+		st := &stats[c]
+		least := st.natural
+		if !st.short() {
+			least = min(least, minFree)
+		}
+		if need += least + 2; need > width && kmax > 0 {
+			break
+		}
+		kmax++
+	}
+	for k := kmax; k >= 1; k-- {
 		if caps, ok := fitFree(stats, vis[:k], rows, width); ok {
 			return tableLayout{cols: vis[:k], caps: caps, dropped: vis[k:]}
 		}

@@ -361,21 +361,29 @@ func writeTable(w, notes io.Writer, t *tableData, o Options) error {
 		return err
 	}
 	if len(lay.dropped) > 0 && notes != nil {
-		names := make([]string, len(lay.dropped))
+		var names []string
 		for i, c := range lay.dropped {
-			names[i] = Safe(oneLine(t.cols[c]))
+			if i == maxNamed {
+				names = append(names, "… "+strconv.Itoa(len(lay.dropped)-i)+" others")
+				break
+			}
+			names = append(names, Safe(oneLine(t.cols[c])))
 		}
 		noun := "columns"
-		if len(names) == 1 {
+		if len(lay.dropped) == 1 {
 			noun = "column"
 		}
-		if _, err := io.WriteString(notes, "("+strconv.Itoa(len(names))+" more "+noun+": "+
+		if _, err := io.WriteString(notes, "("+strconv.Itoa(len(lay.dropped))+" more "+noun+": "+
 			strings.Join(names, ", ")+"; use --output json or | jq)\n"); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// maxNamed is how many left-out columns the note names (a hostile value
+// may have a million).
+const maxNamed = 100
 
 const blanks = "                                "
 

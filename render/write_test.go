@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -253,5 +254,24 @@ func TestPropertyViewDepthLimit(t *testing.T) {
 	want := spaces(64) + "k: " + strings.Repeat(`{"k":`, 7) + "1" + strings.Repeat("}", 7)
 	if lines[32] != want {
 		t.Errorf("deepest line = %q, want %q", lines[32], want)
+	}
+}
+
+// A table with very many columns is laid out in one pass, not one layout
+// per column count (a hostile value).
+func TestManyColumnsLayout(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[{")
+	for i := 0; i < 200000; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"k%d":"value %d is a rather long text, long enough to be free text"`, i, i)
+	}
+	b.WriteString("}]")
+	out, notes := render(t, jsonValue(b.String()), Options{Width: 80})
+	if !strings.HasPrefix(out, "K0") || !strings.HasPrefix(notes, "(199994 more columns: k6, k7,") ||
+		!strings.HasSuffix(notes, ", k105, … 199894 others; use --output json or | jq)\n") {
+		t.Errorf("out %.100q notes %.100q", out, notes)
 	}
 }
