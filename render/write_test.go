@@ -2,8 +2,8 @@ package render
 
 import (
 	"bytes"
-	"fmt"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
