@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -188,7 +189,10 @@ func (a *agent) record(id string, cr callRecord, records []record) {
 func invoke(ctx context.Context, t *tool.Tool, call *tool.Call, logf func(string, ...any)) (res tool.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			logf("devserver: tool %s panicked: %v\n%s", t.Name, p, debug.Stack())
+			logf("devserver: tool %s panicked: %v", t.Name, p)
+			for _, line := range strings.Split(strings.TrimSpace(string(debug.Stack())), "\n") {
+				logf("devserver:   %s", line)
+			}
 			res, err = tool.Result{}, fmt.Errorf("%s failed: internal error (%v)", t.Name, p)
 		}
 	}()

@@ -52,6 +52,7 @@ type Options struct {
 // function closes it and ends the MCP connections. A connection that fails
 // to start is logged and left out; bad options are an error.
 func Build(ctx context.Context, opts Options) (*Server, func() error, error) {
+	opts.Logf = SafeLogf(opts.Logf)
 	mounts, err := workspaceMounts(opts.Root, opts.Mounts)
 	if err != nil {
 		return nil, nil, err

@@ -50,6 +50,7 @@ type Server struct {
 	agents []*agent
 	bySlug map[string]*agent
 	auth   *authPolicy
+	browse browserPolicy
 	cp     *controlPlane // nil: the control-plane mode is off
 	logf   func(string, ...any)
 	addr   string
@@ -71,10 +72,7 @@ func New(cfg Config) (*Server, error) {
 	if len(cfg.Agents) == 0 {
 		return nil, errors.New("devserver: no agents configured")
 	}
-	logf := cfg.Logf
-	if logf == nil {
-		logf = func(string, ...any) {}
-	}
+	logf := SafeLogf(cfg.Logf)
 	auth, err := newAuthPolicy(cfg.BearerTokens, cfg.AllowAnonymous)
 	if err != nil {
 		return nil, err
@@ -89,6 +87,7 @@ func New(cfg Config) (*Server, error) {
 	if s.addr == "" {
 		s.addr = "127.0.0.1:0"
 	}
+	s.browse = newBrowserPolicy(s.addr, len(cfg.BearerTokens), cfg.AllowAnonymous)
 	slugRE := regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 	for _, ac := range cfg.Agents {
 		if !slugRE.MatchString(ac.Slug) || ac.Slug == "v1" {

@@ -25,6 +25,8 @@ func newSessionStore(stateDir, slug string, logf func(string, ...any)) (*session
 	if err != nil {
 		return nil, fmt.Errorf("devserver: state directory: %w", err)
 	}
+	var loaded []*session
+	tokens := map[string]int{}
 	for _, de := range names {
 		name := de.Name()
 		if de.IsDir() || !strings.HasPrefix(name, "ses_") || !strings.HasSuffix(name, ".json") {
@@ -35,13 +37,36 @@ func newSessionStore(stateDir, slug string, logf func(string, ...any)) (*session
 			logf("devserver: skipping saved session %s: %v", name, err)
 			continue
 		}
-		st.byID[s.ID] = s
-		st.byToken[s.Token] = s
-		for _, stamp := range []string{s.Created, s.Updated} {
-			if t, err := time.Parse(time.RFC3339Nano, stamp); err == nil && t.After(st.last) {
+		loaded = append(loaded, s)
+		tokens[s.Token]++
+	}
+	// A stamp in the future (a clock set wrong, an edited file) is brought
+	// back to now: kept, it would pin every later stamp after it and stay
+	// the latest session for good.
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	for _, s := range loaded {
+		if tokens[s.Token] > 1 {
+			// Two sessions answering one continuation token: neither can be
+			// trusted to be the token's, so both are refused.
+			logf("devserver: skipping saved session %s: its continuation token is also another saved session's", s.ID)
+			continue
+		}
+		for _, stamp := range []*string{&s.Created, &s.Updated} {
+			t, err := time.Parse(time.RFC3339Nano, *stamp)
+			if err != nil {
+				continue
+			}
+			if t.After(now) {
+				logf("devserver: saved session %s has a time in the future (%s); using the current time", s.ID, *stamp)
+				t = now
+				*stamp = now.Format(stampLayout)
+			}
+			if t.After(st.last) {
 				st.last = t
 			}
 		}
+		st.byID[s.ID] = s
+		st.byToken[s.Token] = s
 	}
 	return st, nil
 }
