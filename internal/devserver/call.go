@@ -172,17 +172,7 @@ func (a *agent) run(c *reqCtx, e *entry, b binding, input []byte, scratch bool) 
 // record appends a call and what it recorded to the session, bumping its
 // activity time.
 func (a *agent) record(id string, cr callRecord, records []record) {
-	a.sessions.with(id, func(s *session) bool {
-		now := a.sessions.stamp()
-		cr.At = now
-		for _, r := range records {
-			r.At = now
-			s.Records = append(s.Records, r)
-		}
-		s.Calls = append(s.Calls, cr)
-		s.Updated = now
-		return true
-	})
+	a.sessions.addCall(id, cr, records)
 }
 
 // invoke runs the tool body; a panic becomes an error result.
