@@ -28,6 +28,10 @@ func decodeBody(c *reqCtx, limit int64, v any, allowEmpty bool) *apiError {
 		if errors.As(err, &tooLarge) {
 			return tooLargeError(limit)
 		}
+		if errors.Is(err, errBodyStalled) {
+			return errorf(http.StatusRequestTimeout, codeRequestTimeout,
+				"the request body stalled: nothing arrived for a while, so the request was dropped")
+		}
 		return errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "reading the request body: "+err.Error())
 	}
 	if len(bytes.TrimSpace(b)) == 0 {

@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agsh-dev/agsh/internal/devserver/fstools"
 	"github.com/agsh-dev/agsh/internal/devserver/mcpconn"
@@ -43,6 +44,10 @@ type Options struct {
 	// --control-plane).
 	ControlPlane ControlPlane
 	Logf         func(format string, args ...any)
+	// MaxConns and BodyStallTimeout bound connections and request bodies
+	// (Config); zero means the defaults.
+	MaxConns         int
+	BodyStallTimeout time.Duration
 }
 
 // Build composes the deployment: the executor gets the workspace file
@@ -74,6 +79,9 @@ func Build(ctx context.Context, opts Options) (*Server, func() error, error) {
 		StateDir:       opts.StateDir,
 		ControlPlane:   opts.ControlPlane,
 		Logf:           opts.Logf,
+
+		MaxConns:         opts.MaxConns,
+		BodyStallTimeout: opts.BodyStallTimeout,
 	})
 	if err != nil {
 		_ = set.Close()

@@ -32,6 +32,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		s.logf("%s %s %d %s", r.Method, r.URL.Path, lw.status, time.Since(start).Round(time.Microsecond))
 	}()
+	if r.Body != nil && r.Body != http.NoBody {
+		guardBody(w, r, s.stall)
+	}
 	if aerr := s.browse.check(r, s.boundHost()); aerr != nil {
 		writeError(lw, aerr)
 		return
