@@ -139,6 +139,11 @@ func (a *agent) run(c *reqCtx, e *entry, b binding, input []byte, scratch bool) 
 		writeError(c.w, invalidInput(e.t.Name, inErr.Issues))
 		return
 	}
+	var stErr *tool.StatusError
+	if errors.As(err, &stErr) {
+		writeError(c.w, errorf(stErr.Status, stErr.Code, stErr.Message))
+		return
+	}
 	if err != nil {
 		res = tool.ErrorText(err.Error())
 	}
