@@ -46,16 +46,19 @@ type Command struct {
 // any input; a schema that is not valid JSON is a *SchemaError. opts may be
 // the zero value.
 func Build(schema json.RawMessage, opts BuildOptions) (*Command, error) {
+	return buildWith(&builder{opts: opts}, schema)
+}
+
+// buildWith runs Build with b (its options set).
+func buildWith(b *builder, schema json.RawMessage) (*Command, error) {
 	root, err := parseJSON(schema)
 	if err != nil {
 		return nil, &SchemaError{Err: err}
 	}
-	b := &builder{
-		w:     walker{root: root, budget: walkBudget},
-		opts:  opts,
-		cmd:   &Command{byName: make(map[string]*Flag), omitted: make(map[string]*Flag)},
-		taken: make(map[string]bool),
-	}
+	b.w = walker{root: root, budget: walkBudget}
+	b.cmd = &Command{byName: make(map[string]*Flag), omitted: make(map[string]*Flag)}
+	b.taken = make(map[string]bool)
+	b.suffix = make(map[string]int)
 	for _, r := range reservedFlags {
 		b.taken[r] = true
 	}
@@ -71,6 +74,11 @@ type builder struct {
 	opts  BuildOptions
 	cmd   *Command
 	taken map[string]bool
+	// suffix is, per base spelling, the next collision suffix to try.
+	suffix map[string]int
+	// probes counts the taken suffixed names tried (tests check it stays
+	// linear).
+	probes int
 }
 
 func (b *builder) top() error {
@@ -200,8 +208,17 @@ func (b *builder) leaf(v *view, spec *valueSpec, path, names []string, required 
 		}
 	}
 	name := base
-	for n := 2; b.taken[name]; n++ {
-		name, renamed = base+"-"+strconv.Itoa(n), true
+	if b.taken[name] {
+		// The first free suffix: names are never freed, so every suffix
+		// below the one this base reached last time is still taken, and
+		// naming N colliding leaves costs O(N), not O(N²).
+		n := max(b.suffix[base], 2)
+		for name = base + "-" + strconv.Itoa(n); b.taken[name]; name = base + "-" + strconv.Itoa(n) {
+			n++
+			b.probes++
+		}
+		b.suffix[base] = n + 1
+		renamed = true
 	}
 	b.taken[name] = true
 	f := &Flag{
