@@ -32,10 +32,13 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 	}
 	defer b.discard()
 	var in io.Reader = b
-	if a, ok := v.(*callAnswer); ok {
-		data, err := readBody(b, resp.ContentLength)
+	a, call := v.(*callAnswer)
+	var data []byte
+	if call {
+		var err error
+		data, err = readBody(b, resp.ContentLength, b.in.limit)
 		if err == nil && a.splice(data) {
-			return c.refusal(r, resp, v)
+			return c.callChecked(r, resp, a, data)
 		}
 		// Anything unusual takes the streaming path over the same bytes,
 		// so that every message and status stays what it was.
@@ -49,7 +52,24 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 			return c.bodyError(ctx, r, resp, b, err)
 		}
 	}
+	if call {
+		return c.callChecked(r, resp, a, data)
+	}
 	return c.refusal(r, resp, v)
+}
+
+// callChecked finishes a decoded call answer: a refusal, or an answer that
+// is not a call's answer (callShape), is an error.
+func (c *Client) callChecked(r *request, resp *http.Response, a *callAnswer, data []byte) error {
+	if err := c.refusal(r, resp, a); err != nil {
+		return err
+	}
+	if problem := callShape(data); problem != "" {
+		return c.fail(&Error{ErrCode: CodeBadResponse, Status: resp.StatusCode, Route: r.route(), Tool: r.tool,
+			Message: fmt.Sprintf("deployment answered %s with %s but not a call's answer (%s): %s",
+				r.route(), statusLine(resp), problem, snippet(data[:min(len(data), prefixCap)], c.opts.BearerToken))})
+	}
+	return nil
 }
 
 // refusal is the *Error of a decoded 2xx answer that carries an error code.
@@ -61,10 +81,11 @@ func (c *Client) refusal(r *request, resp *http.Response, v answer) error {
 	return nil
 }
 
-// readBody reads a whole answer, sized by its Content-Length when known.
-func readBody(b io.Reader, size int64) ([]byte, error) {
+// readBody reads a whole answer, sized by its Content-Length when known
+// (a declared length is believed only up to limit, the answer's bound).
+func readBody(b io.Reader, size, limit int64) ([]byte, error) {
 	var buf bytes.Buffer
-	if size > 0 && size < 1<<30 {
+	if size > 0 && size <= limit {
 		buf.Grow(int(size) + bytes.MinRead)
 	}
 	_, err := buf.ReadFrom(b)
@@ -272,7 +293,19 @@ func (c *Client) bodyError(ctx context.Context, r *request, resp *http.Response,
 	e := &Error{ErrCode: CodeBadResponse, Status: resp.StatusCode, Route: r.route(), Tool: r.tool, Err: err}
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	if big, ok := isTooLarge(err); ok {
+		e.Message = c.tooLargeText(r, big)
+		return c.fail(e)
+	}
 	switch {
+	case b.expired.Load():
+		e.ErrCode = CodeTimeout
+		e.Message = fmt.Sprintf("deployment did not answer: its answer to %s did not arrive whole within %s",
+			r.route(), c.opts.GetTimeout)
+	case b.timedOut.Load() && !r.get():
+		e.ErrCode = CodeTimeout
+		e.Message = fmt.Sprintf("deployment stopped answering: its answer to %s stalled for %s after it began; "+
+			"the call may have completed on the deployment", r.route(), c.opts.StallTimeout)
 	case b.timedOut.Load():
 		e.ErrCode = CodeTimeout
 		e.Message = fmt.Sprintf("deployment did not answer: its answer to %s stalled for %s",
@@ -376,6 +409,15 @@ func jsonText(raw json.RawMessage) string {
 		return s
 	}
 	return string(raw)
+}
+
+// tooLargeText says which answer went past which bound, and what raises it.
+func (c *Client) tooLargeText(r *request, big *TooLargeError) string {
+	msg := "the answer to " + r.route() + " is larger than " + byteSize(big.Limit) + ", agsh's limit for one answer"
+	if c.opts.LimitHint != "" {
+		msg += "; " + c.opts.LimitHint
+	}
+	return msg
 }
 
 func statusLine(resp *http.Response) string {
