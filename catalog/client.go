@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -77,24 +76,6 @@ type Client struct {
 	display string   // the target for messages: no userinfo, no query
 	opts    Options
 	hc      *http.Client
-}
-
-// NewHTTPClient returns the one HTTP client a run should share: keep-alive,
-// a connect timeout of DefaultConnectTimeout, the environment's proxy
-// settings (HTTPS_PROXY, NO_PROXY, as every HTTP client honours them), and
-// no overall time limit (the Client bounds each GET itself).
-func NewHTTPClient() *http.Client {
-	dialer := &net.Dialer{Timeout: DefaultConnectTimeout, KeepAlive: 30 * time.Second}
-	return &http.Client{Transport: &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           dialer.DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          16,
-		MaxIdleConnsPerHost:   8,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   DefaultConnectTimeout,
-		ExpectContinueTimeout: time.Second,
-	}}
 }
 
 // New returns a client of the deployment at target, an http:// or https://

@@ -42,7 +42,7 @@ type app struct {
 
 func newApp(ios *iostreams.IOStreams, e env, g globals) *app {
 	a := &app{ios: ios, env: e, g: g, details: map[string]*catalog.ToolDetail{}}
-	a.setSecrets(a.token())
+	a.setSecrets(a.token(), a.urlPassword())
 	return a
 }
 
@@ -114,7 +114,7 @@ func (a *app) connect(ctx context.Context) error {
 		if a.g.team != "" {
 			return usagef("--team applies to production deployment names, not to a URL target (%s)", redactURL(t.URL))
 		}
-		a.client, err = catalog.New(t.URL, catalog.Options{BearerToken: a.token(), UserAgent: userAgent,
+		a.client, err = a.newClient(t.URL, catalog.Options{BearerToken: a.token(), UserAgent: userAgent,
 			HTTPClient: a.httpClient(), CredentialSource: "--bearer-token/AGENT_SHELL_BEARER_TOKEN"})
 		return err
 	}
@@ -136,7 +136,7 @@ func (a *app) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a.client, err = catalog.New(base, catalog.Options{BearerToken: cred.Token, Query: catalog.TeamQuery(teamID), UserAgent: userAgent,
+	a.client, err = a.newClient(base, catalog.Options{BearerToken: cred.Token, Query: catalog.TeamQuery(teamID), UserAgent: userAgent,
 		HTTPClient: hc, CredentialSource: cred.Source})
 	return err
 }
