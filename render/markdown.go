@@ -25,17 +25,22 @@ var mdCache struct {
 }
 
 // renderMarkdown renders markdown as terminal text lines no wider than
-// width cells: made safe, `<` that is not an allowed inline tag escaped,
-// through glamour (notty style without color, dark with), trailing
-// whitespace stripped, blank runs collapsed, common indentation removed, and
-// anything still too wide hard-wrapped.
+// width cells: made safe (SafeLabel), character references that would
+// decode to a control character written out as its escape, `<` that is
+// not an allowed inline tag escaped, through glamour (notty style without
+// color, dark with), checked again (nothing but glamour's own color
+// sequences may remain), trailing whitespace stripped, blank runs
+// collapsed, common indentation removed, and anything still too wide
+// hard-wrapped.
 func renderMarkdown(md string, width int, color bool) ([]string, error) {
 	width = max(width, 8)
-	md = prepareMarkdown(strings.ReplaceAll(Safe(md), "\t", "    "), width)
+	md = escapeReferences(SafeLabel(md))
+	md = prepareMarkdown(strings.ReplaceAll(md, "\t", "    "), width)
 	out, err := glamourRender(protectHyphens(md), width, color)
 	if err != nil {
 		return nil, err
 	}
+	out = safeRendered(out, color)
 	return tidyLines(strings.ReplaceAll(out, nbHyphen, "-"), width), nil
 }
 

@@ -123,7 +123,7 @@ func bytesWidth(b []byte) int {
 // writeTable renders an array of objects as a table fitted to o's width;
 // the "(N more columns; use --output json)" note goes to notes.
 func writeTable(w, notes io.Writer, arr *node, cols []string, o Options) error {
-	t := &table{cols: cols, index: make(map[string]int, len(cols)), clean: o.clean(),
+	t := &table{cols: cols, index: make(map[string]int, len(cols)), clean: o.cleanLabel(),
 		cells: make([][]byte, len(cols)), bufs: make([][]byte, len(cols))}
 	header := make([][]byte, len(cols))
 	widths := make([]int, len(cols))

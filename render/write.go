@@ -37,9 +37,9 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 		if cols, ok := tableColumns(n); ok {
 			return writeTable(w, notes, n, cols, o)
 		}
-		return writeLines(w, listLines(n, o.clean()))
+		return writeLines(w, listLines(n, o.cleanLabel()))
 	case kindObject:
-		return writeLines(w, propertyLines(nil, n, 0, o.clean()))
+		return writeLines(w, propertyLines(nil, n, 0, o.cleanLabel()))
 	default:
 		return writeText(w, string(n.raw), o)
 	}
