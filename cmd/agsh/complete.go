@@ -134,7 +134,7 @@ func (c *completer) commandNames(lc lineContext) []repl.Candidate {
 	for _, n := range pool {
 		if strings.HasPrefix(n, lc.current) && !seen[n] {
 			seen[n] = true
-			out = append(out, repl.Candidate{Text: n})
+			out = append(out, repl.Candidate{Text: n, Display: render.SafeLabel(n)})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Text < out[j].Text })
@@ -181,7 +181,7 @@ func flagCandidates(cmd *command, prefix string) []repl.Candidate {
 			display += " " + f.Placeholder
 		}
 		desc, _, _ := strings.Cut(f.Description, "\n")
-		out = append(out, repl.Candidate{Text: f.Name, Display: display, Description: render.Safe(desc)})
+		out = append(out, repl.Candidate{Text: f.Name, Display: display, Description: render.SafeLabel(desc)})
 	}
 	for _, g := range []string{"--help", "--output"} {
 		if strings.HasPrefix(g, prefix) {
