@@ -25,6 +25,9 @@ func (a *app) shell(ctx context.Context) int {
 	}
 	rd := &shellRenderer{a: a}
 	runner := &interp.Runner{Handler: &shellHandler{a: a, rd: rd}, Renderer: rd, Stdout: a.out, Stderr: a.errOut, Prefix: "agsh: "}
+	if a.ios.ErrTTY || a.ios.InTTY && a.ios.OutTTY { // the REPL prints stderr on the terminal
+		runner.Clean = render.Safe
+	}
 	if a.g.json() {
 		// Failures of the shell itself get the JSON error line, as a one-shot
 		// command's do (cli.md).
