@@ -40,6 +40,9 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 		if err == nil && a.splice(data) {
 			return c.callChecked(r, resp, a, data)
 		}
+		if _, big := isTooLarge(err); big {
+			return c.bodyError(ctx, r, resp, b, err)
+		}
 		// Anything unusual takes the streaming path over the same bytes,
 		// so that every message and status stays what it was.
 		in = io.MultiReader(bytes.NewReader(data), errReader{err})
@@ -83,13 +86,42 @@ func (c *Client) refusal(r *request, resp *http.Response, v answer) error {
 
 // readBody reads a whole answer, sized by its Content-Length when known
 // (a declared length is believed only up to limit, the answer's bound).
+// Otherwise it reads in chunks and joins them once, so that a big answer
+// costs twice its size at most, not the sum of a doubling buffer's steps.
 func readBody(b io.Reader, size, limit int64) ([]byte, error) {
-	var buf bytes.Buffer
 	if size > 0 && size <= limit {
-		buf.Grow(int(size) + bytes.MinRead)
+		buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+		_, err := buf.ReadFrom(b)
+		return buf.Bytes(), err
 	}
-	_, err := buf.ReadFrom(b)
-	return buf.Bytes(), err
+	var chunks [][]byte
+	total := 0
+	next := 64 << 10
+	var err error
+	for err == nil {
+		chunk := make([]byte, next)
+		n := 0
+		for n < len(chunk) && err == nil {
+			var k int
+			k, err = b.Read(chunk[n:])
+			n += k
+		}
+		chunks = append(chunks, chunk[:n])
+		total += n
+		next = min(next*2, 8<<20)
+	}
+	if err == io.EOF {
+		err = nil
+	}
+	if len(chunks) == 1 {
+		return chunks[0], err
+	}
+	data := make([]byte, 0, total)
+	for i, c := range chunks {
+		data = append(data, c...)
+		chunks[i] = nil
+	}
+	return data, err
 }
 
 // errReader returns err (io.EOF when nil) once its bytes are spent.
