@@ -159,7 +159,7 @@ func (a *app) sessionLine() {
 func (a *app) message(w io.Writer, prefix, msg string) {
 	msg = strings.TrimRight(msg, "\n")
 	if a.ios.ErrTTY {
-		msg = render.Safe(msg)
+		msg = render.SafeLabel(msg)
 	}
 	fmt.Fprintf(w, "%s%s\n", prefix, msg)
 }

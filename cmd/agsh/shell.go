@@ -26,7 +26,7 @@ func (a *app) shell(ctx context.Context) int {
 	rd := &shellRenderer{a: a}
 	runner := &interp.Runner{Handler: &shellHandler{a: a, rd: rd}, Renderer: rd, Stdout: a.out, Stderr: a.errOut, Prefix: "agsh: "}
 	if a.ios.ErrTTY || a.ios.InTTY && a.ios.OutTTY { // the REPL prints stderr on the terminal
-		runner.Clean = render.Safe
+		runner.Clean = render.SafeLabel
 	}
 	if a.g.json() {
 		// Failures of the shell itself get the JSON error line, as a one-shot
