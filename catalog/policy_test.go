@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"io"
@@ -199,5 +201,31 @@ func TestURLPasswordAndWarning(t *testing.T) {
 	c, _ := New("http://deploy.example/a", Options{})
 	if w := c.PlainHTTPWarning(); w != "" {
 		t.Errorf("no credential, warning %q", w)
+	}
+}
+
+// NoHTTP2 speaks HTTP/1.1 even to a server offering h2 (GODEBUG=http2debug
+// would log the Authorization header of h2 frames).
+func TestPolicyNoHTTP2(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, r.Proto)
+	}))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	for _, no := range []bool{false, true} {
+		hc := NewHTTPClientWith(HTTPPolicy{NoHTTP2: no, Secrets: []string{"tok-1234"}})
+		pool := x509.NewCertPool()
+		pool.AddCert(srv.Certificate())
+		hc.Transport.(redactTransport).base.(*http.Transport).TLSClientConfig = &tls.Config{RootCAs: pool}
+		resp, err := hc.Get(srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if want := map[bool]string{false: "HTTP/2.0", true: "HTTP/1.1"}[no]; string(b) != want {
+			t.Errorf("NoHTTP2=%v: %s, want %s", no, b, want)
+		}
 	}
 }
