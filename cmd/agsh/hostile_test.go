@@ -387,8 +387,14 @@ func TestHostileDeployment(t *testing.T) {
 		var wg sync.WaitGroup
 		var r1, r2 hostileResult
 		wg.Add(2)
-		go func() { defer wg.Done(); r1 = runHostile(t, []string{target("trickle-get")}, true, 3*time.Minute, "help") }()
-		go func() { defer wg.Done(); r2 = runHostile(t, []string{target("stall-post")}, true, 3*time.Minute, "echo") }()
+		go func() {
+			defer wg.Done()
+			r1 = runHostile(t, []string{target("trickle-get")}, true, 3*time.Minute, "help")
+		}()
+		go func() {
+			defer wg.Done()
+			r2 = runHostile(t, []string{target("stall-post")}, true, 3*time.Minute, "echo")
+		}()
 		wg.Wait()
 		if r1.exit != 5 || r2.exit != 5 {
 			t.Errorf("trickle exit %d, stall exit %d; want 5 and 5", r1.exit, r2.exit)

@@ -161,7 +161,7 @@ func decodeHistoryLine(line string) string {
 }
 
 // containsSecret reports whether s contains any non-empty secret, also
-// once its words are unquoted and unescaped ('tok_''abc', tok\_abc,
+// once its words are unquoted and unescaped ('tok_'"abc", tok\_abc,
 // "tok_"abc), or a credential given on the line itself (--bearer-token's
 // value: refused on a command line, but a credential all the same).
 func containsSecret(s string, secrets []string) bool {
