@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"strconv"
@@ -20,19 +21,43 @@ const (
 type TooLargeError struct {
 	// Limit is the bound in bytes.
 	Limit int64
+	// Values, when set, is the bound on JSON values that was passed (the
+	// bytes were within Limit).
+	Values int64
 }
 
-func (e *TooLargeError) Error() string { return "the answer is larger than " + byteSize(e.Limit) }
+func (e *TooLargeError) Error() string {
+	if e.Values > 0 {
+		return "the answer holds more than " + strconv.FormatInt(e.Values, 10) + " JSON values"
+	}
+	return "the answer is larger than " + byteSize(e.Limit)
+}
 
-// boundedReader reads r up to limit bytes; the first byte past it makes
-// every Read fail with a *TooLargeError. It counts every byte that passes,
-// whatever the caller does with it (holds it or writes it through), so it
-// can wrap a stream as well as a body that is read whole.
+// bytesPerValue sets the bound on JSON values from the bound on bytes: a
+// call's answer may hold one value per 64 bytes of its bound (2,097,152
+// for 128 MiB), any other answer one per 32. agsh holds an answer's values
+// as a tree of about 200 bytes each at peak, so that 20 MiB of "[0,0,0,…]"
+// would take 2 GiB; this keeps every answer's tree well under 1 GiB.
+const (
+	callBytesPerValue    = 64
+	listingBytesPerValue = 32
+)
+
+// boundedReader reads r up to limit bytes and, when maxValues is set, up
+// to maxValues JSON values (counted as the commas, '[' and '{' outside
+// strings: about one per value); past either bound every Read fails with
+// a *TooLargeError. It counts every byte that passes, whatever the caller
+// does with it (holds it or writes it through), so it can wrap a stream
+// as well as a body that is read whole.
 type boundedReader struct {
-	r     io.Reader
-	limit int64
-	n     int64
-	err   error
+	r         io.Reader
+	limit     int64
+	n         int64
+	maxValues int64
+	values    int64
+	inString  bool // the JSON scan is inside a string
+	escaped   bool // … right after its backslash
+	err       error
 }
 
 func (b *boundedReader) Read(p []byte) (int, error) {
@@ -52,7 +77,39 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 		b.err = &TooLargeError{Limit: b.limit}
 		return n, b.err
 	}
+	if b.maxValues > 0 && !b.count(p[:n]) {
+		b.err = &TooLargeError{Limit: b.limit, Values: b.maxValues}
+		return n, b.err
+	}
 	return n, err
+}
+
+// count scans p for JSON values; false once there are more than maxValues.
+func (b *boundedReader) count(p []byte) bool {
+	for i := 0; i < len(p); i++ {
+		switch {
+		case b.escaped:
+			b.escaped = false
+		case b.inString:
+			j := bytes.IndexAny(p[i:], `"\`)
+			if j < 0 {
+				return true
+			}
+			i += j
+			if p[i] == '\\' {
+				b.escaped = true
+			} else {
+				b.inString = false
+			}
+		case p[i] == '"':
+			b.inString = true
+		case p[i] == ',' || p[i] == '[' || p[i] == '{':
+			if b.values++; b.values > b.maxValues {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isTooLarge reports an answer cut by its bound.

@@ -446,6 +446,10 @@ func jsonText(raw json.RawMessage) string {
 // tooLargeText says which answer went past which bound, and what raises it.
 func (c *Client) tooLargeText(r *request, big *TooLargeError) string {
 	msg := "the answer to " + r.route() + " is larger than " + byteSize(big.Limit) + ", agsh's limit for one answer"
+	if big.Values > 0 {
+		msg = "the answer to " + r.route() + " holds more than " + itoa(int(big.Values)) +
+			" JSON values, agsh's limit for one answer of up to " + byteSize(big.Limit)
+	}
 	if c.opts.LimitHint != "" {
 		msg += "; " + c.opts.LimitHint
 	}

@@ -191,3 +191,33 @@ func TestParseByteSize(t *testing.T) {
 		}
 	}
 }
+
+// Past its JSON values bound (one per 64 bytes of a call's byte bound) an
+// answer ends like one past its bytes: agsh holds every value, and 20 MiB
+// of zeros would take 2 GiB. Brackets and commas inside strings (escaped
+// quotes included) are not values.
+func TestAnswerValueBound(t *testing.T) {
+	dense := `{"ok":true,"result":[0` + strings.Repeat(",0", 20000) + `]}`
+	inString := `{"ok":true,"result":"` + strings.Repeat(`[{,\"\\`, 20000) + `"}`
+	c, _ := serve(t, "", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/tools/dense" {
+			writeJSON(w, 200, dense)
+			return
+		}
+		writeJSON(w, 200, inString)
+	})
+	c.opts.MaxAnswerBytes = 64 << 10 // 1024 values
+	c.opts.LimitHint = "set X to raise it"
+	_, err := c.Call(ctxT(t), "dense", nil, Binding{})
+	wantError(t, err, CodeBadResponse, ExitUnreachable,
+		"the answer to POST /v1/tools/dense holds more than 1024 JSON values, agsh's limit for one answer of up to 64 KiB; set X to raise it")
+	c.opts.MaxAnswerBytes = 2 << 20
+	if _, err := c.Call(ctxT(t), "dense", nil, Binding{}); err != nil {
+		t.Errorf("20,000 values within a 2 MiB bound: %v", err)
+	}
+	c.opts.MaxAnswerBytes = 256 << 10
+	res, err := c.Call(ctxT(t), "text", nil, Binding{})
+	if err != nil || len(res.Result) != len(inString)-len(`{"ok":true,"result":}`) {
+		t.Errorf("brackets inside a string counted: %v", err)
+	}
+}

@@ -178,11 +178,13 @@ func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, *body
 		e, retry := c.transportError(ctx, r, err, timedOut.Load() || expired.Load())
 		return nil, nil, e, retry && r.get()
 	}
-	limit := c.opts.MaxListingBytes
+	in := &boundedReader{r: resp.Body, limit: c.opts.MaxListingBytes}
+	in.maxValues = in.limit / listingBytesPerValue
 	if !r.get() {
-		limit = c.opts.MaxAnswerBytes
+		in.limit = c.opts.MaxAnswerBytes
+		in.maxValues = in.limit / callBytesPerValue
 	}
-	b := &body{rc: resp.Body, in: &boundedReader{r: resp.Body, limit: limit}, cancel: cancel,
+	b := &body{rc: resp.Body, in: in, cancel: cancel,
 		whole: whole, expired: &expired}
 	b.idle = c.opts.StallTimeout
 	if r.get() {

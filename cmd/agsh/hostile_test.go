@@ -288,11 +288,39 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 	case mode == "big-call":
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"ok":true,"isError":false,"result":"`)
+		// Just under 128 MiB, the default bound, of text lines.
 		line := []byte(strings.Repeat("y", 1023) + `\n`)
-		for n := 0; n < 100<<10; n++ { // 100 MiB
+		for n := 0; n < 127<<10; n++ {
 			w.Write(line)
 		}
 		io.WriteString(w, `"}`)
+	case strings.HasPrefix(mode, "dense-array"):
+		// N MiB (default 120) of a JSON array of zeros: half a million
+		// elements per MiB.
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"ok":true,"isError":false,"result":[0`)
+		chunk := []byte(strings.Repeat(",0", 1<<19))
+		mib, err := strconv.Atoi(strings.TrimPrefix(mode, "dense-array-"))
+		if err != nil {
+			mib = 120
+		}
+		for n := 0; n < mib; n++ {
+			w.Write(chunk)
+		}
+		io.WriteString(w, `]}`)
+	case strings.HasPrefix(mode, "dense-objects"):
+		// N MiB (default 120) of a table of small objects.
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"ok":true,"isError":false,"result":[{"a":1}`)
+		chunk := []byte(strings.Repeat(`,{"a":1}`, 1<<17))
+		mib, err := strconv.Atoi(strings.TrimPrefix(mode, "dense-objects-"))
+		if err != nil {
+			mib = 120
+		}
+		for n := 0; n < mib; n++ {
+			w.Write(chunk)
+		}
+		io.WriteString(w, `]}`)
 	case mode == "gzip-bomb":
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Content-Encoding", "gzip")
@@ -369,9 +397,30 @@ func TestHostileDeployment(t *testing.T) {
 			}
 		}
 		// The largest answers agsh accepts still fit.
-		r5 := runHostile(t, []string{target("big-call")}, true, limit, "echo")
-		if r5.exit != 0 || r5.maxRSS >= rssBound {
-			t.Errorf("100 MiB answer: exit %d, peak RSS %d MiB", r5.exit, r5.maxRSS>>20)
+		for _, out := range []string{"text", "json"} {
+			r5 := runHostile(t, []string{target("big-call")}, true, limit, "echo", "--output", out)
+			if r5.exit != 0 || r5.maxRSS >= rssBound {
+				t.Errorf("127 MiB answer, --output %s: exit %d, peak RSS %d MiB", out, r5.exit, r5.maxRSS>>20)
+			}
+		}
+		// Dense answers: agsh holds each value of a structured answer, so
+		// the values are bounded too. Within the bound they render; past
+		// it, exit 5; either way under 1 GiB.
+		for _, mode := range []string{"dense-array-120", "dense-objects-120", "dense-array-3", "dense-objects-6"} {
+			for _, out := range []string{"text", "json"} {
+				r := runHostile(t, []string{target(mode)}, true, limit, "echo", "--output", out)
+				want := 0
+				if strings.HasSuffix(mode, "-120") {
+					want = 5
+					if out == "text" {
+						oneLine(t, r, "JSON values", "AGSH_MAX_ANSWER_BYTES")
+					}
+				}
+				if r.exit != want || r.killed != "" || r.maxRSS >= rssBound {
+					t.Errorf("%s --output %s: exit %d, peak RSS %d MiB %s; want exit %d under 1 GiB",
+						mode, out, r.exit, r.maxRSS>>20, r.killed, want)
+				}
+			}
 		}
 		r6 := runHostile(t, []string{target("echo"), "AGSH_MAX_ANSWER_BYTES=lots"}, true, limit, "echo")
 		if r6.exit != 2 {

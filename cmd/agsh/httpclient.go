@@ -2,6 +2,7 @@ package main
 
 import (
 	"net/http"
+	"runtime/debug"
 	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
@@ -31,6 +32,12 @@ func (a *app) newClient(target string, o catalog.Options) (*catalog.Client, erro
 		o.MaxAnswerBytes, o.MaxListingBytes = n, n
 	}
 	o.LimitHint = "set " + maxAnswerVar + " (bytes) to raise it"
+	if a.getenv("GOMEMLIMIT") == "" {
+		// agsh holds a whole answer, a few copies of it at peak (issue 15
+		// streams it): collect garbage before the heap doubles past a few
+		// answers' worth, so that the largest answer stays well under 1 GiB.
+		debug.SetMemoryLimit(max(512<<20, 4*max(o.MaxAnswerBytes, catalog.DefaultMaxAnswerBytes)))
+	}
 	c, err := catalog.New(target, o)
 	if err == nil {
 		if w := c.PlainHTTPWarning(); w != "" {
