@@ -272,6 +272,13 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 		switch mode {
 		case "get-port":
 			http.Redirect(w, r, h.other.URL+r.URL.Path, http.StatusFound)
+		case "collide":
+			// 20,000 property names that all kebab to --a.
+			var b strings.Builder
+			for i := 0; i < 20000; i++ {
+				fmt.Fprintf(&b, `,"%sa%s":{"type":"string"}`, strings.Repeat("_", i%50+1), strings.Repeat("$", i/50))
+			}
+			answer(w, `{"ok":true,"tool":{"name":"echo","inputSchema":{"type":"object","properties":{`+b.String()[1:]+`}}}}`)
 		case "help":
 			answer(w, `{"ok":true,"tool":{"name":"evil\u202eexe.sh","title":"T \u001b]2;PWNED\u0007","description":`+
 				jsonString(hostileMD)+`,"inputSchema":{"type":"object","properties":{"x":{"type":"string","description":`+
@@ -427,6 +434,13 @@ func TestHostileDeployment(t *testing.T) {
 			t.Errorf("AGSH_MAX_ANSWER_BYTES=lots: exit %d", r6.exit)
 		}
 		oneLine(t, r6, "AGSH_MAX_ANSWER_BYTES=lots is not a size")
+	})
+
+	t.Run("flag naming", func(t *testing.T) {
+		r := runHostile(t, []string{target("collide")}, true, limit, "echo", "--help")
+		if r.exit != 0 {
+			t.Errorf("20,000 colliding names: exit %d", r.exit)
+		}
 	})
 
 	t.Run("slow", func(t *testing.T) {
