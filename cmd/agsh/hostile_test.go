@@ -357,6 +357,12 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 			`","one":"\u0074`+hostileToken[1:]+`","auth":`+jsonString(r.Header.Get("Authorization"))+`}]}`)
 	case mode == "echo-password":
 		answer(w, `{"ok":true,"isError":false,"result":{"seen":"`+h.password+`"}}`)
+	case mode == "refuse-esc":
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"ok":false,"error":"invalid_input","message":"bad \u001b]2;PWNED\u0007 \u202e \u009b2J"}`)
+	case mode == "iserror-esc":
+		answer(w, `{"ok":true,"isError":true,"result":"failed \u001b]2;PWNED\u0007 \u009b2J"}`)
 	case mode == "evil-jq":
 		answer(w, `{"ok":true,"isError":false,"result":{"t":"\u001b]2;PWNED\u0007","c":"\u009b2J"}}`)
 	default:
@@ -560,11 +566,14 @@ func TestHostileDeployment(t *testing.T) {
 			"tool help":  fmt.Sprintf("%s help %s", bin, "evil\u202eexe.sh"),
 			"flag help":  fmt.Sprintf("%s 'evil\u202eexe.sh' --help", bin),
 			"jq outputs": fmt.Sprintf("%s < %s", bin, jqScript),
+			"refusal":    fmt.Sprintf("%s echo", bin),
+			"tool error": fmt.Sprintf("%s echo", bin),
 		}
+		modes := map[string]string{"jq outputs": "evil-jq", "refusal": "refuse-esc", "tool error": "iserror-esc"}
 		for name, line := range runs {
 			mode := "help"
-			if name == "jq outputs" {
-				mode = "evil-jq"
+			if m, ok := modes[name]; ok {
+				mode = m
 			}
 			for _, color := range []string{"NO_COLOR=1", "CLICOLOR_FORCE=1"} {
 				ctx, cancel := context.WithTimeout(context.Background(), limit)
