@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -70,20 +71,11 @@ func NewHTTPClientWith(p HTTPPolicy) *http.Client {
 func secretSpellings(secrets []string) []string {
 	var out []string
 	for _, s := range secrets {
-		if len(s) >= minSecretBytes && !contains(out, s) {
+		if len(s) >= minSecretBytes && !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // maxRedirects is how many redirects one request follows.
