@@ -85,22 +85,23 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 }
 
 // count scans p for JSON values; false once there are more than maxValues.
+// Inside a string it jumps from quote to quote (an escaped quote is one
+// after an odd run of backslashes).
 func (b *boundedReader) count(p []byte) bool {
 	for i := 0; i < len(p); i++ {
 		switch {
 		case b.escaped:
 			b.escaped = false
 		case b.inString:
-			j := bytes.IndexAny(p[i:], `"\`)
+			j := bytes.IndexByte(p[i:], '"')
 			if j < 0 {
+				b.escaped = oddBackslashes(p[i:])
 				return true
 			}
-			i += j
-			if p[i] == '\\' {
-				b.escaped = true
-			} else {
+			if !oddBackslashes(p[i : i+j]) {
 				b.inString = false
 			}
+			i += j
 		case p[i] == '"':
 			b.inString = true
 		case p[i] == ',' || p[i] == '[' || p[i] == '{':
@@ -110,6 +111,15 @@ func (b *boundedReader) count(p []byte) bool {
 		}
 	}
 	return true
+}
+
+// oddBackslashes reports whether p ends in an odd run of backslashes.
+func oddBackslashes(p []byte) bool {
+	n := 0
+	for n < len(p) && p[len(p)-1-n] == '\\' {
+		n++
+	}
+	return n%2 == 1
 }
 
 // isTooLarge reports an answer cut by its bound.

@@ -221,3 +221,45 @@ func TestAnswerValueBound(t *testing.T) {
 		t.Errorf("brackets inside a string counted: %v", err)
 	}
 }
+
+// The value count is the same however the answer is cut into reads.
+func TestValueCountAcrossReads(t *testing.T) {
+	inputs := []string{
+		`{"a":[1,2,{"b":"x,y[{"}],"c":"q\"u,o\\","d":"\\\\\"[,"}`,
+		`["\\\\",",",{"k":"\\\"\\"},[[[]]],"end\\\\\\"x,"]`,
+		`"` + strings.Repeat(`\\`, 7) + `\",,," , [1]`,
+	}
+	for _, in := range inputs {
+		whole := &boundedReader{r: strings.NewReader(in), limit: 1 << 20, maxValues: 1 << 20}
+		io.Copy(io.Discard, whole)
+		want := 0
+		// The reference: a plain walk of the whole input.
+		inStr, esc := false, false
+		for i := 0; i < len(in); i++ {
+			c := in[i]
+			switch {
+			case esc:
+				esc = false
+			case inStr && c == '\\':
+				esc = true
+			case inStr && c == '"':
+				inStr = false
+			case inStr:
+			case c == '"':
+				inStr = true
+			case c == ',' || c == '[' || c == '{':
+				want++
+			}
+		}
+		if whole.values != int64(want) {
+			t.Errorf("%s: %d values, want %d", in, whole.values, want)
+		}
+		for size := 1; size < 8; size++ {
+			cut := &boundedReader{r: &chunked{s: in, size: size}, limit: 1 << 20, maxValues: 1 << 20}
+			io.Copy(io.Discard, cut)
+			if cut.values != int64(want) {
+				t.Errorf("%s in reads of %d: %d values, want %d", in, size, cut.values, want)
+			}
+		}
+	}
+}
