@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -445,15 +446,23 @@ func jsonText(raw json.RawMessage) string {
 
 // tooLargeText says which answer went past which bound, and what raises it.
 func (c *Client) tooLargeText(r *request, big *TooLargeError) string {
-	msg := "the answer to " + r.route() + " is larger than " + byteSize(big.Limit) + ", agsh's limit for one answer"
+	msg := "the answer to " + r.route() + " is larger than " + limitText(big.Limit) + ", agsh's limit for one answer"
 	if big.Values > 0 {
 		msg = "the answer to " + r.route() + " holds more than " + itoa(int(big.Values)) +
-			" JSON values, agsh's limit for one answer of up to " + byteSize(big.Limit)
+			" JSON values, agsh's limit for one answer of up to " + limitText(big.Limit)
 	}
 	if c.opts.LimitHint != "" {
 		msg += "; " + c.opts.LimitHint
 	}
 	return msg
+}
+
+// limitText is "128 MiB (134217728 bytes)".
+func limitText(n int64) string {
+	if s := byteSize(n); !strings.HasSuffix(s, " bytes") {
+		return s + " (" + strconv.FormatInt(n, 10) + " bytes)"
+	}
+	return byteSize(n)
 }
 
 func statusLine(resp *http.Response) string {

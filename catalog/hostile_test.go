@@ -98,9 +98,9 @@ func TestAnswerBounds(t *testing.T) {
 		want    string
 	}{
 		{"endless listing", false, func(w http.ResponseWriter, r *http.Request) { endless(w, `{"ok":true,"tools":[`) },
-			"the answer to GET /v1/tools is larger than 1 MiB, agsh's limit for one answer; set X to raise it"},
+			"the answer to GET /v1/tools is larger than 1 MiB (1048576 bytes), agsh's limit for one answer; set X to raise it"},
 		{"endless call", true, func(w http.ResponseWriter, r *http.Request) { endless(w, `{"ok":true,"result":[`) },
-			"the answer to POST /v1/tools/echo is larger than 2 MiB, agsh's limit for one answer; set X to raise it"},
+			"the answer to POST /v1/tools/echo is larger than 2 MiB (2097152 bytes), agsh's limit for one answer; set X to raise it"},
 		{"gzip bomb", true, func(w http.ResponseWriter, r *http.Request) {
 			if !strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
 				t.Error("client did not ask for gzip")
@@ -108,7 +108,7 @@ func TestAnswerBounds(t *testing.T) {
 			w.Header().Set("Content-Encoding", "gzip")
 			w.Header().Set("Content-Type", "application/json")
 			w.Write(bomb.Bytes())
-		}, "the answer to POST /v1/tools/echo is larger than 2 MiB, agsh's limit for one answer; set X to raise it"},
+		}, "the answer to POST /v1/tools/echo is larger than 2 MiB (2097152 bytes), agsh's limit for one answer; set X to raise it"},
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
@@ -210,7 +210,7 @@ func TestAnswerValueBound(t *testing.T) {
 	c.opts.LimitHint = "set X to raise it"
 	_, err := c.Call(ctxT(t), "dense", nil, Binding{})
 	wantError(t, err, CodeBadResponse, ExitUnreachable,
-		"the answer to POST /v1/tools/dense holds more than 1024 JSON values, agsh's limit for one answer of up to 64 KiB; set X to raise it")
+		"the answer to POST /v1/tools/dense holds more than 1024 JSON values, agsh's limit for one answer of up to 64 KiB (65536 bytes); set X to raise it")
 	c.opts.MaxAnswerBytes = 2 << 20
 	if _, err := c.Call(ctxT(t), "dense", nil, Binding{}); err != nil {
 		t.Errorf("20,000 values within a 2 MiB bound: %v", err)
