@@ -46,19 +46,16 @@ type Command struct {
 // any input; a schema that is not valid JSON is a *SchemaError. opts may be
 // the zero value.
 func Build(schema json.RawMessage, opts BuildOptions) (*Command, error) {
-	return buildWith(&builder{opts: opts}, schema)
-}
-
-// buildWith runs Build with b (its options set).
-func buildWith(b *builder, schema json.RawMessage) (*Command, error) {
 	root, err := parseJSON(schema)
 	if err != nil {
 		return nil, &SchemaError{Err: err}
 	}
-	b.w = walker{root: root, budget: walkBudget}
-	b.cmd = &Command{byName: make(map[string]*Flag), omitted: make(map[string]*Flag)}
-	b.taken = make(map[string]bool)
-	b.suffix = make(map[string]int)
+	b := &builder{
+		w:     walker{root: root, budget: walkBudget},
+		opts:  opts,
+		cmd:   &Command{byName: make(map[string]*Flag), omitted: make(map[string]*Flag)},
+		taken: make(map[string]bool),
+	}
 	for _, r := range reservedFlags {
 		b.taken[r] = true
 	}
@@ -76,10 +73,11 @@ type builder struct {
 	taken map[string]bool
 	// suffix is, per base spelling, the next collision suffix to try.
 	suffix map[string]int
-	// probes counts the taken suffixed names tried (tests check it stays
-	// linear).
-	probes int
 }
+
+// probeHook, when set (by tests), is called for each taken suffixed
+// spelling tried: naming must stay linear.
+var probeHook func()
 
 func (b *builder) top() error {
 	v, err := b.w.viewOf(b.w.root)
@@ -212,10 +210,15 @@ func (b *builder) leaf(v *view, spec *valueSpec, path, names []string, required 
 		// The first free suffix: names are never freed, so every suffix
 		// below the one this base reached last time is still taken, and
 		// naming N colliding leaves costs O(N), not O(N²).
+		if b.suffix == nil {
+			b.suffix = make(map[string]int)
+		}
 		n := max(b.suffix[base], 2)
 		for name = base + "-" + strconv.Itoa(n); b.taken[name]; name = base + "-" + strconv.Itoa(n) {
 			n++
-			b.probes++
+			if probeHook != nil {
+				probeHook()
+			}
 		}
 		b.suffix[base] = n + 1
 		renamed = true
