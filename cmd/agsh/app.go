@@ -42,7 +42,7 @@ type app struct {
 
 func newApp(ios *iostreams.IOStreams, e env, g globals) *app {
 	a := &app{ios: ios, env: e, g: g, details: map[string]*catalog.ToolDetail{}}
-	a.setSecrets(a.token(), a.urlPassword())
+	a.setSecrets(a.token())
 	return a
 }
 

@@ -21,9 +21,14 @@ func (a *app) httpClient() *http.Client {
 }
 
 // newClient is catalog.New with the run's answer bounds
-// (AGSH_MAX_ANSWER_BYTES); a credential about to go over plain http:// off
+// (AGSH_MAX_ANSWER_BYTES); a password in the target URL becomes a secret of
+// the run like the token; a credential about to go over plain http:// off
 // loopback gets one warning line.
 func (a *app) newClient(target string, o catalog.Options) (*catalog.Client, error) {
+	if p := catalog.URLPassword(target); p != "" {
+		a.setSecrets(p)
+		o.HTTPClient = a.httpClient() // masks it in every answer too
+	}
 	if v := strings.TrimSpace(a.getenv(maxAnswerVar)); v != "" {
 		n, ok := catalog.ParseByteSize(v)
 		if !ok {
@@ -48,15 +53,5 @@ func (a *app) newClient(target string, o catalog.Options) (*catalog.Client, erro
 }
 
 const maxAnswerVar = "AGSH_MAX_ANSWER_BYTES"
-
-// urlPassword is the password of the target URL's userinfo, a secret of
-// the run like the token.
-func (a *app) urlPassword() string {
-	t := a.g.target
-	if t == "" {
-		t = a.getenv("AGENT_SHELL_TARGET")
-	}
-	return catalog.URLPassword(t)
-}
 
 var redactURL = catalog.RedactURL
