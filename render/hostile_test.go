@@ -113,3 +113,20 @@ func TestSafeLabel(t *testing.T) {
 		}
 	}
 }
+
+// A description too long for markdown (glamour took 20 s and 900 MiB on
+// 15 MiB) is wrapped as plain text, still escaped.
+func TestHugeDescriptionIsPlain(t *testing.T) {
+	desc := strings.Repeat("word *em* &#27;[2J ", maxMarkdown/18+1)
+	var b bytes.Buffer
+	if err := WriteHelp(&b, HelpPage{Name: "t", Synopsis: "t", Description: desc}, Options{Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "word *em* &#27;[2J word") || deploymentESC.MatchString(stripANSI(out)) {
+		t.Errorf("not plain: %.200q", out)
+	}
+	if _, err := renderMarkdown(desc[:maxMarkdown], 80, false); err != nil {
+		t.Errorf("a description of exactly the limit: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"strings"
 	"sync"
 
@@ -33,6 +34,9 @@ var mdCache struct {
 // collapsed, common indentation removed, and anything still too wide
 // hard-wrapped.
 func renderMarkdown(md string, width int, color bool) ([]string, error) {
+	if len(md) > maxMarkdown {
+		return nil, errLongMarkdown
+	}
 	width = max(width, 8)
 	md = escapeReferences(SafeLabel(md))
 	md = prepareMarkdown(strings.ReplaceAll(md, "\t", "    "), width)
@@ -43,6 +47,13 @@ func renderMarkdown(md string, width int, color bool) ([]string, error) {
 	out = safeRendered(out, color)
 	return tidyLines(strings.ReplaceAll(out, nbHyphen, "-"), width), nil
 }
+
+// maxMarkdown is the longest description rendered as markdown; a longer
+// one (a tool's description is a few KiB; 15 MiB took glamour 20 s and
+// 900 MiB) is wrapped as plain text by the caller.
+const maxMarkdown = 256 << 10
+
+var errLongMarkdown = errors.New("render: description too long for markdown")
 
 // nbHyphen stands in for a hyphen inside a word while glamour wraps: its
 // word wrapper breaks after hyphens and then miscounts the line, leaving a
