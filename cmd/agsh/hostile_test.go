@@ -279,6 +279,9 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 				fmt.Fprintf(&b, `,"%sa%s":{"type":"string"}`, strings.Repeat("_", i%50+1), strings.Repeat("$", i/50))
 			}
 			answer(w, `{"ok":true,"tool":{"name":"echo","inputSchema":{"type":"object","properties":{`+b.String()[1:]+`}}}}`)
+		case "huge-desc":
+			desc := strings.Repeat("word *em* `code` [l](http://x) ", 15<<20/32)
+			answer(w, `{"ok":true,"tool":{"name":"echo","description":`+jsonString(desc)+`,"inputSchema":{"type":"object"}}}`)
 		case "help":
 			answer(w, `{"ok":true,"tool":{"name":"evil\u202eexe.sh","title":"T \u001b]2;PWNED\u0007","description":`+
 				jsonString(hostileMD)+`,"inputSchema":{"type":"object","properties":{"x":{"type":"string","description":`+
@@ -440,6 +443,13 @@ func TestHostileDeployment(t *testing.T) {
 			t.Errorf("AGSH_MAX_ANSWER_BYTES=lots: exit %d", r6.exit)
 		}
 		oneLine(t, r6, "AGSH_MAX_ANSWER_BYTES=lots is not a size")
+	})
+
+	t.Run("huge description", func(t *testing.T) {
+		r := runHostile(t, []string{target("huge-desc")}, true, limit, "echo", "--help")
+		if r.exit != 0 || r.maxRSS >= rssBound {
+			t.Errorf("15 MiB description: exit %d, peak RSS %d MiB", r.exit, r.maxRSS>>20)
+		}
 	})
 
 	t.Run("flag naming", func(t *testing.T) {
