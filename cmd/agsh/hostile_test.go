@@ -127,6 +127,9 @@ func runHostile(t *testing.T, env []string, discard bool, limit time.Duration, a
 	} else if ctx.Err() != nil {
 		r.killed = "killed after " + limit.String()
 	}
+	// The child's high-water mark; on Linux it starts from this process's
+	// resident set at fork, so it is an upper bound (small runs show the
+	// test's own ~40–120 MiB).
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.maxRSS = ru.Maxrss << 10
 	}
