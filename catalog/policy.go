@@ -15,8 +15,9 @@ import (
 // every request, whichever Client (deployment or control plane) sends it.
 //
 //   - A redirect keeps the credential only to the exact origin (scheme,
-//     host and port) of the request it follows from; to any other origin
-//     the Authorization header is dropped.
+//     host and port) it was meant for, the first request's; to any other
+//     origin (another port of the same host included) the Authorization
+//     header is dropped.
 //   - A POST (a call) follows only a 307 or 308 to the same origin; any
 //     other redirect of a POST is refused: the call did not run.
 //   - A redirect from https:// to plain http:// is refused unless the
