@@ -32,7 +32,8 @@ func (a *app) newClient(target string, o catalog.Options) (*catalog.Client, erro
 	if v := strings.TrimSpace(a.getenv(maxAnswerVar)); v != "" {
 		n, ok := catalog.ParseByteSize(v)
 		if !ok {
-			return nil, usagef("%s=%s is not a size in bytes (such as 134217728 or 128MiB)", maxAnswerVar, v)
+			return nil, &catalog.Error{ErrCode: catalog.CodeUsage,
+				Message: maxAnswerVar + "=" + v + " is not a size in bytes (such as 134217728 or 128MiB)"}
 		}
 		o.MaxAnswerBytes, o.MaxListingBytes = n, n
 	}
