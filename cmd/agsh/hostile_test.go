@@ -54,12 +54,9 @@ func builtAgsh(t *testing.T) string {
 		return b
 	}
 	agshBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "agsh-hostile")
-		if err != nil {
-			agshBinErr = err
-			return
-		}
-		agshBin = filepath.Join(dir, "agsh")
+		// The first caller is the top-level test: its TempDir lives until
+		// the end of every subtest.
+		agshBin = filepath.Join(t.TempDir(), "agsh")
 		out, err := exec.Command("go", "build", "-o", agshBin, ".").CombinedOutput()
 		if err != nil {
 			agshBinErr = fmt.Errorf("go build: %v\n%s", err, out)
@@ -397,6 +394,7 @@ func TestHostileDeployment(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds agsh and runs it against a hostile deployment")
 	}
+	builtAgsh(t)
 	h := newHostileServer(t)
 	target := func(mode string) string { return "AGENT_SHELL_TARGET=" + h.srv.URL + "/" + mode }
 	limit := 90 * time.Second
