@@ -21,8 +21,10 @@ type jq struct {
 	last   bool
 	code   *gojq.Code
 	inputs *inputProxy
-	// stderr receives what debug and stderr write (nothing when nil).
+	// stderr receives what debug and stderr write (nothing when nil), made
+	// safe by clean (nil: unchanged).
 	stderr io.Writer
+	clean  func(string) string
 }
 
 func (*jq) name() string { return "jq" }
@@ -196,7 +198,7 @@ func (f *jq) debug(v any, _ []any) any {
 		var b bytes.Buffer
 		(&jqEncoder{compact: true}).encode(&b, []any{"DEBUG:", v})
 		b.WriteByte('\n')
-		f.stderr.Write(b.Bytes())
+		f.writeStderr(b.String())
 	}
 	return v
 }
@@ -211,7 +213,15 @@ func (f *jq) toStderr(v any, _ []any) any {
 		} else {
 			(&jqEncoder{compact: true}).encode(&b, v)
 		}
-		f.stderr.Write(b.Bytes())
+		f.writeStderr(b.String())
 	}
 	return v
+}
+
+// writeStderr writes s on stderr, made safe for it.
+func (f *jq) writeStderr(s string) {
+	if f.clean != nil {
+		s = f.clean(s)
+	}
+	io.WriteString(f.stderr, s)
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"strings"
 	"sync"
 
@@ -25,19 +26,35 @@ var mdCache struct {
 }
 
 // renderMarkdown renders markdown as terminal text lines no wider than
-// width cells: made safe, `<` that is not an allowed inline tag escaped,
-// through glamour in style (Options.mdStyle), trailing
-// whitespace stripped, blank runs collapsed, common indentation removed, and
-// anything still too wide hard-wrapped.
+// width cells: made safe (SafeLabel), character references that would
+// decode to a control character written out as its escape, `<` that is
+// not an allowed inline tag escaped, through glamour in style
+// (Options.mdStyle), checked again (nothing but glamour's own color
+// sequences may remain), trailing whitespace stripped, blank runs
+// collapsed, common indentation removed, and anything still too wide
+// hard-wrapped.
 func renderMarkdown(md string, width int, style string) ([]string, error) {
+	if len(md) > maxMarkdown {
+		return nil, errLongMarkdown
+	}
 	width = max(width, 8)
-	md = prepareMarkdown(strings.ReplaceAll(Safe(md), "\t", "    "), width)
+	md = escapeReferences(SafeLabel(md))
+	md = prepareMarkdown(strings.ReplaceAll(md, "\t", "    "), width)
 	out, err := glamourRender(protectHyphens(md), width, style)
+	color := style != styles.NoTTYStyle
 	if err != nil {
 		return nil, err
 	}
+	out = safeRendered(out, color)
 	return tidyLines(strings.ReplaceAll(out, nbHyphen, "-"), width), nil
 }
+
+// maxMarkdown is the longest description rendered as markdown; a longer
+// one (a tool's description is a few KiB; 15 MiB took glamour 20 s and
+// 900 MiB) is wrapped as plain text by the caller.
+const maxMarkdown = 256 << 10
+
+var errLongMarkdown = errors.New("render: description too long for markdown")
 
 // nbHyphen stands in for a hyphen inside a word while glamour wraps: its
 // word wrapper breaks after hyphens and then miscounts the line, leaving a

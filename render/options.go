@@ -34,6 +34,15 @@ func (o Options) clean() func(string) string {
 	return func(s string) string { return s }
 }
 
+// cleanLabel is clean for names and cells (tables, lists, property
+// views): SafeLabel on a terminal, the identity otherwise.
+func (o Options) cleanLabel() func(string) string {
+	if o.TTY {
+		return SafeLabel
+	}
+	return func(s string) string { return s }
+}
+
 // ANSI sequences agsh adds itself (after sanitizing).
 const (
 	sgrBold  = "\x1b[1m"

@@ -367,7 +367,7 @@ func writeTable(w, notes io.Writer, t *tableData, o Options) error {
 				names = append(names, "… "+strconv.Itoa(len(lay.dropped)-i)+" others")
 				break
 			}
-			names = append(names, Safe(oneLine(t.cols[c])))
+			names = append(names, SafeLabel(oneLine(t.cols[c])))
 		}
 		noun := "columns"
 		if len(lay.dropped) == 1 {

@@ -21,7 +21,7 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 	if !v.IsJSON {
 		return writeText(w, v.Text, o)
 	}
-	if t := scanTable(v.JSON, o.clean()); t != nil {
+	if t := scanTable(v.JSON, o.cleanLabel()); t != nil {
 		return writeTable(w, notes, t, o)
 	}
 	n, nv, err := decodeValue(v)
@@ -37,12 +37,12 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 		if len(n.Vals) == 0 {
 			return nil
 		}
-		if t := scanTable(n.Raw, o.clean()); t != nil {
+		if t := scanTable(n.Raw, o.cleanLabel()); t != nil {
 			return writeTable(w, notes, t, o)
 		}
-		return writeLines(w, listLines(n, o.clean()))
+		return writeLines(w, listLines(n, o.cleanLabel()))
 	case kindObject:
-		return writeLines(w, propertyLines(nil, n, 0, o.clean()))
+		return writeLines(w, propertyLines(nil, n, 0, o.cleanLabel()))
 	default:
 		return writeText(w, string(n.Raw), o)
 	}

@@ -121,7 +121,7 @@ func (a *app) connect(ctx context.Context) error {
 		if a.g.Get("--team") != "" {
 			return command.Usagef("--team applies to production deployment names, not to a URL target (%s)", redactURL(t.URL))
 		}
-		a.client, err = catalog.New(t.URL, catalog.Options{BearerToken: a.token(), UserAgent: userAgent,
+		a.client, err = a.newClient(t.URL, catalog.Options{BearerToken: a.token(), UserAgent: userAgent,
 			HTTPClient: a.httpClient(), CredentialSource: "--bearer-token/AGENT_SHELL_BEARER_TOKEN"})
 	} else {
 		err = a.resolve(ctx, t.Name)
@@ -146,8 +146,8 @@ func (a *app) resolve(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	a.client, err = catalog.New(base, catalog.Options{BearerToken: cred.Token, Query: catalog.TeamQuery(teamID),
-		UserAgent: userAgent, HTTPClient: hc, CredentialSource: cred.Source})
+	a.client, err = a.newClient(base, catalog.Options{BearerToken: cred.Token, Query: catalog.TeamQuery(teamID), UserAgent: userAgent,
+		HTTPClient: hc, CredentialSource: cred.Source})
 	return err
 }
 
@@ -169,7 +169,7 @@ func (a *app) sessionLine() {
 func (a *app) message(w io.Writer, prefix, msg string) {
 	msg = strings.TrimRight(msg, "\n")
 	if a.ios.ErrTTY {
-		msg = render.Safe(msg)
+		msg = render.SafeLabel(msg)
 	}
 	fmt.Fprintf(w, "%s%s\n", prefix, msg)
 }

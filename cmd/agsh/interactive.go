@@ -27,7 +27,7 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 	}
 	cfg := repl.Config{
 		// The deployment's words are untrusted: no escape reaches the terminal.
-		AgentName:   render.Safe(name),
+		AgentName:   render.SafeLabel(name),
 		Target:      render.Safe(a.client.Target()),
 		Session:     render.Safe(session),
 		HistoryPath: repl.HistoryPathFrom(a.getenv, a.env.HomeDir()),

@@ -23,6 +23,9 @@ func (a *app) shell(ctx context.Context) int {
 	}
 	h := &shellHandler{a: a, table: command.NewTable(nil)}
 	runner := &interp.Runner{Handler: h, Renderer: h, Stdout: a.out, Stderr: a.errOut, Prefix: "agsh: "}
+	if a.ios.ErrTTY || a.ios.InTTY && a.ios.OutTTY { // the REPL prints stderr on the terminal
+		runner.Clean = render.SafeLabel
+	}
 	if a.g.JSON() {
 		// Failures of the shell itself get the JSON error line, as a one-shot
 		// command's do (cli.md).
