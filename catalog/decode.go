@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -33,8 +34,9 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 	}
 	defer b.discard()
 	var in io.Reader = b
-	if a, ok := v.(*callAnswer); ok {
-		var data []byte
+	a, call := v.(*callAnswer)
+	var data []byte
+	if call {
 		var err error
 		if r.stream != nil && (resp.ContentLength < 0 || resp.ContentLength > streamMin) {
 			var streamed bool
@@ -42,21 +44,27 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 				return err
 			}
 		} else {
-			data, err = readBody(b, resp.ContentLength)
+			data, err = readBody(b, resp.ContentLength, b.in.limit)
 		}
 		if err == nil && a.splice(data) {
-			return c.refusal(r, resp, v)
+			return c.callChecked(r, resp, a, data)
+		}
+		if _, big := isTooLarge(err); big {
+			return c.bodyError(ctx, r, resp, b, err)
 		}
 		// Anything unusual takes the streaming path over the same bytes,
 		// so that every message and status stays what it was.
 		in = io.MultiReader(bytes.NewReader(data), errReader{err})
 	}
-	if a, ok := v.(*toolsAnswer); ok {
+	if ta, ok := v.(*toolsAnswer); ok {
 		// The listing is decoded without reflection (listing.go); the
 		// same bytes take the usual path when it is not sure.
-		data, err := readBody(b, resp.ContentLength)
-		if err == nil && a.decodeListing(data) {
+		data, err := readBody(b, resp.ContentLength, b.in.limit)
+		if err == nil && ta.decodeListing(data) {
 			return c.refusal(r, resp, v)
+		}
+		if _, big := isTooLarge(err); big {
+			return c.bodyError(ctx, r, resp, b, err)
 		}
 		in = io.MultiReader(bytes.NewReader(data), errReader{err})
 	}
@@ -68,7 +76,24 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 			return c.bodyError(ctx, r, resp, b, err)
 		}
 	}
+	if call {
+		return c.callChecked(r, resp, a, data)
+	}
 	return c.refusal(r, resp, v)
+}
+
+// callChecked finishes a decoded call answer: a refusal, or an answer that
+// is not a call's answer (callShape), is an error.
+func (c *Client) callChecked(r *request, resp *http.Response, a *callAnswer, data []byte) error {
+	if err := c.refusal(r, resp, a); err != nil {
+		return err
+	}
+	if problem := callShape(data); problem != "" {
+		return c.fail(&Error{ErrCode: CodeBadResponse, Status: resp.StatusCode, Route: r.route(), Tool: r.tool,
+			Message: fmt.Sprintf("deployment answered %s with %s but not a call's answer (%s): %s",
+				r.route(), statusLine(resp), problem, snippet(data[:min(len(data), prefixCap)], c.opts.BearerToken))})
+	}
+	return nil
 }
 
 // refusal is the *Error of a decoded 2xx answer that carries an error code.
@@ -80,14 +105,44 @@ func (c *Client) refusal(r *request, resp *http.Response, v answer) error {
 	return nil
 }
 
-// readBody reads a whole answer, sized by its Content-Length when known.
-func readBody(b io.Reader, size int64) ([]byte, error) {
-	var buf bytes.Buffer
-	if size > 0 && size < 1<<30 {
-		buf.Grow(int(size) + bytes.MinRead)
+// readBody reads a whole answer, sized by its Content-Length when known
+// (a declared length is believed only up to limit, the answer's bound).
+// Otherwise it reads in chunks and joins them once, so that a big answer
+// costs twice its size at most, not the sum of a doubling buffer's steps.
+func readBody(b io.Reader, size, limit int64) ([]byte, error) {
+	if size > 0 && size <= limit {
+		buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+		_, err := buf.ReadFrom(b)
+		return buf.Bytes(), err
 	}
-	_, err := buf.ReadFrom(b)
-	return buf.Bytes(), err
+	var chunks [][]byte
+	total := 0
+	next := 64 << 10
+	var err error
+	for err == nil {
+		chunk := make([]byte, next)
+		n := 0
+		for n < len(chunk) && err == nil {
+			var k int
+			k, err = b.Read(chunk[n:])
+			n += k
+		}
+		chunks = append(chunks, chunk[:n])
+		total += n
+		next = min(next*2, 8<<20)
+	}
+	if err == io.EOF {
+		err = nil
+	}
+	if len(chunks) == 1 {
+		return chunks[0], err
+	}
+	data := make([]byte, 0, total)
+	for i, c := range chunks {
+		data = append(data, c...)
+		chunks[i] = nil
+	}
+	return data, err
 }
 
 // errReader returns err (io.EOF when nil) once its bytes are spent.
@@ -185,7 +240,19 @@ func (c *Client) bodyError(ctx context.Context, r *request, resp *http.Response,
 	e := &Error{ErrCode: CodeBadResponse, Status: resp.StatusCode, Route: r.route(), Tool: r.tool, Err: err}
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	if big, ok := isTooLarge(err); ok {
+		e.Message = c.tooLargeText(r, big)
+		return c.fail(e)
+	}
 	switch {
+	case b.expired.Load():
+		e.ErrCode = CodeTimeout
+		e.Message = fmt.Sprintf("deployment did not answer: its answer to %s did not arrive whole within %s",
+			r.route(), c.opts.GetTimeout)
+	case b.timedOut.Load() && !r.get():
+		e.ErrCode = CodeTimeout
+		e.Message = fmt.Sprintf("deployment stopped answering: its answer to %s stalled for %s after it began; "+
+			"the call may have completed on the deployment", r.route(), c.opts.StallTimeout)
 	case b.timedOut.Load():
 		e.ErrCode = CodeTimeout
 		e.Message = fmt.Sprintf("deployment did not answer: its answer to %s stalled for %s",
@@ -289,6 +356,27 @@ func jsonText(raw json.RawMessage) string {
 		return s
 	}
 	return string(raw)
+}
+
+// tooLargeText says which answer went past which bound, and what raises it.
+func (c *Client) tooLargeText(r *request, big *TooLargeError) string {
+	msg := "the answer to " + r.route() + " is larger than " + limitText(big.Limit) + ", agsh's limit for one answer"
+	if big.Values > 0 {
+		msg = "the answer to " + r.route() + " holds more than " + itoa(int(big.Values)) +
+			" JSON values, agsh's limit for one answer of up to " + limitText(big.Limit)
+	}
+	if c.opts.LimitHint != "" {
+		msg += "; " + c.opts.LimitHint
+	}
+	return msg
+}
+
+// limitText is "128 MiB (134217728 bytes)".
+func limitText(n int64) string {
+	if s := byteSize(n); !strings.HasSuffix(s, " bytes") {
+		return s + " (" + strconv.FormatInt(n, 10) + " bytes)"
+	}
+	return byteSize(n)
 }
 
 func statusLine(resp *http.Response) string {

@@ -22,7 +22,12 @@ func (c *Client) transportError(ctx context.Context, r *request, err error, time
 	}
 	base := &Error{Route: r.route(), Tool: r.tool, Err: err}
 	var ne net.Error
+	var redirect *redirectError
 	switch {
+	case errors.As(err, &redirect) && redirect.post:
+		base.ErrCode = CodeBadResponse
+		base.Message = redirect.text(r)
+		return c.fail(base), false
 	case timedOut:
 		base.ErrCode = CodeTimeout
 		base.Message = "deployment did not answer " + r.route() + " within " +

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 
 	"github.com/agsh-dev/agsh/internal/jsontext"
@@ -24,6 +25,11 @@ import (
 // content of the result's JSON string token as received (between the
 // quotes, escapes included, checked as JSON), in chunks cut anywhere.
 type StreamFunc func() io.Writer
+
+// DefaultMaxStreamedBytes bounds a call's answer whose text result is
+// written through as it arrives (Options.MaxStreamedBytes): memory stays
+// flat, so the bound only ends an answer that never ends.
+const DefaultMaxStreamedBytes = 2 << 30
 
 // streamChunk is the size of the reads of a streamed answer.
 const streamChunk = 64 << 10
@@ -48,10 +54,13 @@ func (c *Client) streamCall(ctx context.Context, r *request, resp *http.Response
 		return s.rest(nil)
 	}
 	a.Streamed = true
+	// The text is written through, not held: its bound is the streamed
+	// one.
+	b.in.limit = max(b.in.limit, c.opts.MaxStreamedBytes)
 	if err := s.copyString(w); err != nil {
 		return nil, true, c.streamError(ctx, r, resp, b, err)
 	}
-	tail, err := readBody(s.br, 0)
+	tail, err := readBody(s.br, 0, b.in.limit)
 	if err != nil {
 		return nil, true, c.streamError(ctx, r, resp, b, err)
 	}
@@ -66,7 +75,7 @@ func (c *Client) streamCall(ctx context.Context, r *request, resp *http.Response
 	}
 	a.Result = nil
 	a.Streamed = true
-	return nil, true, c.refusal(r, resp, a)
+	return nil, true, c.callChecked(r, resp, a, rest)
 }
 
 // streamError is the error of a streamed answer that broke off or went
@@ -93,7 +102,7 @@ func (s *envScan) rest(err error) ([]byte, bool, error) {
 		}
 		return s.held, false, err
 	}
-	tail, err := readBody(s.br, 0)
+	tail, err := readBody(s.br, 0, math.MaxInt64)
 	return append(s.held, tail...), false, err
 }
 

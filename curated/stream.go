@@ -266,7 +266,7 @@ func (readLines) joins() bool { return true }
 
 func (readLines) last(lines [][]byte) ([][]byte, []string) {
 	if n := len(lines); n >= 2 && len(lines[n-2]) == 0 && isNotice(string(lines[n-1])) {
-		return lines[:n-2], []string{string(lines[n-1])}
+		return lines[:n-2], []string{flagSpelling(string(lines[n-1]))}
 	}
 	return lines, nil
 }

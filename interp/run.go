@@ -137,7 +137,8 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix st
 			return fail(StatusUsage, "%s", err)
 		}
 		if j, ok := f.(*jq); ok {
-			j.stderr = r.stderr()
+			j.stderr, j.clean = r.stderr(), r.clean
+			j.last = c == pl.Commands[len(pl.Commands)-1]
 		}
 		filters = append(filters, f)
 	}
@@ -211,7 +212,7 @@ func (r *Runner) exit(args []string, prefix string) (int, bool) {
 // message prints one of interp's own messages for a failure with status, and
 // hands a usage failure (status 2 or more) to OnError.
 func (r *Runner) message(prefix string, status int, msg string) {
-	fmt.Fprintf(r.stderr(), "%s%s\n", prefix, msg)
+	fmt.Fprintf(r.stderr(), "%s%s\n", prefix, r.clean(msg))
 	if r.OnError != nil && status >= StatusUsage {
 		r.OnError(r.stderr(), status, msg)
 	}
@@ -251,6 +252,14 @@ func (r *Runner) stdout() io.Writer {
 		return io.Discard
 	}
 	return r.Stdout
+}
+
+// clean is Clean, or the identity.
+func (r *Runner) clean(s string) string {
+	if r.Clean == nil {
+		return s
+	}
+	return r.Clean(s)
 }
 
 func (r *Runner) stderr() io.Writer {

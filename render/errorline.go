@@ -37,8 +37,16 @@ func ErrorMessage(v Value) (string, bool) {
 // ErrorText is the text of the error line for a call answered with isError:
 // the error wrapper's text when the value is one, else the text (trailing
 // newlines dropped), else a message or error field of an object, else the
-// value's compact JSON.
+// value's compact JSON; for an error with none of these (no result, an
+// empty text), that the tool gave no message.
 func ErrorText(v Value) string {
+	if msg := errorText(v); strings.TrimSpace(msg) != "" {
+		return msg
+	}
+	return "the tool reported an error without a message"
+}
+
+func errorText(v Value) string {
 	if msg, ok := ErrorMessage(v); ok {
 		return msg
 	}

@@ -58,6 +58,9 @@ func TestErrorText(t *testing.T) {
 		{jsonValue(`{"reason":"x"}`), `{"reason":"x"}`},
 		{jsonValue(`"quoted\n"`), "quoted"},
 		{jsonValue(`[1, 2]`), "[1,2]"},
+		{FromResult(nil), "the tool reported an error without a message"},
+		{TextValue(""), "the tool reported an error without a message"},
+		{jsonValue(`"\n"`), "the tool reported an error without a message"},
 	}
 	for _, tt := range tests {
 		if got := ErrorText(tt.v); got != tt.want {

@@ -21,7 +21,7 @@ func TestHighlightBuffered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := formatters.TTY256.Format(&want, styles.Get(highlightStyle), it); err != nil {
+	if err := formatters.TTY256.Format(&want, styles.Get(Options{}.chromaStyle()), it); err != nil {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer

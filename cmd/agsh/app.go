@@ -9,6 +9,7 @@ import (
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/internal/termbg"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -27,13 +28,18 @@ type app struct {
 	client *catalog.Client
 	run    *catalog.Run
 	cmds   command.Cache // each tool's command, built once
+
+	// bg says whether the terminal's background is light, asked only when
+	// colored markdown or highlighting is written.
+	bg      *termbg.Detector
+	spinOut io.Writer // standard error's terminal, for the spinner (not held by the pager)
 }
 
 func newApp(ios *iostreams.IOStreams, e env, g command.Globals) *app {
 	if g.Values == nil {
 		g.Values = map[string]string{}
 	}
-	a := &app{ios: ios, env: e, g: g}
+	a := &app{ios: ios, env: e, g: g, bg: &termbg.Detector{ColorFGBG: e.Getenv("COLORFGBG"), TTYPath: "/dev/tty"}, spinOut: ios.ErrOut}
 	a.setSecrets(a.token())
 	return a
 }
@@ -62,6 +68,14 @@ func (a *app) flush() {
 
 func (a *app) getenv(k string) string { return a.env.Getenv(k) }
 
+// lookupEnv tells an empty variable from an unset one (AGSH_PAGER=).
+func (a *app) lookupEnv(k string) (string, bool) {
+	if l, ok := a.env.(interface{ LookupEnv(string) (string, bool) }); ok {
+		return l.LookupEnv(k)
+	}
+	return a.getenv(k), a.getenv(k) != ""
+}
+
 // option is a global option's value: the flag, else its environment
 // variable.
 func (a *app) option(name, env string) string {
@@ -81,11 +95,12 @@ func (a *app) token() string {
 
 // outOpts and errOpts are the rendering options of each stream.
 func (a *app) outOpts() render.Options {
-	return render.Options{TTY: a.ios.OutTTY, Color: a.ios.ColorOut, Width: a.ios.Width}
+	return render.Options{TTY: a.ios.OutTTY, Color: a.ios.ColorOut, Width: a.ios.CurrentWidth(),
+		Light: a.bg.Light, GlamourStyle: a.getenv("GLAMOUR_STYLE")}
 }
 
 func (a *app) errOpts() render.Options {
-	return render.Options{TTY: a.ios.ErrTTY, Color: a.ios.ColorErr, Width: a.ios.Width}
+	return render.Options{TTY: a.ios.ErrTTY, Color: a.ios.ColorErr, Width: a.ios.CurrentWidth()}
 }
 
 // connect resolves the target (a URL, or a production name through the
@@ -107,7 +122,7 @@ func (a *app) connect(ctx context.Context) error {
 		if a.g.Get("--team") != "" {
 			return command.Usagef("--team applies to production deployment names, not to a URL target (%s)", redactURL(t.URL))
 		}
-		a.client, err = catalog.New(t.URL, catalog.Options{BearerToken: a.token(), UserAgent: userAgent,
+		a.client, err = a.newClient(t.URL, catalog.Options{BearerToken: a.token(), UserAgent: userAgent,
 			HTTPClient: a.httpClient(), CredentialSource: "--bearer-token/AGENT_SHELL_BEARER_TOKEN"})
 	} else {
 		err = a.resolve(ctx, t.Name)
@@ -132,8 +147,8 @@ func (a *app) resolve(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	a.client, err = catalog.New(base, catalog.Options{BearerToken: cred.Token, Query: catalog.TeamQuery(teamID),
-		UserAgent: userAgent, HTTPClient: hc, CredentialSource: cred.Source})
+	a.client, err = a.newClient(base, catalog.Options{BearerToken: cred.Token, Query: catalog.TeamQuery(teamID), UserAgent: userAgent,
+		HTTPClient: hc, CredentialSource: cred.Source})
 	return err
 }
 
@@ -155,7 +170,7 @@ func (a *app) sessionLine() {
 func (a *app) message(w io.Writer, prefix, msg string) {
 	msg = strings.TrimRight(msg, "\n")
 	if a.ios.ErrTTY {
-		msg = render.Safe(msg)
+		msg = render.SafeLabel(msg)
 	}
 	fmt.Fprintf(w, "%s%s\n", prefix, msg)
 }

@@ -41,8 +41,12 @@ func TestCompleteOperandsAndHelp(t *testing.T) {
 		{"read --output j", "json"},
 		{"read --output json RE", "README.md"},
 		{"help gr", "grep"},
-		{`read "RE`, "README.md"},
+		{`read "RE`, `"README.md"`},
 		{`grep 'a b' RE`, "README.md"},
+		{`grep 'a b' 'RE`, `'README.md'`},
+		{`read "sr`, `"src/`},
+		{"read ADME", "README.md"}, // no prefix match: substring
+		{"help onitor", "datadog_get_monitor datadog_list_monitors datadog_mute_monitor"},
 		{`read "a\" RE`, ""}, // one open quoted word: a" RE
 		{"ls | he", "head"},
 	}

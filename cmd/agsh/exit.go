@@ -62,7 +62,7 @@ func reportEarly(ios *iostreams.IOStreams, e env, g command.Globals, err error, 
 	defer w.Flush()
 	msg := err.Error()
 	if ios.ErrTTY {
-		msg = render.Safe(msg)
+		msg = render.SafeLabel(msg)
 	}
 	fmt.Fprintf(w, "agsh: %s\n", msg)
 	if jsonLine {

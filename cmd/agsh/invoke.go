@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"io"
+	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/curated"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/resultstream"
+	"github.com/agsh-dev/agsh/internal/spin"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -38,6 +40,9 @@ type outcome struct {
 	value    render.Value
 	status   int
 	rendered bool
+	// notes are a curated command's notices, for standard error after the
+	// output (the caller's to print when the value is passed on).
+	notes []string
 }
 
 // runTool runs one tool command line, top to bottom: resolve the command,
@@ -61,7 +66,12 @@ func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
 	if err != nil {
 		return fail(err)
 	}
-	res, v, done, err := a.callTool(ctx, r)
+	stop := func() {}
+	if !r.inShell && a.ios.ErrTTY && a.ios.OutTTY { // one-shot on a terminal: the REPL has its own
+		stop = spin.Start(a.spinOut, 300*time.Millisecond, 100*time.Millisecond)
+	}
+	res, v, done, err := a.callTool(ctx, r, stop)
+	stop()
 	if err != nil {
 		var ce *catalog.Error
 		if errors.As(err, &ce) {
@@ -85,11 +95,15 @@ func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
 // callTool calls the tool. The last command's text result streams to
 // standard output when it may (internal/resultstream): done is then its
 // outcome, unless the text was held (it may be JSON) and comes back as v.
-func (a *app) callTool(ctx context.Context, r *toolRequest) (res *catalog.CallResult, v render.Value, done *outcome, err error) {
+func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) (res *catalog.CallResult, v render.Value, done *outcome, err error) {
 	st := resultstream.New(r.stdout, resultstream.Options{Command: r.name, Reformats: r.cmd.Reformats(), Last: r.last,
 		JSON: r.jsonOut, Highlighted: a.outOpts().Color && highlight(r, render.Value{Final: true}) != "",
 		GrepContext: r.call.Context, Render: a.outOpts()})
-	res, err = a.run.CallStream(ctx, r.name, r.call.Input, st.Func())
+	var stream catalog.StreamFunc
+	if f := st.Func(); f != nil {
+		stream = func() io.Writer { stopSpinner(); return f() } // the text begins
+	}
+	res, err = a.run.CallStream(ctx, r.name, r.call.Input, stream)
 	if res == nil || !res.Streamed {
 		if err != nil {
 			return nil, v, nil, err
@@ -151,20 +165,18 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 		render.WriteError(r.stderr, a.safeErr(msg), a.errOpts())
 		return outcome{status: exitcode.ToolError, rendered: true}, nil
 	}
-	status := exitcode.OK
+	status, notes := exitcode.OK, []string(nil)
 	if r.cmd.Reformats() && !r.jsonOut && !v.IsJSON {
 		if out, ok := curated.Reformat(r.name, v.Text, curated.ReformatOptions{Context: r.call.Context}); ok {
-			for _, n := range out.Notes {
-				a.message(r.stderr, "", n)
-			}
 			v = render.Value{Text: out.Stdout, Final: true}
-			status = out.Status
+			status, notes = out.Status, out.Notes
 		}
 	}
 	if !r.last {
-		return outcome{value: v, status: status}, nil
+		return outcome{value: v, status: status, notes: notes}, nil
 	}
-	err := a.writeValue(r.stdout, v, r.jsonOut, highlight(r, v))
+	err := a.writeValue(r.stdout, r.stderr, v, r.jsonOut, highlight(r, v))
+	a.notes(r.stderr, notes)
 	return outcome{status: status, rendered: true}, err
 }
 
@@ -181,6 +193,13 @@ func highlight(r *toolRequest, v render.Value) string {
 	return ""
 }
 
+// notes prints a command's notices on standard error, after its output.
+func (a *app) notes(w io.Writer, notes []string) {
+	for _, n := range notes {
+		a.message(w, "", n)
+	}
+}
+
 // safeErr makes server text safe for standard error when it is a terminal.
 func (a *app) safeErr(s string) string {
 	if a.ios.ErrTTY {
@@ -189,18 +208,19 @@ func (a *app) safeErr(s string) string {
 	return s
 }
 
-// writeValue renders a final value on standard output. highlight is the
+// writeValue renders a final value on standard output (w; its notes on
+// errW, the command's standard error). highlight is the
 // file name a read printed, or "diff", for highlighting on a color terminal.
-func (a *app) writeValue(w io.Writer, v render.Value, jsonOut bool, highlight string) error {
+func (a *app) writeValue(w, errW io.Writer, v render.Value, jsonOut bool, highlight string) error {
 	if jsonOut {
 		return render.WriteJSON(w, v)
 	}
 	o := a.outOpts()
 	if o.Color && highlight != "" {
 		if highlight == "diff" {
-			return render.HighlightDiff(w, render.Safe(v.Text))
+			return render.HighlightDiffFor(w, render.Safe(v.Text), o)
 		}
-		return render.HighlightFile(w, highlight, render.Safe(v.Text))
+		return render.HighlightFileFor(w, highlight, render.Safe(v.Text), o)
 	}
-	return render.Write(w, a.errOut, v, o)
+	return render.Write(w, errW, v, o)
 }

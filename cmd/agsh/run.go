@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/internal/pager"
 )
 
 // run is agsh: it returns the exit status.
@@ -48,15 +50,32 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 	if err := a.connect(ctx); err != nil {
 		return a.report(ctx, a.errOut, err)
 	}
+	endPager := a.paged()
 	status := a.dispatch(ctx, name, args)
 	a.flush()
 	a.sessionLine()
+	endPager()
 	return status
+}
+
+// paged sends a one-shot command's output through the pager on a terminal
+// (standard error held until it exits); the func returned ends it.
+func (a *app) paged() func() {
+	if !a.ios.OutTTY {
+		return func() {}
+	}
+	p := pager.New(pager.Command(a.lookupEnv), a.ios.Rows(), a.ios.CurrentWidth(), a.ios.Out, a.ios.ErrOut, os.Environ())
+	a.ios.Out, a.ios.ErrOut = p.Out(), p.Err()
+	a.setSecrets()
+	return func() { a.flush(); _ = p.Close() }
 }
 
 // dispatch runs one command: agsh's help word, unless the deployment has a
 // tool of that name, or a tool.
 func (a *app) dispatch(ctx context.Context, name string, args []string) int {
+	if isMeta(name) {
+		return a.meta(ctx, append([]string{name}, args...), true, false, a.out, a.errOut).status
+	}
 	if name == "help" {
 		tools, err := a.run.Tools(ctx)
 		if err != nil {

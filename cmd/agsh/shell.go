@@ -23,6 +23,9 @@ func (a *app) shell(ctx context.Context) int {
 	}
 	h := &shellHandler{a: a, table: command.NewTable(nil)}
 	runner := &interp.Runner{Handler: h, Renderer: h, Stdout: a.out, Stderr: a.errOut, Prefix: "agsh: "}
+	if a.ios.ErrTTY || a.ios.InTTY && a.ios.OutTTY { // the REPL prints stderr on the terminal
+		runner.Clean = render.SafeLabel
+	}
 	if a.g.JSON() {
 		// Failures of the shell itself get the JSON error line, as a one-shot
 		// command's do (cli.md).
@@ -76,16 +79,28 @@ type shellHandler struct {
 	table *command.Table
 	// output is the --output given to the pipeline's tool ("" when none).
 	output string
+	// notes are the notices of the pipeline's tool, printed after the
+	// pipeline's output (never part of a filter's input).
+	notes []string
 }
 
-func (h *shellHandler) IsTool(name string) bool { return h.table.Resolve(name).IsTool() }
+// IsTool: a tool of the catalog, or a meta command (run like one).
+func (h *shellHandler) IsTool(name string) bool {
+	return h.table.Resolve(name).IsTool() || isMeta(name)
+}
 
 // ToolNames are the names of the command table, for suggestions.
 func (h *shellHandler) ToolNames() []string { return h.table.Commands() }
 
 func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdout, stderr io.Writer) (interp.Value, interp.Result) {
-	req := &toolRequest{name: h.table.ToolName(argv[0]), args: argv[1:], inShell: true, last: last, stdout: stdout, stderr: stderr}
 	h.output = ""
+	if isMeta(argv[0]) {
+		o := h.a.meta(ctx, argv, last, true, stdout, stderr)
+		h.notes = o.notes
+		return interp.Value{Text: o.value.Text, JSON: o.value.JSON, IsJSON: o.value.IsJSON, Final: o.value.Final},
+			interp.Result{Status: o.status, Rendered: o.rendered}
+	}
+	req := &toolRequest{name: h.table.ToolName(argv[0]), args: argv[1:], inShell: true, last: last, stdout: stdout, stderr: stderr}
 	var help bytes.Buffer
 	if !last {
 		// The tool's --output is the pipeline's: it renders the last value.
@@ -95,6 +110,7 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 		req.args, req.stdout = command.ValueArgs(argv[1:]), &help
 	}
 	o := h.a.runTool(ctx, req)
+	h.notes = o.notes
 	if !last && o.rendered && o.status == 0 {
 		return interp.Value{Text: help.String(), Final: true}, interp.Result{}
 	}
@@ -132,10 +148,13 @@ func (h *shellHandler) Render(stdout, stderr io.Writer, v interp.Value) error {
 		jsonOut = h.output == "json"
 	}
 	h.output = ""
-	return h.a.writeValue(stdout, rv, jsonOut && !v.Final, "")
+	err := h.a.writeValue(stdout, stderr, rv, jsonOut && !v.Final, "")
+	h.a.notes(stderr, h.notes)
+	h.notes = nil
+	return err
 }
 
 // PropertyLines is an object's property view, for the filters.
 func (h *shellHandler) PropertyLines(obj json.RawMessage) ([]string, error) {
-	return render.PropertyLines(obj, h.a.ios.Width)
+	return render.PropertyLines(obj, h.a.ios.CurrentWidth())
 }

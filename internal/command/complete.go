@@ -42,20 +42,20 @@ func (c *Completer) Complete(ctx context.Context, line string, cursor int) (repl
 	comp := repl.Completion{Start: p.Start, End: cursor}
 	switch {
 	case len(p.Words) == 0:
-		comp.Candidates = c.commandNames(p.Current, p.AfterPipe)
+		comp.Candidates = quoteCandidates(c.commandNames(p.Current, p.AfterPipe), p.Quote)
 		return comp, nil
 	case p.AfterPipe:
 		return comp, nil
 	case p.Words[0] == "help" && len(p.Words) == 1 && !c.table.Resolve("help").IsTool() && !strings.HasPrefix(p.Current, "-"):
 		// help's operand is a tool (or a filter).
-		comp.Candidates = c.commandNames(p.Current, false)
+		comp.Candidates = quoteCandidates(c.commandNames(p.Current, false), p.Quote)
 		return comp, nil
 	}
 	cmd, err := c.command(ctx, p.Words[0])
 	if err != nil || cmd == nil {
 		return comp, nil
 	}
-	comp.Candidates = c.arguments(ctx, cmd, p)
+	comp.Candidates = quoteCandidates(c.arguments(ctx, cmd, p), p.Quote)
 	return comp, nil
 }
 
@@ -84,9 +84,27 @@ func (c *Completer) arguments(ctx context.Context, cmd *Command, p syntax.Partia
 
 func prefixed(values []string, prefix string) []repl.Candidate {
 	var out []repl.Candidate
-	for _, v := range values {
-		if strings.HasPrefix(v, prefix) {
-			out = append(out, repl.Candidate{Text: v})
+	for _, v := range matching(values, prefix, func(v string) string { return v }) {
+		out = append(out, repl.Candidate{Text: v})
+	}
+	return out
+}
+
+// matching keeps the items whose key starts with word, or, when none does,
+// those whose key contains it.
+func matching[T any](items []T, word string, key func(T) string) []T {
+	var out []T
+	for _, it := range items {
+		if strings.HasPrefix(key(it), word) {
+			out = append(out, it)
+		}
+	}
+	if len(out) > 0 || word == "" {
+		return out
+	}
+	for _, it := range items {
+		if strings.Contains(key(it), word) {
+			out = append(out, it)
 		}
 	}
 	return out
@@ -100,8 +118,8 @@ func (c *Completer) commandNames(prefix string, afterPipe bool) []repl.Candidate
 	}
 	seen := map[string]bool{}
 	var out []repl.Candidate
-	for _, n := range pool {
-		if strings.HasPrefix(n, prefix) && !seen[n] {
+	for _, n := range matching(pool, prefix, func(n string) string { return n }) {
+		if !seen[n] {
 			seen[n] = true
 			out = append(out, repl.Candidate{Text: n})
 		}
@@ -170,10 +188,8 @@ func (c *Completer) paths(ctx context.Context, word string) []repl.Candidate {
 		return nil
 	}
 	var out []repl.Candidate
-	for _, n := range names {
-		if strings.HasPrefix(n, base) {
-			out = append(out, repl.Candidate{Text: dir + n, Display: n})
-		}
+	for _, n := range matching(names, base, func(n string) string { return n }) {
+		out = append(out, repl.Candidate{Text: dir + n, Display: n})
 	}
 	return out
 }
@@ -205,4 +221,57 @@ func (c *Completer) list(ctx context.Context, dir string) ([]string, error) {
 	c.dirs[dir] = names
 	c.mu.Unlock()
 	return names, nil
+}
+
+// quoteCandidates turns candidate values into the text to insert, in the
+// shell's quoting (shell.md "Language"): inside the quote the user left
+// open, closed after a complete word (not after a directory's "/" or a
+// flag's "="); without one, special characters escaped with a backslash.
+// The list still shows the bare value.
+func quoteCandidates(cs []repl.Candidate, open byte) []repl.Candidate {
+	for i := range cs {
+		if cs[i].Display == "" {
+			cs[i].Display = cs[i].Text
+		}
+		cs[i].Text = QuoteWord(cs[i].Text, open)
+	}
+	return cs
+}
+
+// QuoteWord writes value as a shell word that reads back as value: inside
+// the quote the user opened (a double or a single quote; 0 for none),
+// closed unless value ends in "/" or "=" (more is to be typed).
+func QuoteWord(value string, open byte) string {
+	more := strings.HasSuffix(value, "/") || strings.HasSuffix(value, "=")
+	var b strings.Builder
+	switch open {
+	case '"':
+		b.WriteByte('"')
+		for _, r := range value {
+			if r == '"' || r == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		}
+		if !more {
+			b.WriteByte('"')
+		}
+	case '\'':
+		b.WriteByte('\'')
+		b.WriteString(strings.ReplaceAll(value, "'", `'\''`))
+		if !more {
+			b.WriteByte('\'')
+		}
+	default:
+		if value == "" || strings.ContainsAny(value, "\n\r") {
+			return QuoteWord(value, '\'')
+		}
+		for i, r := range value {
+			if strings.ContainsRune(" \t'\"\\|;&<>()`$", r) || r == '#' && i == 0 {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

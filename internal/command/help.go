@@ -55,6 +55,9 @@ func helpPage(cmd *Command) render.HelpPage {
 	for _, f := range cmd.Flags.Flags {
 		p.Options = append(p.Options, OptionItem(f))
 	}
+	for _, sh := range cmd.Curated.GrepShorthands() {
+		p.Options = append(p.Options, render.HelpItem{Term: sh.Term, Description: sh.Description})
+	}
 	if d.Effect != "" {
 		p.Notes = append(p.Notes, effectNote(d.Effect))
 	} else if readOnlyHint(d) {

@@ -23,7 +23,9 @@ const usageTail = `
 ENVIRONMENT
     AGENT_SHELL_TARGET, AGENT_SHELL_TEAM, AGENT_SHELL_BEARER_TOKEN (safer than the flag:
     argv is visible to ps), AGENT_SHELL_API_URL (control plane for names), CURSOR_API_KEY,
-    CURSOR_API_KEY_FILE, NO_COLOR, CLICOLOR_FORCE, COLUMNS.
+    CURSOR_API_KEY_FILE, NO_COLOR, CLICOLOR_FORCE, COLUMNS; PAGER, AGSH_PAGER (long output
+    on a terminal; empty or cat: none; the REPL pages only with AGSH_PAGER), COLORFGBG and
+    GLAMOUR_STYLE (light or dark colors).
 
 EXIT STATUS
     0 success; 1 the tool reported an error (or a grep found nothing); 2 usage;

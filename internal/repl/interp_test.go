@@ -1,4 +1,4 @@
-package main
+package repl
 
 import "testing"
 
@@ -6,7 +6,7 @@ import "testing"
 // continuation ends the input, as in sh; other incomplete input still asks
 // for more.
 func TestREPLIncomplete(t *testing.T) {
-	r := &replRunner{}
+	r := &InterpRunner{}
 	for src, want := range map[string]bool{
 		"ls \\":          true,
 		"ls \\\n":        false,
