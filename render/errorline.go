@@ -1,8 +1,6 @@
 package render
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -168,13 +166,9 @@ func WriteJSON(w io.Writer, v Value) error {
 			return err
 		}
 	} else {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(v.Text); err != nil {
-			return err
-		}
-		out = appendIndented(nil, bytes.TrimSpace(buf.Bytes()))
+		// Text as a JSON string, encoded piece by piece (writeJSONText):
+		// a 50 MB text is not copied twice more to be written.
+		return writeJSONText(w, v.Text)
 	}
 	out = append(out, '\n')
 	_, err := w.Write(out)

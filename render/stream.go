@@ -371,6 +371,20 @@ func (j *jsonSink) Close() error {
 	return err
 }
 
+// writeJSONText writes text as WriteJSON writes a text value, through
+// JSONStringSink in 64 KiB pieces.
+func writeJSONText(w io.Writer, s string) error {
+	sink := JSONStringSink(w)
+	for len(s) > 0 {
+		n := min(len(s), 64<<10)
+		if _, err := sink.Write([]byte(s[:n])); err != nil {
+			return err
+		}
+		s = s[n:]
+	}
+	return sink.Close()
+}
+
 // appendJSONText appends text as the content of a JSON string: the escapes
 // of encoding/json (without HTML escaping), then DEL and the C1 controls
 // as \u escapes (appendSafeString). Invalid UTF-8 becomes \ufffd.

@@ -87,15 +87,16 @@ func TestResultStreamIdentical(t *testing.T) {
 				}
 			}
 		}
-		var want bytes.Buffer
-		if err := WriteJSON(&want, FromResult(json.RawMessage(tok))); err != nil {
-			t.Fatal(err)
-		}
+		want := encodedJSON(t, FromResult(json.RawMessage(tok)))
 		for k := 0; k < 3; k++ {
 			got := streamed(t, tok, rng, func(b *bytes.Buffer) TextSink { return JSONStringSink(b) },
 				func(b *bytes.Buffer, v Value) { _ = WriteJSON(b, v) })
 			if !bytes.Equal(got, want.Bytes()) {
 				t.Fatalf("%q json:\n got %q\nwant %q", tok, got, want.Bytes())
+			}
+			var whole bytes.Buffer
+			if err := WriteJSON(&whole, FromResult(json.RawMessage(tok))); err != nil || !bytes.Equal(whole.Bytes(), want.Bytes()) {
+				t.Fatalf("%q WriteJSON:\n got %q\nwant %q", tok, whole.Bytes(), want.Bytes())
 			}
 		}
 	}
@@ -121,8 +122,7 @@ func FuzzResultStream(f *testing.F) {
 				t.Fatalf("tty=%v:\n got %q\nwant %q", tty, got, want.Bytes())
 			}
 		}
-		var want bytes.Buffer
-		_ = WriteJSON(&want, FromResult(json.RawMessage(tok)))
+		want := encodedJSON(t, FromResult(json.RawMessage(tok)))
 		got := streamed(t, tok, rng, func(b *bytes.Buffer) TextSink { return JSONStringSink(b) },
 			func(b *bytes.Buffer, v Value) { _ = WriteJSON(b, v) })
 		if !bytes.Equal(got, want.Bytes()) {
@@ -135,4 +135,24 @@ func FuzzResultStream(f *testing.F) {
 func wholeToken(tok string) bool {
 	end, ok := jsontext.StringEnd([]byte(tok), 0)
 	return ok && end == len(tok)
+}
+
+// encodedJSON is --output json of v as encoding/json encodes a text (then
+// made safe), the reference of the streamed and piecewise encodings.
+func encodedJSON(t *testing.T, v Value) *bytes.Buffer {
+	t.Helper()
+	var out bytes.Buffer
+	if v.IsJSON {
+		if err := WriteJSON(&out, v); err != nil {
+			t.Fatal(err)
+		}
+		return &out
+	}
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v.Text); err != nil {
+		t.Fatal(err)
+	}
+	res := append(appendIndented(nil, bytes.TrimSpace(out.Bytes())), '\n')
+	return bytes.NewBuffer(res)
 }
