@@ -9,7 +9,8 @@
 #
 #   scripts/bench-large.sh [-n runs] [-o old-agsh] [rows...]
 #
-# rows: read200 json50 table100k script1000 color50k help10k (default: all).
+# rows: read200 json50 json50held table100k script1000 color50k help10k
+# (default: all).
 # Needs: curl, awk, md5sum, /usr/bin/time (GNU time), strace (color50k's
 # write count; skipped without it).
 set -euo pipefail
@@ -23,7 +24,7 @@ while getopts "n:o:" opt; do
   esac
 done
 shift $((OPTIND - 1))
-rows=${*:-read200 json50 table100k script1000 color50k help10k}
+rows=${*:-read200 json50 json50held table100k script1000 color50k help10k}
 make -s build
 new=$PWD/bin/agsh
 work=$(mktemp -d)
@@ -46,11 +47,13 @@ arm() {
 }
 disarm() { curl -sf -X DELETE "$exe/v1/dev/faults" > /dev/null; }
 
-# envelope FILE MB: a read answer whose result is MB MiB of numbered lines
-# ("     1|log line 1 of the big file …"), no final newline.
+# envelope FILE MB [held]: a read answer whose result is MB MiB of numbered
+# lines ("     1|log line 1 of the big file …"), no final newline; with
+# "held", "result" comes before "ok" and "isError" (the answer is held).
 envelope() {
-  awk -v size=$(($2 << 20)) 'BEGIN {
-    printf "{\"ok\":true,\"toolName\":\"read\",\"callId\":\"c1\",\"isError\":false,\"result\":\""
+  awk -v size=$(($2 << 20)) -v held="${3:-}" 'BEGIN {
+    if (held == "") printf "{\"ok\":true,\"toolName\":\"read\",\"callId\":\"c1\",\"isError\":false,\"result\":\""
+    else printf "{\"result\":\""
     n = 0
     for (i = 1; n < size; i++) {
       line = sprintf("%6d|log line %d of the big file, with some text to make it longer", i, i)
@@ -58,7 +61,8 @@ envelope() {
       printf "%s", line
       n += length(line) + 1
     }
-    printf "\",\"durationMs\":12}"
+    if (held == "") printf "\",\"durationMs\":12}"
+    else printf "\",\"ok\":true,\"toolName\":\"read\",\"callId\":\"c1\",\"isError\":false,\"durationMs\":12}"
   }' > "$1"
 }
 
@@ -110,6 +114,11 @@ for row in $rows; do
     envelope "$work/env" 50
     arm "POST /v1/tools/read" "$work/env" 1000
     pair json50 --output json read /repo/big.log
+    ;;
+  json50held)
+    envelope "$work/env" 50 held
+    arm "POST /v1/tools/read" "$work/env" 1000
+    pair json50held --output json read /repo/big.log
     ;;
   table100k)
     awk 'BEGIN {
