@@ -14,7 +14,6 @@ import (
 	"github.com/agsh-dev/agsh/internal/testcorpus"
 )
 
-
 func inputSchema(t *testing.T, file string) json.RawMessage {
 	b, err := os.ReadFile(file)
 	if err != nil {
