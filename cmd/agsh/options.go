@@ -107,6 +107,7 @@ GLOBAL OPTIONS (before or after the tool name)
     --continuation-token <token>     bind by continuation token
     --output <text|json>             human views (default) or JSON
     -h, --help                       help
+    --version                        agsh's version (with --output json: an object); before any command
 
 ENVIRONMENT
     AGENT_SHELL_TARGET, AGENT_SHELL_TEAM, AGENT_SHELL_BEARER_TOKEN (safer than the flag:

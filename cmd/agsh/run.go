@@ -18,6 +18,9 @@ func run(args []string, ios *iostreams.IOStreams, e env) int {
 	if len(rest) > 0 && rest[0] == "--" {
 		rest = rest[1:]
 	}
+	if len(rest) > 0 && rest[0] == "--version" {
+		return printVersion(ios, e, g, rest)
+	}
 	if len(rest) == 0 && g.help {
 		fmt.Fprint(ios.Out, usageText)
 		return exitOK
