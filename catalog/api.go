@@ -138,7 +138,7 @@ func (c *Client) agentURL(a Agent) string {
 // missing is the error of a 2xx answer without its payload field.
 func (c *Client) missing(r *request, field string) *Error {
 	return c.fail(&Error{ErrCode: CodeBadResponse, Status: http.StatusOK, Route: r.route(), Tool: r.tool,
-		Message: "deployment answered " + r.route() + " without the \"" + field + "\" field; is --target an agent-sdk deployment?"})
+		Message: "deployment answered " + r.route() + " without the \"" + field + "\" field; is " + SettingTarget.mark() + " an agent-sdk deployment?"})
 }
 
 // notAnAgent is the error of a target that answers a plain 404: the agents

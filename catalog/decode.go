@@ -3,7 +3,6 @@ package catalog
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // errorBodyLimit bounds how much of a non-2xx body is read.
@@ -99,7 +100,7 @@ func (a *callAnswer) splice(data []byte) bool {
 	rest = append(append(append(rest, data[:start]...), "null"...), data[end:]...)
 	dec := json.NewDecoder(bytes.NewReader(rest))
 	dec.UseNumber()
-	if dec.Decode(a) != nil || skipWS(rest, int(dec.InputOffset())) != len(rest) {
+	if dec.Decode(a) != nil || jsontext.SkipSpace(rest, int(dec.InputOffset())) != len(rest) {
 		*a = callAnswer{}
 		return false
 	}
@@ -111,14 +112,14 @@ func (a *callAnswer) splice(data []byte) bool {
 // a valid JSON string. Other values are skipped, not checked: they are left
 // for encoding/json.
 func resultString(data []byte) (start, end int, ok bool) {
-	i := skipWS(data, 0)
+	i := jsontext.SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return 0, 0, false
 	}
 	found := false
-	for i = skipWS(data, i+1); i < len(data); {
+	for i = jsontext.SkipSpace(data, i+1); i < len(data); {
 		ks := i
-		ke, kok := stringEnd(data, i)
+		ke, kok := jsontext.StringEnd(data, i)
 		if !kok {
 			return 0, 0, false
 		}
@@ -129,11 +130,11 @@ func resultString(data []byte) (start, end int, ok bool) {
 		})) {
 			return 0, 0, false
 		}
-		if i = skipWS(data, ke); i >= len(data) || data[i] != ':' {
+		if i = jsontext.SkipSpace(data, ke); i >= len(data) || data[i] != ':' {
 			return 0, 0, false
 		}
-		i = skipWS(data, i+1)
-		ve, vok := valueEnd(data, i)
+		i = jsontext.SkipSpace(data, i+1)
+		ve, vok := jsontext.SpanEnd(data, i)
 		if !vok {
 			return 0, 0, false
 		}
@@ -143,12 +144,12 @@ func resultString(data []byte) (start, end int, ok bool) {
 			}
 			found, start, end = true, i, ve
 		}
-		if i = skipWS(data, ve); i >= len(data) {
+		if i = jsontext.SkipSpace(data, ve); i >= len(data) {
 			return 0, 0, false
 		}
 		switch data[i] {
 		case ',':
-			i = skipWS(data, i+1)
+			i = jsontext.SkipSpace(data, i+1)
 		case '}':
 			return start, end, found
 		default:
@@ -156,112 +157,6 @@ func resultString(data []byte) (start, end int, ok bool) {
 		}
 	}
 	return 0, 0, false
-}
-
-func skipWS(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// stringEnd checks the JSON string token at data[i] as encoding/json's
-// scanner does (no control bytes, only its escapes) and returns the offset
-// after its closing quote.
-func stringEnd(data []byte, i int) (int, bool) {
-	if i >= len(data) || data[i] != '"' {
-		return 0, false
-	}
-	for i++; i < len(data); i++ {
-		if i += plainLen(data[i:]); i >= len(data) {
-			break
-		}
-		switch c := data[i]; {
-		case c == '"':
-			return i + 1, true
-		case c < 0x20:
-			return 0, false
-		case c == '\\':
-			if i+1 >= len(data) {
-				return 0, false
-			}
-			switch data[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
-			case 'u':
-				if i+6 > len(data) {
-					return 0, false
-				}
-				for _, h := range data[i+2 : i+6] {
-					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-						return 0, false
-					}
-				}
-				i += 5
-			default:
-				return 0, false
-			}
-		}
-	}
-	return 0, false
-}
-
-// plainLen is the length of the leading run of p with no '"', no '\\' and
-// no control byte, eight bytes at a time (the zero-byte and less-than-byte
-// word tests, exact for whether a word holds such a byte).
-func plainLen(p []byte) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(p); i += 8 {
-		w := binary.LittleEndian.Uint64(p[i:])
-		q := w ^ (ones * '"')
-		s := w ^ (ones * '\\')
-		if ((w-ones*0x20)&^w|(q-ones)&^q|(s-ones)&^s)&highs != 0 {
-			break
-		}
-	}
-	for ; i < len(p); i++ {
-		if c := p[i]; c == '"' || c == '\\' || c < 0x20 {
-			break
-		}
-	}
-	return i
-}
-
-// valueEnd returns the offset after the value starting at data[i]: a string
-// checked, anything else skipped by its brackets and strings.
-func valueEnd(data []byte, i int) (int, bool) {
-	if i >= len(data) {
-		return 0, false
-	}
-	if data[i] == '"' {
-		return stringEnd(data, i)
-	}
-	depth := 0
-	for ; i < len(data); i++ {
-		switch data[i] {
-		case '"':
-			e, ok := stringEnd(data, i)
-			if !ok {
-				return 0, false
-			}
-			i = e - 1
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return i, true
-			}
-			if depth--; depth == 0 {
-				return i + 1, true
-			}
-		case ',':
-			if depth == 0 {
-				return i, true
-			}
-		}
-	}
-	return 0, false
 }
 
 // bodyError explains a 2xx body that could not be decoded.

@@ -79,10 +79,10 @@ func reachText(err error) string {
 	var hostname x509.HostnameError
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused; is it running, and is --target right?"
+		return "connection refused; is it running, and is " + SettingTarget.mark() + " right?"
 	case errors.As(err, &dns):
 		if dns.IsNotFound {
-			return "no such host " + strconv.Quote(dns.Name) + "; check --target"
+			return "no such host " + strconv.Quote(dns.Name) + "; check " + SettingTarget.mark()
 		}
 		return "cannot resolve " + strconv.Quote(dns.Name) + ": " + dns.Err
 	case errors.As(err, &cert), errors.As(err, &unknownAuth), errors.As(err, &hostname):

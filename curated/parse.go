@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/internal/exitcode"
 )
 
 // Call is a parsed curated command line.
@@ -25,7 +26,7 @@ type UsageError struct{ Msg string }
 func (e *UsageError) Error() string { return e.Msg }
 
 // ExitCode is 2: a usage error.
-func (e *UsageError) ExitCode() int { return 2 }
+func (e *UsageError) ExitCode() int { return exitcode.Usage }
 
 // Code is the JSON error line's code.
 func (e *UsageError) Code() string { return "usage" }

@@ -56,8 +56,13 @@ func Build(schema json.RawMessage, opts BuildOptions) (*Command, error) {
 		cmd:   &Command{byName: make(map[string]*Flag), omitted: make(map[string]*Flag)},
 		taken: make(map[string]bool),
 	}
-	for _, r := range reservedFlags {
-		b.taken[r] = true
+	for _, o := range GlobalOptions {
+		if o.Scope != BeforeCommand {
+			b.taken[o.Name] = true
+		}
+		if o.Short != "" && o.Scope != BeforeCommand {
+			b.taken[o.Short] = true
+		}
 	}
 	if err := b.top(); err != nil {
 		return nil, &SchemaError{Err: err}

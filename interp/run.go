@@ -8,15 +8,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/interp/syntax"
 )
 
-// Exit statuses interp produces itself.
+// Exit statuses interp produces itself (agsh's one table: exitcode).
 const (
-	StatusOK          = 0
-	StatusFailure     = 1
-	StatusUsage       = 2
-	StatusInterrupted = 130
+	StatusOK          = exitcode.OK
+	StatusFailure     = exitcode.ToolError
+	StatusUsage       = exitcode.Usage
+	StatusInterrupted = exitcode.Interrupted
 )
 
 // RunScript parses and runs a whole script (script mode). A parse error anywhere
@@ -114,7 +115,7 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix st
 	isTool := r.Handler != nil && r.Handler.IsTool(name)
 	if !isTool {
 		switch {
-		case isFilter(name):
+		case IsFilter(name):
 			return fail(StatusUsage, "%s reads a pipe: put it after |", name)
 		case name != "help" && name != "exit":
 			return fail(StatusUsage, "%s", unknownCommand(name, r.commandNames()))
@@ -125,11 +126,11 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix st
 	filters := make([]filter, 0, len(pl.Commands)-1)
 	for _, c := range pl.Commands[1:] {
 		args := c.Args()
-		if !isFilter(args[0]) {
+		if !IsFilter(args[0]) {
 			if args[0] == "help" || args[0] == "exit" || (r.Handler != nil && r.Handler.IsTool(args[0])) {
 				return fail(StatusUsage, "%s does not read a pipe; after | use head, tail, wc, grep or jq", args[0])
 			}
-			return fail(StatusUsage, "%s", unknownCommand(args[0], filterNames()))
+			return fail(StatusUsage, "%s", unknownCommand(args[0], FilterNames()))
 		}
 		f, err := newFilter(args)
 		if err != nil {
@@ -241,8 +242,8 @@ func (r *Runner) commandNames() []string {
 	if r.Handler != nil {
 		names = append(names, r.Handler.ToolNames()...)
 	}
-	names = append(names, "help", "exit")
-	return append(names, filterNames()...)
+	names = append(names, ShellWords()...)
+	return append(names, FilterNames()...)
 }
 
 func (r *Runner) stdout() io.Writer {

@@ -3,42 +3,20 @@ package render
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // appendCompact appends raw (valid JSON) with the whitespace between tokens
-// removed; strings, numbers and key order stay exactly as received.
-func appendCompact(dst, raw []byte) []byte {
-	inString, escaped := false, false
-	for _, c := range raw {
-		if inString {
-			dst = append(dst, c)
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case '"':
-			inString = true
-		}
-		dst = append(dst, c)
-	}
-	return dst
-}
+// removed (jsontext.AppendCompact).
+func appendCompact(dst, raw []byte) []byte { return jsontext.AppendCompact(dst, raw) }
 
 // compactString returns the compact JSON text of a node.
 func compactString(n *node) string {
-	if n.kind != kindArray && n.kind != kindObject {
-		return string(n.raw)
+	if n.Kind != kindArray && n.Kind != kindObject {
+		return string(n.Raw)
 	}
-	return string(appendCompact(make([]byte, 0, len(n.raw)), n.raw))
+	return string(appendCompact(make([]byte, 0, len(n.Raw)), n.Raw))
 }
 
 // appendIndented appends raw (valid JSON) indented two spaces per level,

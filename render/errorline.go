@@ -28,7 +28,7 @@ func ErrorMessage(v Value) (string, bool) {
 		return "", false
 	}
 	n, err := parseJSON(v.JSON)
-	if err != nil || n.kind != kindObject || !isErrorWrapper(n) {
+	if err != nil || n.Kind != kindObject || !isErrorWrapper(n) {
 		return "", false
 	}
 	return wrapperText(n), true
@@ -49,17 +49,17 @@ func ErrorText(v Value) string {
 	if err != nil {
 		return strings.TrimSpace(string(v.JSON))
 	}
-	if n.kind == kindString {
-		return strings.TrimRight(n.str(), "\r\n")
+	if n.Kind == kindString {
+		return strings.TrimRight(n.Str(), "\r\n")
 	}
-	if n.kind == kindObject && (nonEmpty(n.field("message")) || nonEmpty(n.field("error"))) {
+	if n.Kind == kindObject && (nonEmpty(n.Field("message")) || nonEmpty(n.Field("error"))) {
 		return wrapperText(n)
 	}
 	return compactString(n)
 }
 
 func isErrorWrapper(n *node) bool {
-	for _, k := range n.keys {
+	for _, k := range n.Keys {
 		known := false
 		for _, w := range errorWrapperKeys {
 			if k == w {
@@ -71,10 +71,10 @@ func isErrorWrapper(n *node) bool {
 			return false
 		}
 	}
-	if ok := n.field("ok"); ok != nil && string(ok.raw) == "false" {
+	if ok := n.Field("ok"); ok != nil && string(ok.Raw) == "false" {
 		return true
 	}
-	return nonEmpty(n.field("error"))
+	return nonEmpty(n.Field("error"))
 }
 
 // nonEmpty: present and not null, false, "", {} or [].
@@ -82,15 +82,15 @@ func nonEmpty(n *node) bool {
 	if n == nil {
 		return false
 	}
-	switch n.kind {
+	switch n.Kind {
 	case kindNull:
 		return false
 	case kindBool:
-		return string(n.raw) == "true"
+		return string(n.Raw) == "true"
 	case kindString:
-		return n.str() != ""
+		return n.Str() != ""
 	case kindArray, kindObject:
-		return len(n.vals) > 0
+		return len(n.Vals) > 0
 	}
 	return true
 }
@@ -100,15 +100,15 @@ func nonEmpty(n *node) bool {
 func wrapperText(n *node) string {
 	text := ""
 	for _, key := range []string{"message", "error"} {
-		f := n.field(key)
+		f := n.Field(key)
 		if !nonEmpty(f) {
 			continue
 		}
 		switch {
-		case f.kind == kindString:
-			text = f.str()
-		case f.kind == kindObject && nonEmpty(f.field("message")):
-			text = valueWord(f.field("message"))
+		case f.Kind == kindString:
+			text = f.Str()
+		case f.Kind == kindObject && nonEmpty(f.Field("message")):
+			text = valueWord(f.Field("message"))
 		default:
 			text = compactString(f)
 		}
@@ -117,7 +117,7 @@ func wrapperText(n *node) string {
 	if text == "" {
 		text = "the tool reported failure (ok: false)"
 	}
-	if c := n.field("code"); nonEmpty(c) {
+	if c := n.Field("code"); nonEmpty(c) {
 		text += " (" + valueWord(c) + ")"
 	}
 	return text
@@ -125,8 +125,8 @@ func wrapperText(n *node) string {
 
 // valueWord is a string's text or any other value's compact JSON.
 func valueWord(n *node) string {
-	if n.kind == kindString {
-		return n.str()
+	if n.Kind == kindString {
+		return n.Str()
 	}
 	return compactString(n)
 }
@@ -154,7 +154,7 @@ func WriteJSON(w io.Writer, v Value) error {
 		if err != nil {
 			return fmt.Errorf("render: %w", err)
 		}
-		out = appendIndented(nil, n.raw)
+		out = appendIndented(nil, n.Raw)
 	} else {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)

@@ -110,7 +110,7 @@ func TestWriteJSON(t *testing.T) {
 			t.Errorf("WriteJSON(%+v)\n got %q\nwant %q", tt.v, buf.String(), tt.want)
 		}
 	}
-	if err := WriteJSON(&bytes.Buffer{}, jsonValue(`{bad`)); err == nil || err.Error() != "render: invalid JSON: expected a key at offset 1" {
+	if err := WriteJSON(&bytes.Buffer{}, jsonValue(`{bad`)); err == nil || err.Error() != "render: invalid JSON: invalid character 'b' looking for beginning of object key string at offset 1" {
 		t.Errorf("WriteJSON(bad) err = %v", err)
 	}
 }

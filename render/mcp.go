@@ -8,13 +8,13 @@ import (
 // isMCPResult reports whether an object is an MCP tool result: it has a
 // "content" array whose elements are all objects with a string "type".
 func isMCPResult(n *node) bool {
-	c := n.field("content")
-	if c == nil || c.kind != kindArray {
+	c := n.Field("content")
+	if c == nil || c.Kind != kindArray {
 		return false
 	}
-	for _, part := range c.vals {
-		t := part.field("type")
-		if t == nil || t.kind != kindString {
+	for _, part := range c.Vals {
+		t := part.Field("type")
+		if t == nil || t.Kind != kindString {
 			return false
 		}
 	}
@@ -26,16 +26,16 @@ func isMCPResult(n *node) bool {
 // each other part, the whole then read as text or JSON text (step 2).
 func fromMCP(n *node) Value {
 	isErr := false
-	if e := n.field("isError"); e != nil && e.kind == kindBool && string(e.raw) == "true" {
+	if e := n.Field("isError"); e != nil && e.Kind == kindBool && string(e.Raw) == "true" {
 		isErr = true
 	}
-	if sc := n.field("structuredContent"); sc != nil && sc.kind != kindNull {
+	if sc := n.Field("structuredContent"); sc != nil && sc.Kind != kindNull {
 		v := fromNode(sc, false)
 		v.IsError = isErr
 		return v
 	}
 	var lines []string
-	for _, part := range n.field("content").vals {
+	for _, part := range n.Field("content").Vals {
 		lines = append(lines, partLine(part))
 	}
 	v := textOrJSON(strings.Join(lines, "\n"))
@@ -47,7 +47,7 @@ func fromMCP(n *node) Value {
 // one-line summary such as "[image image/png, 14.2 KiB]" or
 // "[resource_link file:///x.log]".
 func partLine(part *node) string {
-	typ := part.field("type").str()
+	typ := part.Field("type").Str()
 	if typ == "text" {
 		return stringField(part, "text")
 	}
@@ -58,20 +58,20 @@ func partLine(part *node) string {
 	case "resource_link":
 		appendWord(&b, stringField(part, "uri"))
 	case "resource":
-		res := part.field("resource")
+		res := part.Field("resource")
 		appendWord(&b, stringField(res, "uri"))
 		if mt := stringField(res, "mimeType"); mt != "" {
 			b.WriteString(", " + mt)
 		}
-		if t := res.field("text"); t != nil && t.kind == kindString {
-			b.WriteString(", " + formatSize(len(t.str())))
-		} else if d := res.field("blob"); d != nil && d.kind == kindString {
-			b.WriteString(", " + formatSize(base64Len(d.str())))
+		if t := res.Field("text"); t != nil && t.Kind == kindString {
+			b.WriteString(", " + formatSize(len(t.Str())))
+		} else if d := res.Field("blob"); d != nil && d.Kind == kindString {
+			b.WriteString(", " + formatSize(base64Len(d.Str())))
 		}
 	default: // image, audio and anything else with data
 		appendWord(&b, stringField(part, "mimeType"))
-		if d := part.field("data"); d != nil && d.kind == kindString {
-			b.WriteString(", " + formatSize(base64Len(d.str())))
+		if d := part.Field("data"); d != nil && d.Kind == kindString {
+			b.WriteString(", " + formatSize(base64Len(d.Str())))
 		}
 	}
 	b.WriteString("]")
@@ -86,11 +86,11 @@ func appendWord(b *strings.Builder, s string) {
 
 // stringField returns the text of a string field of an object, else "".
 func stringField(n *node, key string) string {
-	f := n.field(key)
-	if f == nil || f.kind != kindString {
+	f := n.Field(key)
+	if f == nil || f.Kind != kindString {
 		return ""
 	}
-	return f.str()
+	return f.Str()
 }
 
 // base64Len is the decoded length of base64 text (padding and line breaks

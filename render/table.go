@@ -13,11 +13,11 @@ import (
 func tableColumns(arr *node) ([]string, bool) {
 	var cols []string
 	seen := map[string]bool{}
-	for _, el := range arr.vals {
-		if el.kind != kindObject {
+	for _, el := range arr.Vals {
+		if el.Kind != kindObject {
 			return nil, false
 		}
-		for _, k := range el.keys {
+		for _, k := range el.Keys {
 			if !seen[k] {
 				seen[k] = true
 				cols = append(cols, k)
@@ -39,23 +39,23 @@ func cellText(n *node, clean func(string) string) string {
 // compact JSON is built in buf.
 func cellBytes(n *node, clean func(string) string, buf []byte) []byte {
 	var b []byte
-	switch n.kind {
+	switch n.Kind {
 	case kindNull:
 		return nil
 	case kindString:
-		b = n.raw[1 : len(n.raw)-1]
+		b = n.Raw[1 : len(n.Raw)-1]
 		if !plainASCII(b) {
-			return []byte(clean(oneLine(n.str())))
+			return []byte(clean(oneLine(n.Str())))
 		}
 		return b
 	case kindArray, kindObject:
-		b = appendCompact(buf[:0], n.raw)
+		b = appendCompact(buf[:0], n.Raw)
 		if !plainASCII(b) {
 			return []byte(clean(oneLine(string(b))))
 		}
 		return b
 	default:
-		return n.raw
+		return n.Raw
 	}
 }
 
@@ -96,13 +96,13 @@ func (t *table) row(el *node) {
 	for i := range t.cells {
 		t.cells[i] = nil
 	}
-	for j, k := range el.keys {
+	for j, k := range el.Keys {
 		i, ok := j, j < len(t.cols) && t.cols[j] == k
 		if !ok {
 			i = t.index[k]
 		}
-		t.cells[i] = cellBytes(el.vals[j], t.clean, t.bufs[i])
-		if cap(t.cells[i]) > cap(t.bufs[i]) && inScratch(el.vals[j]) {
+		t.cells[i] = cellBytes(el.Vals[j], t.clean, t.bufs[i])
+		if cap(t.cells[i]) > cap(t.bufs[i]) && inScratch(el.Vals[j]) {
 			t.bufs[i] = t.cells[i][:0]
 		}
 	}
@@ -110,7 +110,7 @@ func (t *table) row(el *node) {
 
 // inScratch reports whether a value's cell is built in the column's scratch
 // buffer (never true for a slice of the input, which must not be reused).
-func inScratch(n *node) bool { return n.kind == kindArray || n.kind == kindObject }
+func inScratch(n *node) bool { return n.Kind == kindArray || n.Kind == kindObject }
 
 // bytesWidth is the display width of a cell.
 func bytesWidth(b []byte) int {
@@ -132,7 +132,7 @@ func writeTable(w, notes io.Writer, arr *node, cols []string, o Options) error {
 		widths[i] = bytesWidth(header[i])
 		t.index[c] = i
 	}
-	for _, el := range arr.vals {
+	for _, el := range arr.Vals {
 		t.row(el)
 		for i, c := range t.cells {
 			if cw := bytesWidth(c); cw > widths[i] {
@@ -151,7 +151,7 @@ func writeTable(w, notes io.Writer, arr *node, cols []string, o Options) error {
 		bw.Write(line)
 	}
 	bw.WriteByte('\n')
-	for _, el := range arr.vals {
+	for _, el := range arr.Vals {
 		t.row(el)
 		line = appendRow(line[:0], t.cells, caps, shown)
 		bw.Write(line)

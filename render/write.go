@@ -29,9 +29,9 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 	if n == nil {
 		return writeText(w, nv.Text, o)
 	}
-	switch n.kind {
+	switch n.Kind {
 	case kindArray:
-		if len(n.vals) == 0 {
+		if len(n.Vals) == 0 {
 			return nil
 		}
 		if cols, ok := tableColumns(n); ok {
@@ -41,7 +41,7 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 	case kindObject:
 		return writeLines(w, propertyLines(nil, n, 0, o.clean()))
 	default:
-		return writeText(w, string(n.raw), o)
+		return writeText(w, string(n.Raw), o)
 	}
 }
 
@@ -70,8 +70,8 @@ func writeString(w io.Writer, s string) error {
 // listLines gives one line per element of an array of scalars (or mixed):
 // strings as text, objects and arrays as compact JSON.
 func listLines(arr *node, clean func(string) string) []string {
-	lines := make([]string, len(arr.vals))
-	for i, el := range arr.vals {
+	lines := make([]string, len(arr.Vals))
+	for i, el := range arr.Vals {
 		lines[i] = scalarText(el, clean)
 	}
 	return lines

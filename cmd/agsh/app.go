@@ -7,41 +7,32 @@ import (
 	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/iostreams"
 	"github.com/agsh-dev/agsh/render"
 )
 
 // app is one agsh run: its streams, options, the deployment client and the
-// session binding in force.
+// run's view of the deployment (binding, caches: catalog.Run).
 type app struct {
 	ios *iostreams.IOStreams
 	env env
-	g   globals
+	g   command.Globals
 
 	// out and errOut are the standard streams with the credentials redacted.
 	out, errOut io.Writer
 	redactors   []*iostreams.Redactor
 	secrets     []string
 
-	client   *catalog.Client
-	explicit catalog.Binding
-	// binding is the binding every call carries; bound tells whether the
-	// default binding has been looked up yet.
-	binding catalog.Binding
-	bound   bool
-	// answerSession is the sessionId of the last call's answer.
-	answerSession string
-	// reached is set once a request reached the deployment: the session line
-	// is printed only then.
-	reached bool
-
-	info    *catalog.Info
-	tools   []catalog.ToolEntry
-	details map[string]*catalog.ToolDetail
+	client *catalog.Client
+	run    *catalog.Run
 }
 
-func newApp(ios *iostreams.IOStreams, e env, g globals) *app {
-	a := &app{ios: ios, env: e, g: g, details: map[string]*catalog.ToolDetail{}}
+func newApp(ios *iostreams.IOStreams, e env, g command.Globals) *app {
+	if g.Values == nil {
+		g.Values = map[string]string{}
+	}
+	a := &app{ios: ios, env: e, g: g}
 	a.setSecrets(a.token())
 	return a
 }
@@ -70,16 +61,21 @@ func (a *app) flush() {
 
 func (a *app) getenv(k string) string { return a.env.Getenv(k) }
 
-// token is the explicit bearer token: the flag, else the environment,
-// without surrounding white space (a value read from a file often ends in
-// one). It is sent and redacted as trimmed: the header's value is trimmed
-// on the wire anyway, and a padded secret would not match the token where
-// a deployment echoes it.
-func (a *app) token() string {
-	if a.g.token != "" {
-		return strings.TrimSpace(a.g.token)
+// option is a global option's value: the flag, else its environment
+// variable.
+func (a *app) option(name, env string) string {
+	if v := a.g.Get(name); v != "" {
+		return v
 	}
-	return strings.TrimSpace(a.getenv("AGENT_SHELL_BEARER_TOKEN"))
+	return a.getenv(env)
+}
+
+// token is the explicit bearer token without surrounding white space (a
+// value read from a file often ends in one). It is sent and redacted as
+// trimmed: the header's value is trimmed on the wire anyway, and a padded
+// secret would not match the token where a deployment echoes it.
+func (a *app) token() string {
+	return strings.TrimSpace(a.option("--bearer-token", "AGENT_SHELL_BEARER_TOKEN"))
 }
 
 // outOpts and errOpts are the rendering options of each stream.
@@ -94,34 +90,33 @@ func (a *app) errOpts() render.Options {
 // connect resolves the target (a URL, or a production name through the
 // control plane) and builds the client. It sends no request for a URL.
 func (a *app) connect(ctx context.Context) error {
-	target := a.g.target
+	target := a.option("--target", "AGENT_SHELL_TARGET")
 	if target == "" {
-		target = a.getenv("AGENT_SHELL_TARGET")
+		return catalog.NoTarget()
 	}
-	if target == "" {
-		return &catalog.Error{ErrCode: "no_target", Exit: exitUsage,
-			Message: "no target deployment: pass --target <url|name> or set AGENT_SHELL_TARGET"}
+	session, contToken := a.g.Get("--session"), a.g.Get("--continuation-token")
+	if session != "" && contToken != "" {
+		return command.Usagef("--session and --continuation-token cannot be used together; pass one of them")
 	}
-	if a.g.session != "" && a.g.contToken != "" {
-		return usagef("--session and --continuation-token cannot be used together; pass one of them")
-	}
-	a.explicit = catalog.Binding{SessionID: a.g.session, ContinuationToken: a.g.contToken}
 	t, err := catalog.ParseTarget(target)
 	if err != nil {
 		return err
 	}
 	if t.URL != "" {
-		if a.g.team != "" {
-			return usagef("--team applies to production deployment names, not to a URL target (%s)", redactURL(t.URL))
+		if a.g.Get("--team") != "" {
+			return command.Usagef("--team applies to production deployment names, not to a URL target (%s)", redactURL(t.URL))
 		}
 		a.client, err = catalog.New(t.URL, catalog.Options{BearerToken: a.token(), UserAgent: userAgent,
 			HTTPClient: a.httpClient(), CredentialSource: "--bearer-token/AGENT_SHELL_BEARER_TOKEN"})
-		return err
+	} else {
+		err = a.resolve(ctx, t.Name)
 	}
-	team := a.g.team
-	if team == "" {
-		team = a.getenv("AGENT_SHELL_TEAM")
-	}
+	a.run = catalog.NewRun(a.client, catalog.Binding{SessionID: session, ContinuationToken: contToken})
+	return err
+}
+
+// resolve builds the client of a production deployment name.
+func (a *app) resolve(ctx context.Context, name string) error {
 	cred, err := catalog.LookupCredential(a.token(), a.getenv, a.env.ReadFile, a.env.HomeDir())
 	if err != nil {
 		return err
@@ -132,12 +127,12 @@ func (a *app) connect(ctx context.Context) error {
 		api = catalog.DefaultAPIURL
 	}
 	hc := a.httpClient() // one client, kept alive from resolution to the call
-	base, teamID, err := catalog.Resolve(ctx, api, t.Name, team, cred, hc)
+	base, teamID, err := catalog.Resolve(ctx, api, name, a.option("--team", "AGENT_SHELL_TEAM"), cred, hc)
 	if err != nil {
 		return err
 	}
-	a.client, err = catalog.New(base, catalog.Options{BearerToken: cred.Token, Query: catalog.TeamQuery(teamID), UserAgent: userAgent,
-		HTTPClient: hc, CredentialSource: cred.Source})
+	a.client, err = catalog.New(base, catalog.Options{BearerToken: cred.Token, Query: catalog.TeamQuery(teamID),
+		UserAgent: userAgent, HTTPClient: hc, CredentialSource: cred.Source})
 	return err
 }
 
@@ -146,12 +141,12 @@ const userAgent = "agsh/0.1"
 // sessionLine prints the bound identity as the last line of standard error,
 // once a request reached the deployment.
 func (a *app) sessionLine() {
-	if !a.reached {
+	if a.run == nil || !a.run.Reached() {
 		return
 	}
 	// The id comes from the deployment (or the command line): made safe on
 	// a terminal like every other message.
-	a.message(a.errOut, "", catalog.SessionLine(a.binding, a.answerSession))
+	a.message(a.errOut, "", a.run.SessionLine())
 }
 
 // message prints an agsh message on w (standard error), made safe for a

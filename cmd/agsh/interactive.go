@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/repl"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/interp/syntax"
@@ -15,17 +17,17 @@ import (
 
 // interactive runs the REPL (standard input and output are terminals) or
 // the plain line shell (only standard input is).
-func (a *app) interactive(ctx context.Context, runner *interp.Runner) int {
-	if err := a.launch(ctx); err != nil {
+func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.Runner) int {
+	if err := a.launch(ctx, h); err != nil {
 		return a.report(ctx, a.errOut, err)
 	}
 	name := a.client.Target()
-	if info, err := a.loadInfo(ctx); err == nil && info.Name != "" {
+	if info, err := a.run.Info(ctx); err == nil && info.Name != "" {
 		name = info.Name
 	}
-	session := a.binding.SessionID
+	session := a.run.Binding().SessionID
 	if session == "" {
-		session = a.binding.ContinuationToken
+		session = a.run.Binding().ContinuationToken
 	}
 	cfg := repl.Config{
 		// The deployment's words are untrusted: no escape reaches the terminal.
@@ -35,7 +37,7 @@ func (a *app) interactive(ctx context.Context, runner *interp.Runner) int {
 		HistoryPath: repl.HistoryPathFrom(a.getenv, a.env.HomeDir()),
 		Secrets:     a.secrets,
 		Runner:      &replRunner{a: a, runner: runner},
-		Completer:   newCompleter(a),
+		Completer:   command.NewCompleter(a.run, h.table),
 		In:          a.ios.In,
 		Out:         terminalOut(a.out, a.ios.Out),
 		ErrOut:      a.errOut,
@@ -93,9 +95,9 @@ func (r *replRunner) Run(ctx context.Context, src string, stdout, stderr io.Writ
 	if err != nil {
 		fmt.Fprintf(stderr, "agsh: %s\n", err)
 		if r.runner.OnError != nil {
-			r.runner.OnError(stderr, exitUsage, err.Error())
+			r.runner.OnError(stderr, exitcode.Usage, err.Error())
 		}
-		return exitUsage, false
+		return exitcode.Usage, false
 	}
 	status := r.runner.LastStatus()
 	for _, l := range script.Lists {
@@ -124,79 +126,4 @@ func typed(src string) string {
 		return src + "\n"
 	}
 	return src
-}
-
-// shellWords are the shell's own words and the filters, for completion.
-var (
-	shellWords  = []string{"help", "exit"}
-	filterWords = []string{"head", "tail", "wc", "grep", "jq"}
-)
-
-// lineContext is what completion needs to know of the text before the
-// cursor: the words of the current command, the word being typed and where
-// it starts, and whether the command follows a pipe.
-type lineContext struct {
-	words     []string // complete words before the current one
-	current   string
-	start     int
-	afterPipe bool
-}
-
-func scanLine(line string) lineContext {
-	var lc lineContext
-	var word strings.Builder
-	inWord := false
-	quote := byte(0)
-	flush := func() {
-		if inWord {
-			lc.words = append(lc.words, word.String())
-			word.Reset()
-			inWord = false
-		}
-	}
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else {
-				word.WriteByte(c)
-			}
-		case c == '\'' || c == '"':
-			if !inWord {
-				inWord, lc.start = true, i
-			}
-			quote = c
-		case c == '\\' && i+1 < len(line):
-			if !inWord {
-				inWord, lc.start = true, i
-			}
-			i++
-			word.WriteByte(line[i])
-		case c == ' ' || c == '\t':
-			flush()
-		case c == '|' || c == ';' || c == '&' || c == '\n':
-			flush()
-			pipe := c == '|' && !(i+1 < len(line) && line[i+1] == '|') && !(i > 0 && line[i-1] == '|')
-			if c == '|' && i+1 < len(line) && line[i+1] == '|' {
-				i++
-			}
-			if c == '&' && i+1 < len(line) && line[i+1] == '&' {
-				i++
-			}
-			lc.words, lc.afterPipe = nil, pipe
-		default:
-			if !inWord {
-				inWord, lc.start = true, i
-			}
-			word.WriteByte(c)
-		}
-	}
-	if inWord {
-		lc.current = word.String()
-	} else {
-		lc.start = len(line)
-	}
-	return lc
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/iostreams"
 )
 
@@ -39,7 +40,7 @@ func TestHTTPClientMasksCredential(t *testing.T) {
 	}))
 	defer srv.Close()
 	ios, _, _ := iostreams.Test("")
-	a := newApp(ios, ttySafeEnv{}, globals{token: "tok&en-1234"})
+	a := newApp(ios, ttySafeEnv{}, command.Globals{Values: map[string]string{"--bearer-token": "tok&en-1234"}})
 	resp, err := a.httpClient().Get(srv.URL)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +64,7 @@ func TestHTTPClientRefusesDowngrade(t *testing.T) {
 	}))
 	defer tls.Close()
 	ios, _, _ := iostreams.Test("")
-	hc := newApp(ios, ttySafeEnv{}, globals{}).httpClient()
+	hc := newApp(ios, ttySafeEnv{}, command.Globals{}).httpClient()
 	hc.Transport.(*http.Transport).TLSClientConfig = tls.Client().Transport.(*http.Transport).TLSClientConfig
 
 	_, err := hc.Get(tls.URL + "/?to=" + url.QueryEscape("http://user:pw@deploy.example/x"))

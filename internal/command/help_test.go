@@ -1,4 +1,4 @@
-package main
+package command
 
 import (
 	"encoding/json"
@@ -18,8 +18,8 @@ func TestOutputNote(t *testing.T) {
 		{`{}`, "Output: any."},
 	}
 	for _, c := range cases {
-		if got := outputNote(json.RawMessage(c.schema)); got != c.want {
-			t.Errorf("outputNote(%s) = %q, want %q", c.schema, got, c.want)
+		if got := OutputNote(json.RawMessage(c.schema)); got != c.want {
+			t.Errorf("OutputNote(%s) = %q, want %q", c.schema, got, c.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package command
 
 import (
 	"encoding/json"
@@ -25,7 +25,7 @@ func TestOptionFactsShowConstraints(t *testing.T) {
 		"--plain":    "",
 	}
 	for _, f := range cmd.Flags {
-		if got := optionItem(f).Facts; got != want[f.Name] {
+		if got := OptionItem(f).Facts; got != want[f.Name] {
 			t.Errorf("%s facts = %q, want %q", f.Name, got, want[f.Name])
 		}
 	}
