@@ -8,7 +8,10 @@ package shellcomp
 
 import (
 	"fmt"
+	"io"
 	"strings"
+
+	"github.com/agsh-dev/agsh/internal/version"
 )
 
 // Shells are the shells agsh writes a completion script for.
@@ -221,4 +224,23 @@ func BashQuote(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// Launch writes what a launch option that replaces the command prints:
+// --version (one line, or with --output json an object) or --completion
+// SHELL (the script). It answers the exit status.
+func Launch(w io.Writer, action, shell string, jsonOut bool) int {
+	switch {
+	case action == "--version" && jsonOut:
+		fmt.Fprintf(w, "%s\n", version.Read("agsh").JSON())
+	case action == "--version":
+		fmt.Fprintln(w, version.Read("agsh"))
+	default:
+		script, err := Script(shell, "agsh")
+		if err != nil {
+			return 2
+		}
+		io.WriteString(w, script)
+	}
+	return 0
 }
