@@ -81,7 +81,13 @@ fi
 
 const fishScript = `# agsh completion for fish. Load it in ~/.config/fish/config.fish:
 #   %[1]s --completion fish | source
-complete -c %[1]s -f -a '(command %[1]s --__complete fish -- (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+function __%[1]s_complete
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l current (commandline -ct)
+    command %[1]s --__complete fish -- $tokens "$current" 2>/dev/null
+end
+complete -c %[1]s -f -a '(__%[1]s_complete)'
 `
 
 // Request is what the host shell asked: the words before the one being
