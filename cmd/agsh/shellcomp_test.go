@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -146,6 +147,24 @@ func TestBashCompletion(t *testing.T) {
 		{line: "agsh ls /repo/s", words: []string{"agsh", "ls", "/repo/s"}, want: []string{"/repo/sub/"}},
 		{line: "agsh --output j", words: []string{"agsh", "--output", "j"}, want: []string{"json"}},
 	})
+
+	// Only completion reads the cache: a tool it names that the deployment
+	// does not have is offered by Tab, never listed by help.
+	var entry map[string]any
+	if err := json.Unmarshal(b, &entry); err != nil {
+		t.Fatal(err)
+	}
+	entry["tools"] = append(entry["tools"].([]any), map[string]any{"name": "ghost_tool", "source": map[string]any{"kind": "agent"}})
+	b, _ = json.Marshal(entry)
+	if err := os.WriteFile(files[0], b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bashComplete(t, bin, env, []compCase{{line: "agsh ghost", words: []string{"agsh", "ghost"}, want: []string{"ghost_tool"}}})
+	help := agshCommand("help")
+	help.Env = append(help.Env, env...)
+	if out, err := help.CombinedOutput(); err != nil || !strings.Contains(string(out), "datadog_list_monitors") || strings.Contains(string(out), "ghost_tool") {
+		t.Errorf("agsh help (%v):\n%s", err, out)
+	}
 
 	// Another principal has its own entry: the tools of one are never
 	// offered for another.
