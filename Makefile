@@ -14,9 +14,10 @@ STATICCHECK ?= $(or $(shell command -v staticcheck 2>/dev/null),$(wildcard $(GOB
 
 all: build
 
+# -buildvcs=auto: agsh --version names the commit of a build from a checkout.
 build:
-	$(GO) build -o $(BIN)/agsh ./cmd/agsh
-	$(GO) build -o $(BIN)/agsh-devserver ./cmd/agsh-devserver
+	$(GO) build -buildvcs=auto -o $(BIN)/agsh ./cmd/agsh
+	$(GO) build -buildvcs=auto -o $(BIN)/agsh-devserver ./cmd/agsh-devserver
 
 # Start agsh-devserver over this repository on a free loopback port and open
 # the agsh shell against its executor agent; the server stops when agsh exits.

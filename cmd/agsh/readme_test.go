@@ -30,7 +30,7 @@ func readmeBlocks(t *testing.T, readme string) [][]readmeCommand {
 	t.Helper()
 	var blocks [][]readmeCommand
 	var cur []readmeCommand
-	in := false
+	in, skip := false, false
 	comment := regexp.MustCompile(`\s{2,}#.*$`)
 	heredoc := regexp.MustCompile(`<<-?'?(\w+)'?`)
 	lines := strings.Split(readme, "\n")
@@ -42,6 +42,15 @@ func readmeBlocks(t *testing.T, readme string) [][]readmeCommand {
 				cur = nil
 			}
 			in = !in
+			// Blocks for another shell (```zsh, ```fish) are not run by bash.
+			if lang := strings.TrimSpace(strings.TrimPrefix(l, "```")); in && lang != "" && lang != "sh" && lang != "bash" {
+				skip = true
+			} else if !in {
+				skip = false
+			}
+			continue
+		}
+		if skip {
 			continue
 		}
 		if !in || strings.TrimSpace(l) == "" {
@@ -78,9 +87,10 @@ func firstWord(cmd string) string {
 	return ""
 }
 
-// isAgsh says a command runs agsh: it starts with agsh, or pipes into it.
+// isAgsh says a command runs agsh: it starts with agsh, pipes into it, or
+// reads its output (source <(agsh …)).
 func isAgsh(cmd string) bool {
-	return firstWord(cmd) == "agsh" || regexp.MustCompile(`\|\s*agsh\b`).MatchString(cmd)
+	return firstWord(cmd) == "agsh" || regexp.MustCompile(`(\||<\()\s*agsh\b`).MatchString(cmd)
 }
 
 // buildDevserver builds agsh-devserver into dir.

@@ -40,6 +40,10 @@ var allowed = []struct {
 	{pkg: "internal/repl", may: []string{"interp", "render", "catalog", "generated", "curated", "internal/repl", "internal/iostreams"}},
 	{pkg: "internal/command", may: []string{"catalog", "generated", "curated", "interp", "render", "internal/repl", "internal/command"}},
 	{pkg: "internal/devserver", may: []string{"catalog", "internal/devserver"}},
+	{pkg: "internal/version", may: nil, noNet: true},
+	{pkg: "internal/testcorpus", may: nil, noNet: true},
+	{pkg: "internal/compcache", may: []string{"catalog"}},
+	{pkg: "internal/shellcomp", may: []string{"catalog", "generated", "interp", "internal/command", "internal/compcache", "internal/version"}},
 }
 
 // isLeaf reports a leaf package.

@@ -109,3 +109,14 @@ func Save(dir, key string, e *Entry) error {
 	os.Remove(tmp)
 	return err
 }
+
+// Detail answers the cached detail of the tool name (nil when unknown): its
+// listing entry and input schema, what command shapes and flags need.
+func (e *Entry) Detail(name string) *catalog.ToolDetail {
+	for _, t := range e.Tools {
+		if t.Name == name {
+			return &catalog.ToolDetail{Name: t.Name, Title: t.Title, Source: t.Source, InputSchema: e.Schemas[name]}
+		}
+	}
+	return nil
+}

@@ -8,7 +8,10 @@ package shellcomp
 
 import (
 	"fmt"
+	"io"
 	"strings"
+
+	"github.com/agsh-dev/agsh/internal/version"
 )
 
 // Shells are the shells agsh writes a completion script for.
@@ -78,7 +81,13 @@ fi
 
 const fishScript = `# agsh completion for fish. Load it in ~/.config/fish/config.fish:
 #   %[1]s --completion fish | source
-complete -c %[1]s -f -a '(command %[1]s --__complete fish -- (commandline -opc)[2..-1] (commandline -ct) 2>/dev/null)'
+function __%[1]s_complete
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l current (commandline -ct)
+    command %[1]s --__complete fish -- $tokens "$current" 2>/dev/null
+end
+complete -c %[1]s -f -a '(__%[1]s_complete)'
 `
 
 // Request is what the host shell asked: the words before the one being
@@ -221,4 +230,23 @@ func BashQuote(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// Launch writes what a launch option that replaces the command prints:
+// --version (one line, or with --output json an object) or --completion
+// SHELL (the script). It answers the exit status.
+func Launch(w io.Writer, action, shell string, jsonOut bool) int {
+	switch {
+	case action == "--version" && jsonOut:
+		fmt.Fprintf(w, "%s\n", version.Read("agsh").JSON())
+	case action == "--version":
+		fmt.Fprintln(w, version.Read("agsh"))
+	default:
+		script, err := Script(shell, "agsh")
+		if err != nil {
+			return 2
+		}
+		io.WriteString(w, script)
+	}
+	return 0
 }
