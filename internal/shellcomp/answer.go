@@ -147,7 +147,14 @@ func engine(ctx context.Context, g command.Globals, words []string, cur string, 
 	}
 	var out []string
 	for _, cand := range c.Candidates {
-		out = append(out, cand.Text)
+		// The engine writes each candidate in agsh's own quoting, for the
+		// REPL's line: read it back to the value, which the host shell's
+		// quoting then writes.
+		if p := syntax.ScanPartial(cand.Text); len(p.Words) == 0 && p.Quote == 0 {
+			out = append(out, p.Current)
+		} else {
+			out = append(out, cand.Text)
+		}
 	}
 	return out
 }
