@@ -4,27 +4,42 @@
 GO      ?= go
 BIN     := bin
 FUZZTIME ?= 10s
+# staticcheck: .ci/run installs this version with `go install`, which puts it in
+# $(go env GOBIN), else the first $(go env GOPATH)/bin; PATH is searched first.
+STATICCHECK_VERSION := v0.8.2
+GOBIN_DIR := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)
+STATICCHECK ?= $(or $(shell command -v staticcheck 2>/dev/null),$(wildcard $(GOBIN_DIR)/staticcheck))
 
-.PHONY: all build demo test check unit fuzz clean
+.PHONY: all build demo test check unit fuzz tools clean
 
 all: build
 
+# -buildvcs=auto: agsh --version names the commit of a build from a checkout.
 build:
-	$(GO) build -o $(BIN)/agsh ./cmd/agsh
-	$(GO) build -o $(BIN)/agsh-devserver ./cmd/agsh-devserver
+	$(GO) build -buildvcs=auto -o $(BIN)/agsh ./cmd/agsh
+	$(GO) build -buildvcs=auto -o $(BIN)/agsh-devserver ./cmd/agsh-devserver
 
 # Start agsh-devserver over this repository on a free loopback port and open
 # the agsh shell against its executor agent; the server stops when agsh exits.
 demo: build
 	@./scripts/demo.sh
 
-# The test command (README, .ci/run): formatting, vet, the race-enabled test
-# suite (end-to-end tests included) and a short run of every fuzz target.
+# The test command (README, .ci/run): formatting, vet, go.mod tidiness,
+# staticcheck, the race-enabled test suite (end-to-end tests included) and a
+# short run of every fuzz target.
 test: check unit fuzz
 
 check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) mod tidy -diff
+	@if [ -n "$(STATICCHECK)" ]; then echo "$(STATICCHECK) ./..."; "$(STATICCHECK)" ./...; \
+	elif [ "$$CI" = true ]; then echo "staticcheck is not installed (CI installs it: go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION))"; exit 1; \
+	else echo "staticcheck skipped: not installed (go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION))"; fi
+
+# The tools make test uses beyond Go itself (.ci/run calls this).
+tools:
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 unit:
 	$(GO) test -race -count=1 ./...

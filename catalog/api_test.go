@@ -38,7 +38,7 @@ func TestNewTargets(t *testing.T) {
 
 func TestRequestsCarryHeadersQueryAndEscapedName(t *testing.T) {
 	var got []string
-	c, srv := serve(t, "/exec", func(w http.ResponseWriter, r *http.Request) {
+	_, srv := serve(t, "/exec", func(w http.ResponseWriter, r *http.Request) {
 		got = append(got, r.Method+" "+r.URL.EscapedPath()+"?"+r.URL.RawQuery+" "+
 			r.Header.Get("Authorization")+" "+r.Header.Get("User-Agent"))
 		if r.Method == http.MethodPost {

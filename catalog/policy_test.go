@@ -72,8 +72,7 @@ func TestRedirectPolicy(t *testing.T) {
 		writeJSON(w, 200, `{"ok":true,"tools":[{"name":"auth:`+r.Header.Get("Authorization")+`"}],"result":"other","isError":false}`)
 	}))
 	defer other.Close()
-	var target *httptest.Server
-	target = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/a/v1/tools":
 			http.Redirect(w, r, other.URL+"/a/v1/tools", http.StatusFound)

@@ -14,7 +14,7 @@ var update = flag.Bool("update", false, "rewrite testdata/reformatted from the c
 // fixtureDir holds the development server's own tool outputs, written by the
 // fstools golden tests: a format change on the server side breaks these
 // tests too.
-const fixtureDir = "../internal/devserver/fstools/testdata/golden"
+const fixtureDir = "../testdata/toolout"
 
 // TestReformatServerFixtures reformats every captured tool output and
 // compares the result (stdout, notes, status) with testdata/reformatted.

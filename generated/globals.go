@@ -54,6 +54,9 @@ var GlobalOptions = []GlobalOption{
 	{Name: "--continuation-token", Placeholder: "<token>", Scope: Launch, Help: "bind by continuation token"},
 	{Name: "--output", Placeholder: "<text|json>", Values: []string{"text", "json"}, Help: "human views (default) or JSON"},
 	{Name: "--help", Short: "-h", Help: "help"},
+	{Name: "--version", Scope: BeforeCommand, Help: "agsh's version (with --output json: an object); before any command"},
+	{Name: "--completion", Placeholder: "<bash|zsh|fish>", Values: []string{"bash", "zsh", "fish"}, Scope: BeforeCommand,
+		Help: "print the shell's completion script; before any command"},
 }
 
 // LookupGlobal returns the global option spelled name (long or short).

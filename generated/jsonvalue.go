@@ -47,14 +47,6 @@ func (v *jvalue) get(key string) *jvalue {
 	return nil
 }
 
-// str returns the string member named key, or "".
-func (v *jvalue) str(key string) string {
-	if m := v.get(key); m != nil && m.kind == jString {
-		return m.s
-	}
-	return ""
-}
-
 // text is how a value is shown and compared on the command line: a string
 // is its contents, anything else its compact JSON.
 func (v *jvalue) text() string {

@@ -35,6 +35,3 @@ func literalFlag(name string) bool {
 	}
 	return true
 }
-
-// isShort reports whether a flag spelling is a one-letter short flag.
-func isShort(name string) bool { return len(name) == 2 && name[0] == '-' && name[1] != '-' }

@@ -6,33 +6,23 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/generated/inputgen"
+	"github.com/agsh-dev/agsh/internal/testcorpus"
 )
-
-// corpusDir is the shared corpus of real tool definitions.
-func corpusDir() string {
-	if d := os.Getenv("AGSH_CORPUS"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "shared", "corpus")
-}
 
 type tool struct {
 	file   string
 	schema json.RawMessage
 }
 
-// loadCorpus returns the inputSchema of every tool file, or skips.
-func loadCorpus(t testing.TB) []tool {
-	files, _ := filepath.Glob(filepath.Join(corpusDir(), "*", "*.json"))
-	if len(files) == 0 {
-		t.Skipf("corpus not found at %s (set AGSH_CORPUS)", corpusDir())
-	}
+// loadCorpus returns the inputSchema of every tool file under dir (a
+// testcorpus set).
+func loadCorpus(t testing.TB, dir string) []tool {
+	files := testcorpus.Files(t, dir)
 	var out []tool
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -140,7 +130,11 @@ func roundTrip(t testing.TB, name string, schema json.RawMessage, c *generated.C
 }
 
 func TestCorpusRoundTrip(t *testing.T) {
-	tools := loadCorpus(t)
+	testcorpus.Each(t, testCorpusRoundTrip)
+}
+
+func testCorpusRoundTrip(t *testing.T, set testcorpus.Set) {
+	tools := loadCorpus(t, set.Dir)
 	n := 20
 	if testing.Short() {
 		n = 5
@@ -187,7 +181,10 @@ func FuzzMapping(f *testing.F) {
 	for _, s := range generated.SeedSchemas() {
 		f.Add(s, uint64(1), "--name\nx")
 	}
-	files, _ := filepath.Glob(filepath.Join(corpusDir(), "*", "*.json"))
+	var files []string
+	for _, set := range testcorpus.Available(f) {
+		files = append(files, testcorpus.Files(f, set.Dir)...)
+	}
 	for i := 0; i < len(files); i += 25 {
 		b, err := os.ReadFile(files[i])
 		if err != nil {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/agsh-dev/agsh/internal/testcorpus"
 )
 
 // tableInput builds a JSON array of rows×8 objects.
@@ -90,9 +92,11 @@ func BenchmarkHelpLargestCorpusCold(b *testing.B) {
 
 func largestCorpusPage(b *testing.B) HelpPage {
 	var best corpusTool
-	for _, ct := range loadCorpus(b) {
-		if len(ct.Description) > len(best.Description) {
-			best = ct
+	for _, set := range testcorpus.Available(b) {
+		for _, ct := range loadCorpus(b, set.Dir) {
+			if len(ct.Description) > len(best.Description) {
+				best = ct
+			}
 		}
 	}
 	return HelpPage{Name: best.Name, Title: best.Title, Synopsis: best.Name + " [options...]", Description: best.Description,

@@ -6,10 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// corpusDir is the shared corpus of real MCP tool definitions.
-const corpusDir = "../../shared/corpus"
+	"github.com/agsh-dev/agsh/internal/testcorpus"
+)
 
 type corpusTool struct {
 	file        string
@@ -18,14 +17,10 @@ type corpusTool struct {
 	Description string `json:"description"`
 }
 
-// loadCorpus returns every tool definition of the corpus, skipping the
-// test when the corpus is absent.
-func loadCorpus(tb testing.TB) []corpusTool {
+// loadCorpus returns every tool definition under dir (a testcorpus set).
+func loadCorpus(tb testing.TB, dir string) []corpusTool {
 	tb.Helper()
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*", "*.json"))
-	if len(files) == 0 {
-		tb.Skip("corpus not found at " + corpusDir)
-	}
+	files := testcorpus.Files(tb, dir)
 	var tools []corpusTool
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -46,7 +41,11 @@ func loadCorpus(tb testing.TB) []corpusTool {
 // DESCRIPTION path at 80 columns, color off and on: no line wider than 80,
 // no control character, no trailing whitespace, text indented four.
 func TestCorpusDescriptions(t *testing.T) {
-	tools := loadCorpus(t)
+	testcorpus.Each(t, testCorpusDescriptions)
+}
+
+func testCorpusDescriptions(t *testing.T, set testcorpus.Set) {
+	tools := loadCorpus(t, set.Dir)
 	if testing.Short() {
 		tools = tools[:min(len(tools), 40)]
 	}

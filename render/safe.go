@@ -138,7 +138,7 @@ func incompleteTail(b []byte) int {
 			default:
 				need = 2
 			}
-			if need > k && utf8.FullRune(b[len(b)-k:]) == false {
+			if need > k && !utf8.FullRune(b[len(b)-k:]) {
 				return k
 			}
 			return 0

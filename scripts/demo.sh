@@ -1,18 +1,46 @@
 #!/usr/bin/env bash
-# Starts the development deployment over this repository and opens agsh against
-# its executor agent. Extra arguments go to agsh (e.g. `scripts/demo.sh help`).
+# Starts the development deployment over this repository (mounted at /repo)
+# on 127.0.0.1:39400 when that port is free, else on a free port; prints how
+# to point agsh at it from a second terminal; then opens agsh against its
+# executor agent. Extra arguments go to agsh (`scripts/demo.sh help`). The
+# server stops when agsh exits.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
-./bin/agsh-devserver --addr 127.0.0.1:0 --root . >"$log" 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -f "$log"' EXIT
-for _ in $(seq 1 100); do
-  grep -q '^ready$' "$log" && break
-  kill -0 "$server" 2>/dev/null || { cat "$log" >&2; exit 1; }
-  sleep 0.1
-done
-grep -q '^ready$' "$log" || { echo "agsh-devserver did not start:" >&2; cat "$log" >&2; exit 1; }
+server=
+cleanup() {
+  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  rm -f "$log"
+}
+trap cleanup EXIT
+
+# start ADDR: runs agsh-devserver on ADDR; succeeds once it printed "ready",
+# fails when it exited first (the port was taken).
+start() {
+  : >"$log"
+  ./bin/agsh-devserver --addr "$1" --root . >"$log" 2>&1 &
+  server=$!
+  for _ in $(seq 1 200); do
+    grep -q '^ready$' "$log" && return 0
+    kill -0 "$server" 2>/dev/null || { wait "$server" 2>/dev/null || true; server=; return 1; }
+    sleep 0.05
+  done
+  return 1
+}
+
+if ! start 127.0.0.1:39400; then
+  echo "agsh-devserver: 127.0.0.1:39400 is taken; using a free port" >&2
+  start 127.0.0.1:0 || { echo "agsh-devserver did not start:" >&2; cat "$log" >&2; exit 1; }
+fi
 target=$(awk '$1 == "executor" { print $2 }' "$log")
-echo "agsh-devserver: executor at $target (planner beside it); Ctrl-D leaves the shell" >&2
+planner=$(awk '$1 == "planner" { print $2 }' "$log")
+cat >&2 <<MSG
+agsh-devserver serves $(pwd) at /repo:
+  executor  $target
+  planner   $planner
+The agsh binary is $(pwd)/bin/agsh (or run: go install ./cmd/agsh). From a second terminal:
+  export AGENT_SHELL_TARGET=$target
+  $(pwd)/bin/agsh help
+Opening the agsh shell on the executor; Ctrl-D leaves it and stops the server.
+MSG
 AGENT_SHELL_TARGET=$target ./bin/agsh "$@"

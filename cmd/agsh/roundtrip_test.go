@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,26 +14,20 @@ import (
 	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/generated/inputgen"
 	"github.com/agsh-dev/agsh/internal/devserver"
+	"github.com/agsh-dev/agsh/internal/testcorpus"
 	"github.com/agsh-dev/agsh/interp/syntax"
 )
-
-const corpusDir = "../../../shared/corpus"
 
 // TestEchoRoundTrip: for every tool of the corpus served by the
 // development server's echo connection, inputs generated within mapping.md's
 // domain, written as flags and sent by the real agsh (one script through the
 // shell), come back from the echoing MCP server exactly as generated.
 func TestEchoRoundTrip(t *testing.T) {
-	folders, _ := filepath.Glob(filepath.Join(corpusDir, "*"))
-	var echo []string
-	for _, f := range folders {
-		if st, err := os.Stat(f); err == nil && st.IsDir() {
-			echo = append(echo, f)
-		}
-	}
-	if len(echo) == 0 {
-		t.Skipf("corpus not found at %s", corpusDir)
-	}
+	testcorpus.Each(t, testEchoRoundTrip)
+}
+
+func testEchoRoundTrip(t *testing.T, set testcorpus.Set) {
+	echo := testcorpus.Folders(t, set.Dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	srv, stop, err := devserver.Build(ctx, devserver.Options{Addr: "127.0.0.1:0", Root: t.TempDir(), EchoTools: echo})
@@ -92,8 +84,8 @@ func TestEchoRoundTrip(t *testing.T) {
 			names = append(names, te.Name)
 		}
 	}
-	if len(want) < 100 {
-		t.Fatalf("only %d echo calls generated; the corpus should give hundreds", len(want))
+	if min := len(testcorpus.Files(t, set.Dir)); len(want) < min {
+		t.Fatalf("only %d echo calls generated for %d tool definitions", len(want), min)
 	}
 	c := agshCommand("--target", planner)
 	c.Stdin = strings.NewReader(script.String())

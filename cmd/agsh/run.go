@@ -5,19 +5,32 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 
+	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/iostreams"
 	"github.com/agsh-dev/agsh/internal/pager"
+	"github.com/agsh-dev/agsh/internal/shellcomp"
 )
 
 // run is agsh: it returns the exit status.
 func run(args []string, ios *iostreams.IOStreams, e env) int {
+	if len(args) > 0 && strings.HasPrefix(args[0], shellcomp.CompleteOption) {
+		return hiddenComplete(args, ios, e) // the completion scripts' hidden options
+	}
 	g, rest, err := command.SplitGlobals(args)
+	action := ""
+	if err == nil {
+		action, err = command.BeforeCommandAction(g, rest) // --version, --completion
+	}
 	if err != nil {
 		return reportEarly(ios, e, g, err, command.JSONRequested(args))
+	}
+	if action != "" {
+		return shellcomp.Launch(ios.Out, action, g.Get("--completion"), g.JSON())
 	}
 	if len(rest) > 0 && rest[0] == "--" {
 		rest = rest[1:]
@@ -113,4 +126,19 @@ func (a *app) helpWord(ctx context.Context, args []string, stdout, stderr io.Wri
 		return a.runTool(ctx, req).status
 	}
 	return a.report(ctx, stderr, command.Usagef("help takes at most one tool name, got %d", len(tools)))
+}
+
+// hiddenComplete answers the completion scripts and refreshes their cache.
+func hiddenComplete(args []string, ios *iostreams.IOStreams, e env) int {
+	self, err := exec.LookPath(os.Args[0]) // the program as invoked, for the detached refresh
+	if err != nil {
+		self, _ = os.Executable()
+	}
+	dial := func(ctx context.Context, g command.Globals) (*catalog.Client, error) {
+		a := newApp(ios, e, g)
+		err := a.connect(ctx)
+		return a.client, err
+	}
+	return shellcomp.Main(context.Background(), args, ios.Out, shellcomp.Env{Getenv: e.Getenv, ReadFile: e.ReadFile,
+		Home: e.HomeDir(), Environ: os.Environ(), Self: self, Dial: dial})
 }

@@ -38,9 +38,9 @@ func TestREPLInTmuxCompletionQuotes(t *testing.T) {
 	s.keys("C-u", "read my", "Tab")
 	s.waitFor(`read my\ dir/`)
 	s.keys("it", "Tab")
-	scr := s.waitFor(`read my\ dir/it\'s.txt`)
+	s.waitFor(`read my\ dir/it\'s.txt`)
 	s.keys("Enter")
-	scr = s.waitFor("quoted")
+	scr := s.waitFor("quoted")
 	if strings.Contains(scr, "No such file") {
 		t.Errorf("the completed word did not read back:\n%s", scr)
 	}

@@ -6,24 +6,13 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-)
 
-func corpusFiles(t *testing.T) []string {
-	dir := os.Getenv("AGSH_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "corpus")
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
-	if len(files) == 0 {
-		t.Skipf("corpus not found at %s (set AGSH_CORPUS)", dir)
-	}
-	return files
-}
+	"github.com/agsh-dev/agsh/internal/testcorpus"
+)
 
 func inputSchema(t *testing.T, file string) json.RawMessage {
 	b, err := os.ReadFile(file)
@@ -86,8 +75,12 @@ func checkDomain(t *testing.T, where string, v any) {
 }
 
 func TestGenerateValidAgainstCorpus(t *testing.T) {
+	testcorpus.Each(t, testGenerateValidAgainstCorpus)
+}
+
+func testGenerateValidAgainstCorpus(t *testing.T, set testcorpus.Set) {
 	var big, decimal bool
-	for i, f := range corpusFiles(t) {
+	for i, f := range testcorpus.Files(t, set.Dir) {
 		schema := inputSchema(t, f)
 		s := compile(t, schema)
 		for j := 0; j < 20; j++ {

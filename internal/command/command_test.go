@@ -172,7 +172,7 @@ func TestREADMEOptionTable(t *testing.T) {
 		if o.Env != "" {
 			env = "`" + o.Env + "`"
 		}
-		spelling := strings.ReplaceAll(o.Name+" "+o.Placeholder, "|", `\|`)
+		spelling := strings.ReplaceAll(strings.TrimSpace(o.Name+" "+o.Placeholder), "|", `\|`)
 		row := regexp.MustCompile(`(?m)^\| ` + regexp.QuoteMeta("`"+spelling+"`") + ` \| ` + regexp.QuoteMeta(env) + ` \| `)
 		if !row.MatchString(readme) {
 			t.Errorf("README.md has no row for %s (environment %s)", spelling, env)

@@ -23,6 +23,10 @@ import (
 // directory for the run). The text before the cursor is scanned by the
 // shell's own lexer (syntax.ScanPartial).
 type Completer struct {
+	// Detail, when set, answers a tool's detail in place of the
+	// deployment: shell completion's catalog cache (internal/shellcomp).
+	Detail func(ctx context.Context, name string) (*catalog.ToolDetail, error)
+
 	run   *catalog.Run
 	table *Table
 	mu    sync.Mutex
@@ -30,7 +34,8 @@ type Completer struct {
 	dirs  map[string][]string
 }
 
-// NewCompleter completes against a run whose listing is loaded (table).
+// NewCompleter completes against a run whose listing is loaded (table). A
+// nil run completes no remote path.
 func NewCompleter(run *catalog.Run, table *Table) *Completer {
 	return &Completer{run: run, table: table, cmds: map[string]*Command{}, dirs: map[string][]string{}}
 }
@@ -141,8 +146,14 @@ func (c *Completer) command(ctx context.Context, name string) (*Command, error) 
 	if ok {
 		return cmd, nil
 	}
-	d, err := c.run.Client().Tool(ctx, name, c.run.Binding())
-	if err != nil {
+	var d *catalog.ToolDetail
+	var err error
+	if c.Detail != nil {
+		d, err = c.Detail(ctx, name)
+	} else {
+		d, err = c.run.Client().Tool(ctx, name, c.run.Binding())
+	}
+	if err != nil || d == nil {
 		return nil, err
 	}
 	if cmd, err = New(d); err != nil {
@@ -198,7 +209,7 @@ func (c *Completer) list(ctx context.Context, dir string) ([]string, error) {
 	c.mu.Lock()
 	names, ok := c.dirs[dir]
 	c.mu.Unlock()
-	if ok {
+	if ok || c.run == nil {
 		return names, nil
 	}
 	ls, err := c.command(ctx, "ls")

@@ -69,6 +69,33 @@ func SplitGlobals(args []string) (g Globals, rest []string, err error) {
 	return g, rest, checkValues(g)
 }
 
+// BeforeCommandAction answers the option given that replaces the command
+// (--version, --completion; "" when none) and checks that it stands alone:
+// with at most --output beside it, and no command after it.
+func BeforeCommandAction(g Globals, rest []string) (string, error) {
+	action := ""
+	for _, o := range generated.GlobalOptions {
+		if _, ok := g.Values[o.Name]; ok && o.Scope == generated.BeforeCommand {
+			if action != "" {
+				return "", Usagef("%s and %s cannot be used together", action, o.Name)
+			}
+			action = o.Name
+		}
+	}
+	if action == "" {
+		return "", nil
+	}
+	for name := range g.Values {
+		if name != action && name != "--output" {
+			return "", Usagef("%s takes no option but --output; %s is not used with it", action, name)
+		}
+	}
+	if len(rest) > 0 {
+		return "", Usagef("%s takes no command (it stands before any command name)", action)
+	}
+	return action, nil
+}
+
 // JSONRequested is a best-effort look for --output json when the options
 // themselves could not be read.
 func JSONRequested(args []string) bool {

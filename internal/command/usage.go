@@ -15,6 +15,8 @@ USAGE
     agsh <tool> [operands] [flags]   call one tool
     agsh                             a shell: a REPL on a terminal, a script from stdin otherwise
     agsh --help                      this text
+    agsh --version                   agsh's version
+    agsh --completion bash|zsh|fish  the shell completion script (source <(agsh --completion bash))
 
 GLOBAL OPTIONS (before or after the tool name)
 `

@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agsh-dev/agsh/internal/testcorpus"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+var update = flag.Bool("update", false, "rewrite the golden tool outputs under the repository's testdata/toolout")
 
 // goldenTree is the deterministic fixture the goldens are made from: a
 // small project with nested directories, one large directory that ls
@@ -100,7 +102,9 @@ func TestGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			got := mustText(t, ts, c.tool, c.in)
 			checkStructure(t, c.tool, got)
-			path := filepath.Join("testdata", "golden", c.name+".txt")
+			// testdata/toolout at the repository's top: the curated
+			// reformatters' tests read these outputs too.
+			path := testcorpus.Testdata(t, "toolout", c.name+".txt")
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)

@@ -18,9 +18,8 @@ type lineRec struct {
 
 // fileResult is what searching one file found.
 type fileResult struct {
-	count  int       // matching lines
-	lines  []lineRec // content mode: matches and their context, in order
-	binary bool
+	count int       // matching lines
+	lines []lineRec // content mode: matches and their context, in order
 }
 
 // scanner searches buffers for one grep call.

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/testcorpus"
 )
 
 func TestToolsMetadata(t *testing.T) {
@@ -60,32 +61,52 @@ func stripDescriptions(v any) any {
 }
 
 // TestSchemasMatchSpec compares each schema, descriptions aside, with the
-// JSON block under its heading in spec/file-tools.md.
+// spec's JSON block kept in the repository (testdata/filetools/<tool>.json);
+// the "spec" subtest checks those blocks against spec/file-tools.md beside
+// the repository (skipped outside CI when absent).
 func TestSchemasMatchSpec(t *testing.T) {
-	spec, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "shared", "spec", "file-tools.md"))
-	if err != nil {
-		t.Skipf("spec not found beside the repository: %v", err)
-	}
-	blocks := regexp.MustCompile("(?s)### `(\\w+)`[^\\n]*\\n```json\\n(.*?)```").FindAllStringSubmatch(string(spec), -1)
-	if len(blocks) != 5 {
-		t.Fatalf("found %d schema blocks in the spec, want 5", len(blocks))
-	}
 	byName := map[string]json.RawMessage{}
 	for _, tl := range Tools(nil) {
 		byName[tl.Name] = tl.InputSchema
 	}
-	for _, b := range blocks {
-		var want, got any
-		if err := json.Unmarshal([]byte(b[2]), &want); err != nil {
-			t.Fatalf("spec block %s: %v", b[1], err)
+	files, _ := filepath.Glob(testcorpus.Testdata(t, "filetools", "*.json"))
+	if len(files) != 5 {
+		t.Fatalf("found %d schema blocks in testdata/filetools, want 5", len(files))
+	}
+	blocks := map[string][]byte{}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if err := json.Unmarshal(byName[b[1]], &got); err != nil {
-			t.Fatalf("%s: %v", b[1], err)
+		blocks[name] = b
+		var want, got any
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if err := json.Unmarshal(byName[name], &got); err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
 		if !reflect.DeepEqual(stripDescriptions(got), stripDescriptions(want)) {
-			t.Errorf("%s schema differs from the spec:\n got %s\nwant %s", b[1], byName[b[1]], b[2])
+			t.Errorf("%s schema differs from the spec:\n got %s\nwant %s", name, byName[name], b)
 		}
 	}
+	t.Run("spec", func(t *testing.T) {
+		spec, err := os.ReadFile(filepath.Join(testcorpus.Shared(t, "spec"), "file-tools.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := regexp.MustCompile("(?s)### `(\\w+)`[^\\n]*\\n```json\\n(.*?)```").FindAllStringSubmatch(string(spec), -1)
+		if len(found) != len(blocks) {
+			t.Fatalf("found %d schema blocks in the spec, testdata/filetools holds %d", len(found), len(blocks))
+		}
+		for _, b := range found {
+			if string(blocks[b[1]]) != b[2] {
+				t.Errorf("testdata/filetools/%s.json is not the spec's block (copy it again):\n%s", b[1], b[2])
+			}
+		}
+	})
 }
 
 func TestNoMounts(t *testing.T) {

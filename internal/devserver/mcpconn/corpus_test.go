@@ -11,32 +11,8 @@ import (
 	"testing"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/testcorpus"
 )
-
-// corpusDir answers ../shared/corpus beside the repository, skipping the
-// test when it is absent.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the package; cannot find ../shared/corpus")
-		}
-		dir = parent
-	}
-	corpus := filepath.Join(dir, "..", "shared", "corpus")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("the corpus is absent (%v); skipping the corpus sweep", err)
-	}
-	return corpus
-}
 
 // corpusTool is one corpus file.
 type corpusTool struct {
@@ -77,7 +53,11 @@ func readCorpus(t *testing.T, corpus string) (folders []string, tools []corpusTo
 }
 
 func TestCorpusEchoKeepsSchemasAndInputs(t *testing.T) {
-	folders, files := readCorpus(t, corpusDir(t))
+	testcorpus.Each(t, func(t *testing.T, set testcorpus.Set) { testCorpusEchoKeepsSchemasAndInputs(t, set.Dir) })
+}
+
+func testCorpusEchoKeepsSchemasAndInputs(t *testing.T, dir string) {
+	folders, files := readCorpus(t, dir)
 	logs := &logSink{}
 	s := startSet(t, Config{EchoTools: folders, Logf: logs.logf})
 	if logs.String() != "" {
@@ -131,7 +111,11 @@ func TestCorpusEchoKeepsSchemasAndInputs(t *testing.T) {
 // TestCorpusListedOverMCPKeepsOrder checks what the echo server sends in
 // tools/list, before the file's bytes replace it: the SDK does not reorder.
 func TestCorpusListedOverMCPKeepsOrder(t *testing.T) {
-	folders, files := readCorpus(t, corpusDir(t))
+	testcorpus.Each(t, func(t *testing.T, set testcorpus.Set) { testCorpusListedOverMCPKeepsOrder(t, set.Dir) })
+}
+
+func testCorpusListedOverMCPKeepsOrder(t *testing.T, dir string) {
+	folders, files := readCorpus(t, dir)
 	c, err := startEcho(context.Background(), folders, t.Errorf)
 	if err != nil {
 		t.Fatal(err)

@@ -43,7 +43,7 @@ func TestNpxFilesystemServer(t *testing.T) {
 	if res.IsError || !strings.Contains(r.text(), "hello.txt") {
 		t.Errorf("fs_list_directory answered %s", res.Value)
 	}
-	r, res = callTool(t, list, `{"path":"/definitely/not/allowed"}`)
+	_, res = callTool(t, list, `{"path":"/definitely/not/allowed"}`)
 	if !res.IsError {
 		t.Errorf("listing outside the allowed directory answered %s", res.Value)
 	}

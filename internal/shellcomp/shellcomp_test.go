@@ -1,0 +1,74 @@
+package shellcomp
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestSplitLine(t *testing.T) {
+	tests := []struct {
+		line     string
+		words    []string
+		cur, raw string
+	}{
+		{"agsh ", []string{"agsh"}, "", ""},
+		{"agsh re", []string{"agsh"}, "re", "re"},
+		{`agsh datadog_list_monitors --status "No D`, []string{"agsh", "datadog_list_monitors", "--status"}, "No D", `"No D`},
+		{`agsh x --status No\ D`, []string{"agsh", "x", "--status"}, "No D", `No\ D`},
+		{`agsh x 'it''s' a"b\"c"d `, []string{"agsh", "x", "its", `ab"cd`}, "", ""},
+		{`agsh x --status=Al`, []string{"agsh", "x"}, "--status=Al", "--status=Al"},
+	}
+	for _, tt := range tests {
+		w, c, r := SplitLine(tt.line)
+		if !reflect.DeepEqual(w, tt.words) || c != tt.cur || r != tt.raw {
+			t.Errorf("SplitLine(%q) = %q %q %q", tt.line, w, c, r)
+		}
+	}
+}
+
+func TestBashRequest(t *testing.T) {
+	r, err := ParseRequest("bash", []string{"agsh mon --status=No\\ D", "No\\ D"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(r.Words, []string{"mon"}) || r.Current != "--status=No D" {
+		t.Fatalf("request %+v", r)
+	}
+	if got := r.Format([]string{"--status=No Data", "--status=OK"}); got != "No\\ Data\nOK\n" {
+		t.Errorf("Format = %q", got)
+	}
+	r, _ = ParseRequest("bash", []string{"agsh read /repo/my f", "f"})
+	if got := r.Format([]string{"/repo/my file.txt", "/repo/a&b", "bad\nname"}); got != "/repo/my\\ file.txt\n/repo/a\\&b\n" {
+		t.Errorf("Format = %q", got)
+	}
+}
+
+func TestZshFishRequest(t *testing.T) {
+	r, _ := ParseRequest("zsh", []string{"mon", "--status", `"No D`})
+	if !reflect.DeepEqual(r.Words, []string{"mon", "--status"}) || r.Current != "No D" {
+		t.Errorf("zsh %+v", r)
+	}
+	if got := r.Format([]string{"No Data"}); got != "No Data\n" {
+		t.Errorf("zsh Format = %q", got)
+	}
+	r, _ = ParseRequest("fish", []string{"mon", "--status", `'No D`})
+	if !reflect.DeepEqual(r.Words, []string{"mon", "--status"}) || r.Current != "No D" {
+		t.Errorf("fish %+v", r)
+	}
+	if _, err := ParseRequest("tcsh", nil); err == nil {
+		t.Error("tcsh accepted")
+	}
+}
+
+func TestScripts(t *testing.T) {
+	for _, sh := range Shells {
+		s, err := Script(sh, "agsh")
+		if err != nil || !strings.Contains(s, "--__complete "+sh+" --") {
+			t.Errorf("%s: %v\n%s", sh, err, s)
+		}
+	}
+	if _, err := Script("powershell", "agsh"); err == nil {
+		t.Error("powershell accepted")
+	}
+}
