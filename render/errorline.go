@@ -52,6 +52,9 @@ func ErrorText(v Value) string {
 	if n.kind == kindString {
 		return strings.TrimRight(n.str(), "\r\n")
 	}
+	if isMCPWhole(n) {
+		return strings.TrimRight(mcpText(n), "\r\n")
+	}
 	if n.kind == kindObject && (nonEmpty(n.field("message")) || nonEmpty(n.field("error"))) {
 		return wrapperText(n)
 	}

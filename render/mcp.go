@@ -1,9 +1,15 @@
 package render
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 )
+
+// bytesHint follows the placeholder of a part whose bytes the text view
+// leaves out: it says how to get them.
+const bytesHint = " (the bytes: --output json)"
 
 // isMCPResult reports whether an object is an MCP tool result: it has a
 // "content" array whose elements are all objects with a string "type".
@@ -21,67 +27,198 @@ func isMCPResult(n *node) bool {
 	return true
 }
 
-// fromMCP normalizes an MCP tool result: structuredContent when present
-// (and not null), else the text parts joined with "\n" and one line for
-// each other part, the whole then read as text or JSON text (step 2).
+// mcpWhole reports whether an MCP result is kept whole as the value: some
+// content part is not text (render.md step 1).
+func mcpWhole(n *node) bool {
+	for _, part := range n.field("content").vals {
+		if part.field("type").str() != "text" {
+			return true
+		}
+	}
+	return false
+}
+
+// isMCPWhole reports whether n is an MCP result that FromResult keeps whole
+// (it has a part that is not text): its text view is mcpTextLines.
+func isMCPWhole(n *node) bool {
+	return n != nil && n.kind == kindObject && isMCPResult(n) && mcpWhole(n)
+}
+
+// fromMCP normalizes an MCP tool result (render.md step 1, issue 14):
+//   - every part text: structuredContent when present and not null, unless it
+//     merely wraps the joined text (an object whose only member equals it);
+//     else the text parts joined with "\n", read as text or JSON text;
+//   - any other part: the result object itself, as received, so that
+//     --output json and filters get every part (the text view shows the text
+//     parts and one line for each other part: mcpTextLines).
+//
+// _meta never changes the value.
 func fromMCP(n *node) Value {
 	isErr := false
 	if e := n.field("isError"); e != nil && e.kind == kindBool && string(e.raw) == "true" {
 		isErr = true
 	}
-	if sc := n.field("structuredContent"); sc != nil && sc.kind != kindNull {
-		v := fromNode(sc, false)
-		v.IsError = isErr
-		return v
+	var v Value
+	if mcpWhole(n) {
+		v = Value{JSON: json.RawMessage(n.raw), IsJSON: true}
+	} else {
+		parts := n.field("content").vals
+		texts := make([]string, len(parts))
+		for i, part := range parts {
+			texts[i] = stringField(part, "text")
+		}
+		joined := strings.Join(texts, "\n")
+		if sc := n.field("structuredContent"); sc != nil && sc.kind != kindNull && !wrapsText(sc, joined) {
+			v = fromNode(sc, false)
+		} else {
+			v = textOrJSON(joined)
+		}
 	}
-	var lines []string
-	for _, part := range n.field("content").vals {
-		lines = append(lines, partLine(part))
-	}
-	v := textOrJSON(strings.Join(lines, "\n"))
 	v.IsError = isErr
+	v.Result = json.RawMessage(n.raw)
 	return v
 }
 
-// partLine renders one content part: a text part's text, else a bracketed
-// one-line summary such as "[image image/png, 14.2 KiB]" or
-// "[resource_link file:///x.log]".
-func partLine(part *node) string {
-	typ := part.field("type").str()
-	if typ == "text" {
-		return stringField(part, "text")
+// wrapsText reports whether structured content merely wraps the text of
+// the content parts: an object with one member that equals the text (a
+// string with the same text, trailing newlines aside, or a JSON value equal
+// to the text's JSON).
+func wrapsText(sc *node, text string) bool {
+	if sc.kind != kindObject || len(sc.keys) != 1 {
+		return false
 	}
-	var b strings.Builder
-	b.WriteString("[")
-	b.WriteString(typ)
-	switch typ {
-	case "resource_link":
-		appendWord(&b, stringField(part, "uri"))
+	m := sc.vals[0]
+	if m.kind == kindString {
+		return strings.TrimRight(m.str(), "\r\n") == strings.TrimRight(text, "\r\n")
+	}
+	if m.kind != kindObject && m.kind != kindArray {
+		return false
+	}
+	t, err := parseJSON([]byte(strings.TrimSpace(text)))
+	if err != nil {
+		return false
+	}
+	return bytes.Equal(appendCompact(nil, t.raw), appendCompact(nil, m.raw))
+}
+
+// mcpTextLines is the text view of an MCP result kept whole: the text
+// parts, and one line for each other part ("[image image/png, 14.2 KiB]
+// (the bytes: --output json)", "[resource_link file:///x.log x — A log]");
+// an embedded text resource prints its text under its "[resource uri,
+// mimeType]" line.
+func mcpTextLines(n *node) []string {
+	var lines []string
+	for _, part := range n.field("content").vals {
+		lines = append(lines, partLines(part)...)
+	}
+	return lines
+}
+
+// mcpText is mcpTextLines joined into text.
+func mcpText(n *node) string {
+	return strings.Join(mcpTextLines(n), "\n")
+}
+
+// partLines renders one content part: a text part's text; an embedded text
+// resource as its summary line and its text; anything else as one line.
+func partLines(part *node) []string {
+	switch part.field("type").str() {
+	case "text":
+		return []string{stringField(part, "text")}
 	case "resource":
 		res := part.field("resource")
-		appendWord(&b, stringField(res, "uri"))
+		if t := res.field("text"); t != nil && t.kind == kindString && res.field("blob") == nil {
+			head := "[resource" + word(stringField(res, "uri"))
+			if mt := stringField(res, "mimeType"); mt != "" {
+				head += ", " + flat(mt)
+			}
+			return []string{head + "]", t.str()}
+		}
+	}
+	return []string{partLine(part)}
+}
+
+// partLine is the one-line placeholder of a part that is not text, such as
+// "[image image/png, 14.2 KiB] (the bytes: --output json)" or
+// "[resource_link file:///x.log x — A log]".
+func partLine(part *node) string {
+	typ := part.field("type").str()
+	var b strings.Builder
+	b.WriteString("[")
+	b.WriteString(flat(typ))
+	hint := false
+	switch typ {
+	case "text":
+		return flat(stringField(part, "text"))
+	case "resource_link":
+		b.WriteString(word(stringField(part, "uri")))
+		name := stringField(part, "name")
+		if name == "" {
+			name = stringField(part, "title")
+		}
+		b.WriteString(word(name))
+		if d := stringField(part, "description"); d != "" {
+			b.WriteString(" — " + flat(d))
+		}
+	case "resource":
+		res := part.field("resource")
+		b.WriteString(word(stringField(res, "uri")))
 		if mt := stringField(res, "mimeType"); mt != "" {
-			b.WriteString(", " + mt)
+			b.WriteString(", " + flat(mt))
 		}
 		if t := res.field("text"); t != nil && t.kind == kindString {
 			b.WriteString(", " + formatSize(len(t.str())))
 		} else if d := res.field("blob"); d != nil && d.kind == kindString {
 			b.WriteString(", " + formatSize(base64Len(d.str())))
+			hint = true
 		}
 	default: // image, audio and anything else with data
-		appendWord(&b, stringField(part, "mimeType"))
+		b.WriteString(word(stringField(part, "mimeType")))
 		if d := part.field("data"); d != nil && d.kind == kindString {
 			b.WriteString(", " + formatSize(base64Len(d.str())))
+			hint = true
 		}
 	}
 	b.WriteString("]")
+	if hint {
+		b.WriteString(bytesHint)
+	}
 	return b.String()
 }
 
-func appendWord(b *strings.Builder, s string) {
-	if s != "" {
-		b.WriteString(" " + s)
+// isContentPart reports whether an object is shaped as a content part that
+// carries bytes: type image or audio with string data, or type resource
+// whose resource has a string blob. The text view shows it as its
+// placeholder (partLine) instead of its base64.
+func isContentPart(n *node) bool {
+	if n == nil || n.kind != kindObject {
+		return false
 	}
+	switch stringField(n, "type") {
+	case "image", "audio":
+		d := n.field("data")
+		return d != nil && d.kind == kindString
+	case "resource":
+		b := n.field("resource").field("blob")
+		return b != nil && b.kind == kindString
+	}
+	return false
+}
+
+// word is " "+s on one line, or "" for "".
+func word(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " " + flat(s)
+}
+
+// flat puts text on one line: line breaks and tabs become spaces.
+func flat(s string) string {
+	if !strings.ContainsAny(s, "\r\n\t") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // stringField returns the text of a string field of an object, else "".

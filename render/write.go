@@ -39,6 +39,12 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 		}
 		return writeLines(w, listLines(n, o.clean()))
 	case kindObject:
+		if isMCPWhole(n) {
+			return writeText(w, mcpText(n), o)
+		}
+		if isContentPart(n) {
+			return writeLines(w, []string{o.clean()(partLine(n))})
+		}
 		return writeLines(w, propertyLines(nil, n, 0, o.clean()))
 	default:
 		return writeText(w, string(n.raw), o)
