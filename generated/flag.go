@@ -21,6 +21,7 @@ type Flag struct {
 	Constraints []Constraint      // pattern, minimum, maxLength, …: shown, not enforced
 
 	spec *valueSpec // how text becomes a value (the element spec for arrays)
+	base string     // the spelling it was renamed away from ("--target"); "" when not renamed
 }
 
 // Constraint is a validation keyword of the schema, shown in help and not

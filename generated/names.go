@@ -9,6 +9,16 @@ var reservedFlags = [...]string{"-h", "--help", "--target", "--team", "--bearer-
 // globalsWithValue are the reserved options that take a value.
 var globalsWithValue = [...]string{"--target", "--team", "--bearer-token", "--session", "--continuation-token", "--output"}
 
+// connectionOptions are the reserved options that choose the deployment,
+// the credential or the session, and what each is, for messages.
+var connectionOptions = map[string]string{
+	"--target":             "deployment option",
+	"--team":               "team option",
+	"--bearer-token":       "credential option",
+	"--session":            "session option",
+	"--continuation-token": "session option",
+}
+
 func isGlobalWithValue(name string) bool {
 	for _, g := range globalsWithValue {
 		if g == name {
