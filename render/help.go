@@ -69,6 +69,7 @@ func (p *page) text(s string, hang int) []string {
 
 // markdown renders a description for a section body.
 func (p *page) markdown(md string) []string {
+	md = Dedent(md)
 	lines, err := renderMarkdown(md, p.width-4, p.o.Color)
 	if err != nil {
 		return wrapText(Safe(md), p.width-4)
@@ -134,7 +135,7 @@ func (p *page) items(items []HelpItem) []string {
 			lines[0] = sgrCyan + flag + sgrReset + rest
 		}
 		body = append(body, lines...)
-		for _, text := range []string{it.Description, it.Facts} {
+		for _, text := range []string{Dedent(it.Description), it.Facts} {
 			for _, l := range wrapText(Safe(text), p.width-8) {
 				if l != "" {
 					l = "    " + l
