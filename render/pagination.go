@@ -93,7 +93,7 @@ func NextPageLine(cursor string, command []string) string {
 }
 
 // ShellQuote quotes a word for a POSIX shell (and agsh's) when it holds
-// anything but letters, digits and @%+=:,./_- ; an empty word is ”.
+// anything but letters, digits and @%+=:,./_- ; an empty word becomes a pair of single quotes.
 func ShellQuote(s string) string {
 	if s == "" {
 		return "''"
