@@ -215,6 +215,7 @@ func (b *builder) leaf(v *view, spec *valueSpec, path, names []string, required 
 		f.base = base
 	}
 	f.describe(v)
+	f.Shape = b.shapeOf(v, f)
 	b.cmd.Flags = append(b.cmd.Flags, f)
 	b.cmd.byName[name] = f
 }

@@ -38,3 +38,27 @@ func TestHelpDedentsDescription(t *testing.T) {
 		t.Errorf("help:\n%s", out)
 	}
 }
+
+// TestHelpShapeAndAnnotations: a JSON-valued flag shows the shape one
+// occurrence takes after its description; NOTES word every declared MCP
+// annotation.
+func TestHelpShapeAndAnnotations(t *testing.T) {
+	yes, no := true, false
+	notes := AnnotationNotes(&yes, &no, nil)
+	if len(notes) != 2 || !strings.HasPrefix(notes[0], "Destructive:") || !strings.HasPrefix(notes[1], "Not idempotent:") {
+		t.Errorf("AnnotationNotes = %q", notes)
+	}
+	if len(AnnotationNotes(nil, nil, nil)) != 0 || !strings.HasPrefix(AnnotationNotes(nil, nil, &yes)[0], "Open world:") {
+		t.Error("AnnotationNotes: undeclared hints say nothing")
+	}
+	var b bytes.Buffer
+	if err := WriteHelp(&b, HelpPage{Name: "create_entities", Synopsis: "create_entities [options...]",
+		Options: []HelpItem{{Term: "--entities <json>...", Description: "Entities to create.", Shape: "{name: string, entityType: string, observations: [string]}", Facts: "Required."}},
+		Notes:   notes}, Options{Width: 100}); err != nil {
+		t.Fatal(err)
+	}
+	want := "    --entities <json>...\n        Entities to create.\n        Value: {name: string, entityType: string, observations: [string]}\n        Required.\n"
+	if out := b.String(); !strings.Contains(out, want) || !strings.Contains(out, "NOTES\n    Destructive: it may delete or overwrite data (destructiveHint).\n") {
+		t.Errorf("help:\n%s", out)
+	}
+}
