@@ -24,6 +24,7 @@ var allowed = []struct {
 	{pkg: "internal/iostreams", may: nil},
 	{pkg: "internal/repl", may: []string{"interp", "render", "catalog", "generated", "curated", "internal/repl", "internal/iostreams"}},
 	{pkg: "internal/devserver", may: []string{"catalog", "internal/devserver"}},
+	{pkg: "internal/testmcp", may: nil},
 }
 
 type pkgInfo struct {
