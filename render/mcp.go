@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -112,6 +113,30 @@ func mcpTextLines(n *node) []string {
 		lines = append(lines, partLines(part)...)
 	}
 	return lines
+}
+
+// writeMCPPreview writes the text view of an MCP result on a color
+// terminal: the parts' lines made safe, each PNG, JPEG or GIF image followed
+// by its half-block preview (agsh's own color sequences, added after).
+func writeMCPPreview(w io.Writer, n *node, o Options) error {
+	var lines []string
+	clean := o.clean()
+	for _, part := range n.field("content").vals {
+		for _, l := range partLines(part) {
+			lines = append(lines, clean(l))
+		}
+		if stringField(part, "type") == "image" && previewable(stringField(part, "mimeType")) {
+			lines = append(lines, imagePreview(stringField(part, "data"), o.width())...)
+		}
+	}
+	text := strings.Join(lines, "\n")
+	if text == "" {
+		return nil
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return writeString(w, text)
 }
 
 // mcpText is mcpTextLines joined into text.

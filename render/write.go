@@ -40,6 +40,9 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 		return writeLines(w, listLines(n, o.clean()))
 	case kindObject:
 		if isMCPWhole(n) {
+			if o.TTY && o.Color {
+				return writeMCPPreview(w, n, o)
+			}
 			return writeText(w, mcpText(n), o)
 		}
 		if isContentPart(n) {
