@@ -49,7 +49,7 @@ func AnnotationNotes(destructive, idempotent, openWorld *bool) []string {
 		if *destructive {
 			notes = append(notes, "Destructive: it may delete or overwrite data (destructiveHint).")
 		} else {
-			notes = append(notes, "Not destructive: it only adds or updates (destructiveHint: false).")
+			notes = append(notes, "Not destructive: it does not delete or overwrite data (destructiveHint: false).")
 		}
 	}
 	if idempotent != nil {
