@@ -107,7 +107,18 @@ func (w *walker) shape(v *view, depth int) string {
 		switch t {
 		case "array":
 			s = "[…]"
-			if items := v.kw("items"); items != nil && items.kind == jObject && depth < shapeDepth {
+			if tuple := tupleItems(v); tuple != nil && depth < shapeDepth {
+				var el []string
+				for _, it := range tuple {
+					iv, err := w.viewOf(it)
+					if err != nil {
+						return "[…]"
+					}
+					el = append(el, w.shape(iv, depth+1))
+					w.done(iv)
+				}
+				s = "[" + strings.Join(el, ", ") + "]"
+			} else if items := v.kw("items"); items != nil && items.kind == jObject && depth < shapeDepth {
 				iv, err := w.viewOf(items)
 				if err != nil {
 					return "[…]"
@@ -129,4 +140,16 @@ func (w *walker) shape(v *view, depth int) string {
 		return "any"
 	}
 	return strings.Join(alts, "|")
+}
+
+// tupleItems returns the per-position schemas of a tuple (prefixItems, or
+// an items array), nil for any other array.
+func tupleItems(v *view) []*jvalue {
+	if p := v.kw("prefixItems"); p != nil && p.kind == jArray {
+		return p.arr
+	}
+	if it := v.kw("items"); it != nil && it.kind == jArray {
+		return it.arr
+	}
+	return nil
 }

@@ -12,7 +12,8 @@ func TestFlagShape(t *testing.T) {
 		"opt":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"integer"}}]},
 		"deep":{"type":"object","required":["a"],"properties":{"a":{"type":"object","properties":{"b":{"type":"object","properties":{"c":{"type":"object","properties":{"d":{"type":"string"}}}}}}}},"additionalProperties":false},
 		"node":{"$ref":"#/$defs/node"},
-		"plain":{"type":"string"}
+		"plain":{"type":"string"},
+		"headers":{"type":"array","items":{"type":"array","items":[{"type":"string"},{"type":"string"}]}}
 	},"$defs":{"node":{"type":"object","properties":{"kind":{"enum":["leaf","branch"]},"children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`, BuildOptions{})
 	for name, want := range map[string]string{
 		"--entities":      "{name: string, entityType: string, observations: [string]}",
@@ -20,6 +21,7 @@ func TestFlagShape(t *testing.T) {
 		"--any":           "",
 		"--opt":           "string | [integer]",
 		"--plain":         "",
+		"--headers":       "[string, string]",
 		"--node-children": "{kind?: leaf|branch, children?: [any]}",
 	} {
 		f := c.Lookup(name)
