@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -33,13 +34,8 @@ func (c *Client) Tools(ctx context.Context, b Binding) ([]ToolEntry, error) {
 	}
 	// An entry without a name names no command (agsh never makes one up):
 	// it is left out rather than listed as a blank row.
-	tools := a.Tools[:0:0]
-	for _, t := range a.Tools {
-		if t.Name != "" {
-			tools = append(tools, t)
-		}
-	}
-	return tools, nil
+	// In place: the answer's slice is not shared.
+	return slices.DeleteFunc(a.Tools, func(t ToolEntry) bool { return t.Name == "" }), nil
 }
 
 // Tool fetches one tool's full description (GET /v1/tools/{name}) under
@@ -80,6 +76,15 @@ func (c *Client) Sessions(ctx context.Context) ([]Session, error) {
 // A tool that ran and reported an error is a result with IsError, not an
 // error.
 func (c *Client) Call(ctx context.Context, name string, input json.RawMessage, b Binding) (*CallResult, error) {
+	return c.CallStream(ctx, name, input, b, nil)
+}
+
+// CallStream is Call, with the result streamed to the writer stream gives
+// when the answer allows it (see StreamFunc): "ok": true and "isError":
+// false arrive before a "result" that is a JSON string. The result is then
+// marked Streamed, and an error after the stream began still returns one.
+// stream nil never streams.
+func (c *Client) CallStream(ctx context.Context, name string, input json.RawMessage, b Binding, stream StreamFunc) (*CallResult, error) {
 	if name == "" {
 		return nil, usageError("no tool name given")
 	}
@@ -98,9 +103,12 @@ func (c *Client) Call(ctx context.Context, name string, input json.RawMessage, b
 			Message: "the input of " + name + " is not valid JSON: " + causeText(err)})
 	}
 	r := &request{method: http.MethodPost, root: c.base, path: toolPath(name), body: buf.Bytes(),
-		tool: name, session: b.SessionID, probe: true}
+		tool: name, session: b.SessionID, probe: true, stream: stream}
 	var a callAnswer
 	if err := c.do(ctx, r, &a, essentialIsError); err != nil {
+		if a.Streamed {
+			return &a.CallResult, err
+		}
 		return nil, err
 	}
 	a.CallResult.OK = true
@@ -138,7 +146,7 @@ func (c *Client) agentURL(a Agent) string {
 // missing is the error of a 2xx answer without its payload field.
 func (c *Client) missing(r *request, field string) *Error {
 	return c.fail(&Error{ErrCode: CodeBadResponse, Status: http.StatusOK, Route: r.route(), Tool: r.tool,
-		Message: "deployment answered " + r.route() + " without the \"" + field + "\" field; is --target an agent-sdk deployment?"})
+		Message: "deployment answered " + r.route() + " without the \"" + field + "\" field; is " + SettingTarget.mark() + " an agent-sdk deployment?"})
 }
 
 // notAnAgent is the error of a target that answers a plain 404: the agents

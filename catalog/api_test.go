@@ -180,13 +180,13 @@ func TestMissingPayloadField(t *testing.T) {
 	ctx := ctxT(t)
 	_, err := c.Tools(ctx, Binding{})
 	wantError(t, err, CodeBadResponse, ExitUnreachable,
-		`deployment answered GET /v1/tools without the "tools" field; is --target an agent-sdk deployment?`)
+		`deployment answered GET /v1/tools without the "tools" field; is the target an agent-sdk deployment?`)
 	_, err = c.Tool(ctx, "read", Binding{})
 	wantError(t, err, CodeBadResponse, ExitUnreachable,
-		`deployment answered GET /v1/tools/read without the "tool" field; is --target an agent-sdk deployment?`)
+		`deployment answered GET /v1/tools/read without the "tool" field; is the target an agent-sdk deployment?`)
 	_, err = c.Sessions(ctx)
 	wantError(t, err, CodeBadResponse, ExitUnreachable,
-		`deployment answered GET /v1/sessions without the "sessions" field; is --target an agent-sdk deployment?`)
+		`deployment answered GET /v1/sessions without the "sessions" field; is the target an agent-sdk deployment?`)
 }
 
 func TestUsageErrorsBeforeAnyRequest(t *testing.T) {
@@ -194,7 +194,7 @@ func TestUsageErrorsBeforeAnyRequest(t *testing.T) {
 	c, _ := serve(t, "", func(w http.ResponseWriter, r *http.Request) { n.inc() })
 	ctx := ctxT(t)
 	_, err := c.Call(ctx, "read", nil, Binding{SessionID: "s", ContinuationToken: "t"})
-	wantError(t, err, CodeUsage, ExitUsage, "--session and --continuation-token cannot be used together; pass only one")
+	wantError(t, err, CodeUsage, ExitUsage, "a session id and a continuation token cannot be used together; pass only one")
 	_, err = c.Call(ctx, "read", json.RawMessage(`{"a":`), Binding{})
 	wantError(t, err, CodeUsage, ExitUsage, "")
 	_, err = c.Tool(ctx, "", Binding{})

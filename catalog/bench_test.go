@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -87,4 +88,27 @@ func BenchmarkRawPost(b *testing.B) {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		_ = resp.Body.Close()
 	}
+}
+
+// BenchmarkAnswerReaders reads a 16 MiB call answer (a text result) through
+// the secret masking and the bounds every answer now passes.
+func BenchmarkAnswerReaders(b *testing.B) {
+	text := strings.Repeat(`line of a file, with "quotes" and \\ a backslash\n`, 16<<20/52)
+	data := []byte(`{"ok":true,"result":"` + text + `"}`)
+	b.SetBytes(int64(len(data)))
+	b.Run("mask", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			io.Copy(io.Discard, newRedactReader(bytes.NewReader(data), []string{"tok_abcdef123456"}))
+		}
+	})
+	b.Run("bound", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			io.Copy(io.Discard, &boundedReader{r: bytes.NewReader(data), limit: 1 << 30, maxValues: 1 << 24})
+		}
+	})
+	b.Run("plain", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			io.Copy(io.Discard, bytes.NewReader(data))
+		}
+	})
 }

@@ -18,7 +18,8 @@ func (b Binding) IsZero() bool { return b.SessionID == "" && b.ContinuationToken
 // check refuses a binding with both fields set (a usage error, exit 2).
 func (b Binding) check() error {
 	if b.SessionID != "" && b.ContinuationToken != "" {
-		return usageError("--session and --continuation-token cannot be used together; pass only one")
+		return usageError("%s and %s cannot be used together; pass only one",
+			SettingSession.mark(), SettingContinuationToken.mark())
 	}
 	return nil
 }

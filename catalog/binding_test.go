@@ -131,7 +131,7 @@ func TestBindExplicitAndDefault(t *testing.T) {
 		t.Fatalf("explicit: %+v %v %q", b, err, rec.sorted())
 	}
 	_, err = c.Bind(ctx, Binding{SessionID: "a", ContinuationToken: "b"})
-	wantError(t, err, CodeUsage, ExitUsage, "--session and --continuation-token cannot be used together; pass only one")
+	wantError(t, err, CodeUsage, ExitUsage, "a session id and a continuation token cannot be used together; pass only one")
 	b, err = c.Bind(ctx, Binding{})
 	if err != nil || b != (Binding{SessionID: "ses_new"}) {
 		t.Fatalf("default: %+v %v", b, err)

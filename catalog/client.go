@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -16,6 +15,13 @@ const (
 	// DefaultHeaderTimeout bounds each GET attempt up to the response
 	// headers, and each pause of a GET's body.
 	DefaultHeaderTimeout = 30 * time.Second
+	// DefaultGetTimeout bounds each GET attempt as a whole, its body
+	// included: a body that trickles a byte at a time cannot hold a
+	// discovery request forever.
+	DefaultGetTimeout = 60 * time.Second
+	// DefaultStallTimeout bounds each pause of a POST's body once its
+	// headers arrived (the call itself has no time limit).
+	DefaultStallTimeout = 60 * time.Second
 )
 
 // DefaultRetryBackoff are the pauses before the two retries of a GET.
@@ -47,6 +53,24 @@ type Options struct {
 	// RetryBackoff are the pauses before each retry of a GET; nil:
 	// DefaultRetryBackoff() (two retries). Its length is the retry count.
 	RetryBackoff []time.Duration
+	// GetTimeout bounds each GET attempt as a whole, headers and body;
+	// 0: DefaultGetTimeout.
+	GetTimeout time.Duration
+	// StallTimeout bounds each pause of a POST's body after its headers;
+	// 0: DefaultStallTimeout.
+	StallTimeout time.Duration
+	// MaxAnswerBytes bounds a call's answer after decompression; 0:
+	// DefaultMaxAnswerBytes.
+	MaxAnswerBytes int64
+	// MaxListingBytes bounds every other answer; 0: DefaultMaxListingBytes.
+	MaxListingBytes int64
+	// MaxStreamedBytes bounds a call's answer once its result streams
+	// (CallStream); 0: DefaultMaxStreamedBytes. It never lowers
+	// MaxAnswerBytes.
+	MaxStreamedBytes int64
+	// LimitHint, when set, is added to the message of an answer past its
+	// bound: what raises it ("set AGSH_MAX_ANSWER_BYTES to raise it").
+	LimitHint string
 }
 
 // Client talks to one agent deployment. It is safe for concurrent use.
@@ -56,24 +80,6 @@ type Client struct {
 	display string   // the target for messages: no userinfo, no query
 	opts    Options
 	hc      *http.Client
-}
-
-// NewHTTPClient returns the one HTTP client a run should share: keep-alive,
-// a connect timeout of DefaultConnectTimeout, the environment's proxy
-// settings (HTTPS_PROXY, NO_PROXY, as every HTTP client honours them), and
-// no overall time limit (the Client bounds each GET itself).
-func NewHTTPClient() *http.Client {
-	dialer := &net.Dialer{Timeout: DefaultConnectTimeout, KeepAlive: 30 * time.Second}
-	return &http.Client{Transport: &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           dialer.DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          16,
-		MaxIdleConnsPerHost:   8,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   DefaultConnectTimeout,
-		ExpectContinueTimeout: time.Second,
-	}}
 }
 
 // New returns a client of the deployment at target, an http:// or https://
@@ -101,6 +107,21 @@ func New(target string, opts Options) (*Client, error) {
 	}
 	if opts.RetryBackoff == nil {
 		opts.RetryBackoff = DefaultRetryBackoff()
+	}
+	if opts.GetTimeout <= 0 {
+		opts.GetTimeout = DefaultGetTimeout
+	}
+	if opts.StallTimeout <= 0 {
+		opts.StallTimeout = DefaultStallTimeout
+	}
+	if opts.MaxAnswerBytes <= 0 {
+		opts.MaxAnswerBytes = DefaultMaxAnswerBytes
+	}
+	if opts.MaxListingBytes <= 0 {
+		opts.MaxListingBytes = DefaultMaxListingBytes
+	}
+	if opts.MaxStreamedBytes <= 0 {
+		opts.MaxStreamedBytes = DefaultMaxStreamedBytes
 	}
 	host := &url.URL{Scheme: u.Scheme, User: u.User, Host: u.Host}
 	return &Client{base: u, host: host, display: displayURL(u), opts: opts, hc: hc}, nil

@@ -3,7 +3,6 @@ package catalog
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,8 +10,11 @@ import (
 	"mime"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // errorBodyLimit bounds how much of a non-2xx body is read.
@@ -32,13 +34,38 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 	}
 	defer b.discard()
 	var in io.Reader = b
-	if a, ok := v.(*callAnswer); ok {
-		data, err := readBody(b, resp.ContentLength)
+	a, call := v.(*callAnswer)
+	var data []byte
+	if call {
+		var err error
+		if r.stream != nil && (resp.ContentLength < 0 || resp.ContentLength > streamMin) {
+			var streamed bool
+			if data, streamed, err = c.streamCall(ctx, r, resp, b, a); streamed {
+				return err
+			}
+		} else {
+			data, err = readBody(b, resp.ContentLength, b.in.limit)
+		}
 		if err == nil && a.splice(data) {
-			return c.refusal(r, resp, v)
+			return c.callChecked(r, resp, a, data)
+		}
+		if _, big := isTooLarge(err); big {
+			return c.bodyError(ctx, r, resp, b, err)
 		}
 		// Anything unusual takes the streaming path over the same bytes,
 		// so that every message and status stays what it was.
+		in = io.MultiReader(bytes.NewReader(data), errReader{err})
+	}
+	if ta, ok := v.(*toolsAnswer); ok {
+		// The listing is decoded without reflection (listing.go); the
+		// same bytes take the usual path when it is not sure.
+		data, err := readBody(b, resp.ContentLength, b.in.limit)
+		if err == nil && ta.decodeListing(data) {
+			return c.refusal(r, resp, v)
+		}
+		if _, big := isTooLarge(err); big {
+			return c.bodyError(ctx, r, resp, b, err)
+		}
 		in = io.MultiReader(bytes.NewReader(data), errReader{err})
 	}
 	dec := json.NewDecoder(in)
@@ -49,7 +76,24 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 			return c.bodyError(ctx, r, resp, b, err)
 		}
 	}
+	if call {
+		return c.callChecked(r, resp, a, data)
+	}
 	return c.refusal(r, resp, v)
+}
+
+// callChecked finishes a decoded call answer: a refusal, or an answer that
+// is not a call's answer (callShape), is an error.
+func (c *Client) callChecked(r *request, resp *http.Response, a *callAnswer, data []byte) error {
+	if err := c.refusal(r, resp, a); err != nil {
+		return err
+	}
+	if problem := callShape(data); problem != "" {
+		return c.fail(&Error{ErrCode: CodeBadResponse, Status: resp.StatusCode, Route: r.route(), Tool: r.tool,
+			Message: fmt.Sprintf("deployment answered %s with %s but not a call's answer (%s): %s",
+				r.route(), statusLine(resp), problem, snippet(data[:min(len(data), prefixCap)], c.opts.BearerToken))})
+	}
+	return nil
 }
 
 // refusal is the *Error of a decoded 2xx answer that carries an error code.
@@ -61,14 +105,44 @@ func (c *Client) refusal(r *request, resp *http.Response, v answer) error {
 	return nil
 }
 
-// readBody reads a whole answer, sized by its Content-Length when known.
-func readBody(b io.Reader, size int64) ([]byte, error) {
-	var buf bytes.Buffer
-	if size > 0 && size < 1<<30 {
-		buf.Grow(int(size) + bytes.MinRead)
+// readBody reads a whole answer, sized by its Content-Length when known
+// (a declared length is believed only up to limit, the answer's bound).
+// Otherwise it reads in chunks and joins them once, so that a big answer
+// costs twice its size at most, not the sum of a doubling buffer's steps.
+func readBody(b io.Reader, size, limit int64) ([]byte, error) {
+	if size > 0 && size <= limit {
+		buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+		_, err := buf.ReadFrom(b)
+		return buf.Bytes(), err
 	}
-	_, err := buf.ReadFrom(b)
-	return buf.Bytes(), err
+	var chunks [][]byte
+	total := 0
+	next := 64 << 10
+	var err error
+	for err == nil {
+		chunk := make([]byte, next)
+		n := 0
+		for n < len(chunk) && err == nil {
+			var k int
+			k, err = b.Read(chunk[n:])
+			n += k
+		}
+		chunks = append(chunks, chunk[:n])
+		total += n
+		next = min(next*2, 8<<20)
+	}
+	if err == io.EOF {
+		err = nil
+	}
+	if len(chunks) == 1 {
+		return chunks[0], err
+	}
+	data := make([]byte, 0, total)
+	for i, c := range chunks {
+		data = append(data, c...)
+		chunks[i] = nil
+	}
+	return data, err
 }
 
 // errReader returns err (io.EOF when nil) once its bytes are spent.
@@ -99,7 +173,7 @@ func (a *callAnswer) splice(data []byte) bool {
 	rest = append(append(append(rest, data[:start]...), "null"...), data[end:]...)
 	dec := json.NewDecoder(bytes.NewReader(rest))
 	dec.UseNumber()
-	if dec.Decode(a) != nil || skipWS(rest, int(dec.InputOffset())) != len(rest) {
+	if dec.Decode(a) != nil || jsontext.SkipSpace(rest, int(dec.InputOffset())) != len(rest) {
 		*a = callAnswer{}
 		return false
 	}
@@ -111,14 +185,14 @@ func (a *callAnswer) splice(data []byte) bool {
 // a valid JSON string. Other values are skipped, not checked: they are left
 // for encoding/json.
 func resultString(data []byte) (start, end int, ok bool) {
-	i := skipWS(data, 0)
+	i := jsontext.SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return 0, 0, false
 	}
 	found := false
-	for i = skipWS(data, i+1); i < len(data); {
+	for i = jsontext.SkipSpace(data, i+1); i < len(data); {
 		ks := i
-		ke, kok := stringEnd(data, i)
+		ke, kok := jsontext.StringEnd(data, i)
 		if !kok {
 			return 0, 0, false
 		}
@@ -129,11 +203,11 @@ func resultString(data []byte) (start, end int, ok bool) {
 		})) {
 			return 0, 0, false
 		}
-		if i = skipWS(data, ke); i >= len(data) || data[i] != ':' {
+		if i = jsontext.SkipSpace(data, ke); i >= len(data) || data[i] != ':' {
 			return 0, 0, false
 		}
-		i = skipWS(data, i+1)
-		ve, vok := valueEnd(data, i)
+		i = jsontext.SkipSpace(data, i+1)
+		ve, vok := jsontext.SpanEnd(data, i)
 		if !vok {
 			return 0, 0, false
 		}
@@ -143,12 +217,12 @@ func resultString(data []byte) (start, end int, ok bool) {
 			}
 			found, start, end = true, i, ve
 		}
-		if i = skipWS(data, ve); i >= len(data) {
+		if i = jsontext.SkipSpace(data, ve); i >= len(data) {
 			return 0, 0, false
 		}
 		switch data[i] {
 		case ',':
-			i = skipWS(data, i+1)
+			i = jsontext.SkipSpace(data, i+1)
 		case '}':
 			return start, end, found
 		default:
@@ -156,112 +230,6 @@ func resultString(data []byte) (start, end int, ok bool) {
 		}
 	}
 	return 0, 0, false
-}
-
-func skipWS(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// stringEnd checks the JSON string token at data[i] as encoding/json's
-// scanner does (no control bytes, only its escapes) and returns the offset
-// after its closing quote.
-func stringEnd(data []byte, i int) (int, bool) {
-	if i >= len(data) || data[i] != '"' {
-		return 0, false
-	}
-	for i++; i < len(data); i++ {
-		if i += plainLen(data[i:]); i >= len(data) {
-			break
-		}
-		switch c := data[i]; {
-		case c == '"':
-			return i + 1, true
-		case c < 0x20:
-			return 0, false
-		case c == '\\':
-			if i+1 >= len(data) {
-				return 0, false
-			}
-			switch data[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
-			case 'u':
-				if i+6 > len(data) {
-					return 0, false
-				}
-				for _, h := range data[i+2 : i+6] {
-					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-						return 0, false
-					}
-				}
-				i += 5
-			default:
-				return 0, false
-			}
-		}
-	}
-	return 0, false
-}
-
-// plainLen is the length of the leading run of p with no '"', no '\\' and
-// no control byte, eight bytes at a time (the zero-byte and less-than-byte
-// word tests, exact for whether a word holds such a byte).
-func plainLen(p []byte) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(p); i += 8 {
-		w := binary.LittleEndian.Uint64(p[i:])
-		q := w ^ (ones * '"')
-		s := w ^ (ones * '\\')
-		if ((w-ones*0x20)&^w|(q-ones)&^q|(s-ones)&^s)&highs != 0 {
-			break
-		}
-	}
-	for ; i < len(p); i++ {
-		if c := p[i]; c == '"' || c == '\\' || c < 0x20 {
-			break
-		}
-	}
-	return i
-}
-
-// valueEnd returns the offset after the value starting at data[i]: a string
-// checked, anything else skipped by its brackets and strings.
-func valueEnd(data []byte, i int) (int, bool) {
-	if i >= len(data) {
-		return 0, false
-	}
-	if data[i] == '"' {
-		return stringEnd(data, i)
-	}
-	depth := 0
-	for ; i < len(data); i++ {
-		switch data[i] {
-		case '"':
-			e, ok := stringEnd(data, i)
-			if !ok {
-				return 0, false
-			}
-			i = e - 1
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return i, true
-			}
-			if depth--; depth == 0 {
-				return i + 1, true
-			}
-		case ',':
-			if depth == 0 {
-				return i, true
-			}
-		}
-	}
-	return 0, false
 }
 
 // bodyError explains a 2xx body that could not be decoded.
@@ -272,7 +240,19 @@ func (c *Client) bodyError(ctx context.Context, r *request, resp *http.Response,
 	e := &Error{ErrCode: CodeBadResponse, Status: resp.StatusCode, Route: r.route(), Tool: r.tool, Err: err}
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	if big, ok := isTooLarge(err); ok {
+		e.Message = c.tooLargeText(r, big)
+		return c.fail(e)
+	}
 	switch {
+	case b.expired.Load():
+		e.ErrCode = CodeTimeout
+		e.Message = fmt.Sprintf("deployment did not answer: its answer to %s did not arrive whole within %s",
+			r.route(), c.opts.GetTimeout)
+	case b.timedOut.Load() && !r.get():
+		e.ErrCode = CodeTimeout
+		e.Message = fmt.Sprintf("deployment stopped answering: its answer to %s stalled for %s after it began; "+
+			"the call may have completed on the deployment", r.route(), c.opts.StallTimeout)
 	case b.timedOut.Load():
 		e.ErrCode = CodeTimeout
 		e.Message = fmt.Sprintf("deployment did not answer: its answer to %s stalled for %s",
@@ -376,6 +356,27 @@ func jsonText(raw json.RawMessage) string {
 		return s
 	}
 	return string(raw)
+}
+
+// tooLargeText says which answer went past which bound, and what raises it.
+func (c *Client) tooLargeText(r *request, big *TooLargeError) string {
+	msg := "the answer to " + r.route() + " is larger than " + limitText(big.Limit) + ", agsh's limit for one answer"
+	if big.Values > 0 {
+		msg = "the answer to " + r.route() + " holds more than " + itoa(int(big.Values)) +
+			" JSON values, agsh's limit for one answer of up to " + limitText(big.Limit)
+	}
+	if c.opts.LimitHint != "" {
+		msg += "; " + c.opts.LimitHint
+	}
+	return msg
+}
+
+// limitText is "128 MiB (134217728 bytes)".
+func limitText(n int64) string {
+	if s := byteSize(n); !strings.HasSuffix(s, " bytes") {
+		return s + " (" + strconv.FormatInt(n, 10) + " bytes)"
+	}
+	return byteSize(n)
 }
 
 func statusLine(resp *http.Response) string {

@@ -38,10 +38,23 @@
 // # Requests
 //
 // A GET is bounded by Options.HeaderTimeout (30 s) to its response headers
-// and for each pause of its body, and retried twice on a connection reset,
-// a timeout, 502, 503 and 504 (backoff 100 ms, 300 ms). A POST has no time
-// limit and is never retried. Cancelling the context aborts any request at
-// once. Answers are stream-decoded with exact numbers.
+// and for each pause of its body, by Options.GetTimeout (60 s) as a whole,
+// and retried twice on a connection reset, a timeout, 502, 503 and 504
+// (backoff 100 ms, 300 ms). A POST has no time limit and is never retried,
+// but its body may not stall for Options.StallTimeout (60 s). Every answer
+// is bounded in bytes after decompression (Options.MaxAnswerBytes, 128 MiB,
+// for calls; Options.MaxListingBytes, 16 MiB, for the rest). Cancelling the
+// context aborts any request at once. Answers are stream-decoded with exact
+// numbers; a call's answer is a success only when it is one JSON object
+// with "ok" absent or true and a "result" or a boolean "isError".
+//
+// # HTTP policy
+//
+// NewHTTPClientWith (policy.go) makes the run's one HTTP client: the
+// credential goes only to the exact origin it was meant for, a POST follows
+// only a same-origin 307/308, https:// never redirects down to http://
+// off loopback, secrets are masked in every answer in every JSON spelling,
+// and HTTP/2 can be turned off (GODEBUG=http2debug logs frames unredacted).
 //
 // # Assumptions
 //

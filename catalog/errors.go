@@ -3,6 +3,8 @@ package catalog
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agsh-dev/agsh/internal/names"
 )
 
 // Error is every failure the client reports: a refusal from the deployment
@@ -17,7 +19,7 @@ type Error struct {
 	// Message is the server's message when Remote, else the whole text.
 	Message string
 	// Remote is set when ErrCode and Message come from the deployment's
-	// error envelope; Error then composes advice around them.
+	// error envelope; Error then composes the facts around them.
 	Remote bool
 	// Available lists the tool names of an unknown_tool answer.
 	Available []string
@@ -61,9 +63,14 @@ func (e *Error) ExitCode() int {
 // Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Error is the message to print after "agsh: ": what happened and what to
-// do next.
-func (e *Error) Error() string {
+// Error is the message to print after "agsh: ": what happened, and the
+// settings to look at in neutral words ("the target"). A program spells its
+// settings with Text and adds its own advice (agsh's command.Advise).
+func (e *Error) Error() string { return e.Text(nil) }
+
+// Text is Error with the settings the message names spelled by spell (nil,
+// or "" for a setting: the neutral words).
+func (e *Error) Text(spell func(Setting) string) string {
 	var text string
 	if e.Remote {
 		text = e.remoteText()
@@ -76,7 +83,7 @@ func (e *Error) Error() string {
 			text = e.ErrCode
 		}
 	}
-	return redact(text, e.secret)
+	return redact(spellSettings(text, spell), e.secret)
 }
 
 // remoteText composes the message of a refusal from the deployment.
@@ -97,28 +104,24 @@ func (e *Error) remoteText() string {
 		if e.Tool == "" {
 			return withMsg("unknown tool")
 		}
-		return fmt.Sprintf("unknown tool %q; 'agsh help' lists the tools of this deployment", e.Tool)
+		return fmt.Sprintf("unknown tool %q", e.Tool)
 	case CodeInvalidInput:
 		return e.invalidInputText()
 	case CodeSessionBusy:
-		return session + " is busy (a model turn is running or queued); wait for it to finish, " +
-			"or pass --session <another id>"
+		return session + " is busy (a model turn is running or queued)"
 	case CodeWorkspaceUnavailable:
 		text := "the workspace of " + session + " is unavailable, so write calls cannot run there"
 		if !strings.Contains(strings.ToLower(msg), "unavailable") {
 			// A message that only says it again adds nothing.
 			text = withMsg(text)
 		}
-		return text + "; retry later or pass --session <another id>"
+		return text
 	case CodeUnknownSession:
-		return withMsg("the deployment does not know "+session) +
-			"; pass a session id it lists, or omit --session to bind to the latest"
+		return withMsg("the deployment does not know " + session)
 	case CodeInvalidContinuationToken:
-		return withMsg("the deployment rejected the continuation token") +
-			"; check --continuation-token, or pass --session <id>"
+		return withMsg("the deployment rejected the continuation token")
 	case CodeConflictingBinding:
-		return withMsg("a call cannot carry both a session id and a continuation token") +
-			"; pass only one of --session and --continuation-token"
+		return withMsg("a call cannot carry both a session id and a continuation token")
 	case CodeAgentTool:
 		name := "this tool"
 		if e.Tool != "" {
@@ -131,8 +134,7 @@ func (e *Error) remoteText() string {
 		}
 		return withMsg(text)
 	case CodeUnauthorized:
-		return withMsg(fmt.Sprintf("the deployment refused the credentials (%s)", e.statusText())) +
-			"; pass --bearer-token (or set AGENT_SHELL_BEARER_TOKEN), or run agent-sdk login"
+		return withMsg(fmt.Sprintf("the deployment refused the credentials (%s)", e.statusText()))
 	case CodeForbidden:
 		return withMsg(fmt.Sprintf("not allowed (%s)", e.statusText())) +
 			"; a session belongs to the principal that created it, and a loopback-only server refuses other hosts"
@@ -206,7 +208,7 @@ func DefaultIssueFlag(path []any) string {
 			if b.Len() > 0 {
 				b.WriteByte('-')
 			}
-			b.WriteString(kebab(v))
+			b.WriteString(names.Kebab(v))
 		default:
 			fmt.Fprintf(&b, "[%v]", v)
 		}
@@ -215,40 +217,6 @@ func DefaultIssueFlag(path []any) string {
 		return "input"
 	}
 	return "--" + b.String()
-}
-
-// kebab is a simple kebab-casing: "-" before an upper-case letter that
-// follows a lower-case letter or digit, lower case, any other character
-// than a-z and 0-9 becomes "-", repeats squeezed, ends trimmed.
-func kebab(s string) string {
-	var b strings.Builder
-	prevLowerOrDigit := false
-	dash := false
-	for _, r := range s {
-		isUpper := r >= 'A' && r <= 'Z'
-		if isUpper && prevLowerOrDigit && !dash {
-			b.WriteByte('-')
-		}
-		switch {
-		case isUpper:
-			b.WriteRune(r + ('a' - 'A'))
-			dash = false
-		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
-			b.WriteRune(r)
-			dash = false
-		default:
-			if !dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = true
-		}
-		prevLowerOrDigit = r >= 'a' && r <= 'z' || r >= '0' && r <= '9'
-	}
-	out := strings.Trim(b.String(), "-")
-	if out == "" {
-		return "arg"
-	}
-	return out
 }
 
 // usageError is an agsh usage error (exit 2).

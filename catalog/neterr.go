@@ -22,7 +22,12 @@ func (c *Client) transportError(ctx context.Context, r *request, err error, time
 	}
 	base := &Error{Route: r.route(), Tool: r.tool, Err: err}
 	var ne net.Error
+	var redirect *redirectError
 	switch {
+	case errors.As(err, &redirect) && redirect.post:
+		base.ErrCode = CodeBadResponse
+		base.Message = redirect.text(r)
+		return c.fail(base), false
 	case timedOut:
 		base.ErrCode = CodeTimeout
 		base.Message = "deployment did not answer " + r.route() + " within " +
@@ -79,10 +84,10 @@ func reachText(err error) string {
 	var hostname x509.HostnameError
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return "connection refused; is it running, and is --target right?"
+		return "connection refused; is it running, and is " + SettingTarget.mark() + " right?"
 	case errors.As(err, &dns):
 		if dns.IsNotFound {
-			return "no such host " + strconv.Quote(dns.Name) + "; check --target"
+			return "no such host " + strconv.Quote(dns.Name) + "; check " + SettingTarget.mark()
 		}
 		return "cannot resolve " + strconv.Quote(dns.Name) + ": " + dns.Err
 	case errors.As(err, &cert), errors.As(err, &unknownAuth), errors.As(err, &hostname):

@@ -22,13 +22,15 @@ import (
 const DefaultAPIURL = "https://api.cursor.com"
 
 const (
-	pathDeployments  = "/internal/agentsdk/deployments" // GET ?slug=<name>
-	querySlug        = "slug"
-	queryTeamID      = "teamId" // added to every request of a resolved target
-	authFileName     = "auth.json"
-	authDirName      = "agent-sdk"
-	noCredentialHelp = "run agent-sdk login, or set CURSOR_API_KEY (or AGENT_SHELL_BEARER_TOKEN)"
+	pathDeployments = "/internal/agentsdk/deployments" // GET ?slug=<name>
+	querySlug       = "slug"
+	queryTeamID     = "teamId" // added to every request of a resolved target
+	authFileName    = "auth.json"
+	authDirName     = "agent-sdk"
 )
+
+// noCredentialHelp says how to give a credential for production names.
+var noCredentialHelp = "run agent-sdk login, or set CURSOR_API_KEY (or " + SettingTokenVariable.mark() + ")"
 
 // deployment is one row of the control plane's answer.
 type deployment struct {
@@ -85,7 +87,7 @@ func LookupCredential(flagToken string, getenv func(string) string,
 func findCredential(flagToken string, getenv func(string) string,
 	readFile func(string) ([]byte, error), home string) (Credentials, error) {
 	if t := strings.TrimSpace(flagToken); t != "" {
-		return Credentials{Token: t, Source: "--bearer-token/AGENT_SHELL_BEARER_TOKEN"}, nil
+		return Credentials{Token: t, Source: SettingToken.mark()}, nil
 	}
 	if t := strings.TrimSpace(getenv("CURSOR_API_KEY")); t != "" {
 		return Credentials{Token: t, Source: "CURSOR_API_KEY"}, nil
@@ -172,8 +174,8 @@ func Resolve(ctx context.Context, apiURL, name, team string, cred Credentials, h
 	u, err := parseTargetURL(apiURL)
 	if err != nil {
 		// parseTargetURL's words are for --target and an agent URL.
-		return "", "", usageError("control plane URL (AGENT_SHELL_API_URL) is not usable: %q is not an http:// or https:// URL "+
-			"with a host, such as %s", stripUserinfo(strings.TrimSpace(apiURL)), DefaultAPIURL)
+		return "", "", usageError("control plane URL (%s) is not usable: %q is not an http:// or https:// URL "+
+			"with a host, such as %s", SettingControlPlane.mark(), stripUserinfo(strings.TrimSpace(apiURL)), DefaultAPIURL)
 	}
 	if err := requireHTTPS(u, "control plane URL"); err != nil {
 		return "", "", err
@@ -190,7 +192,7 @@ func Resolve(ctx context.Context, apiURL, name, team string, cred Credentials, h
 	if a.Deployments == nil {
 		return "", "", c.fail(&Error{ErrCode: CodeBadResponse, Status: http.StatusOK, Route: r.route(),
 			Message: fmt.Sprintf("the control plane at %s answered %s without the \"deployments\" field; "+
-				"is AGENT_SHELL_API_URL a control plane?", c.display, r.route())})
+				"is %s a control plane?", c.display, r.route(), SettingControlPlane.mark())})
 	}
 	var named, picked []deployment
 	for _, d := range a.Deployments {
@@ -211,8 +213,8 @@ func Resolve(ctx context.Context, apiURL, name, team string, cred Credentials, h
 		return "", "", c.fail(&Error{ErrCode: CodeUnknownDeployment, Message: fmt.Sprintf(
 			"no deployment named %q is visible to the credential from %s; check the name", name, cred.Source)})
 	case len(picked) > 1:
-		return "", "", c.fail(usageError("deployment name %q exists in several teams: %s; pass --team <team id or name>",
-			name, teamList(picked)))
+		return "", "", c.fail(usageError("deployment name %q exists in several teams: %s; pass %s <team id or name>",
+			name, teamList(picked), SettingTeam.mark()))
 	}
 	d := picked[0]
 	bu, err := parseTargetURL(d.BaseURL)
@@ -245,8 +247,8 @@ func (c *Client) resolveError(err error, name string, cred Credentials) error {
 			Message: fmt.Sprintf("no deployment named %q: the control plane answered %s", name, e.Error())})
 	case e.Status == http.StatusNotFound:
 		return c.fail(&Error{ErrCode: CodeBadResponse, Status: e.Status, Route: e.Route, Err: err, Exit: ExitUnreachable,
-			Message: fmt.Sprintf("the control plane at %s has no %s route (HTTP 404); is AGENT_SHELL_API_URL a control plane?",
-				c.display, e.Route)})
+			Message: fmt.Sprintf("the control plane at %s has no %s route (HTTP 404); is %s a control plane?",
+				c.display, e.Route, SettingControlPlane.mark())})
 	case e.Remote && e.Status >= 500:
 		text := e.Error()
 		if rest, ok := strings.CutPrefix(text, "deployment failed the request: "); ok {
@@ -257,15 +259,15 @@ func (c *Client) resolveError(err error, name string, cred Credentials) error {
 		return c.fail(&Error{ErrCode: e.ErrCode, Status: e.Status, Route: e.Route, Err: err, Exit: e.ExitCode(),
 			Message: fmt.Sprintf("the control plane at %s failed the request: %s", c.display, text)})
 	case !e.Remote:
-		// The client's own words are for a deployment and --target: say
+		// The client's own words are for a deployment and its target: say
 		// what failed, and which setting names it.
 		e.Message = strings.NewReplacer(
 			"cannot reach the deployment at", "cannot reach the control plane at",
 			"deployment did not answer", "the control plane did not answer",
 			"deployment answered", "the control plane answered",
 			"is the deployment restarting?", "is the control plane restarting?",
-			"is --target an agent-sdk deployment?", "is AGENT_SHELL_API_URL a control plane?",
-			"--target", "AGENT_SHELL_API_URL").Replace(e.Message)
+			"is "+SettingTarget.mark()+" an agent-sdk deployment?", "is "+SettingControlPlane.mark()+" a control plane?",
+			SettingTarget.mark(), SettingControlPlane.mark()).Replace(e.Message)
 	}
 	return err
 }

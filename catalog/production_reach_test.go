@@ -20,7 +20,7 @@ func TestResolveUnreachableControlPlane(t *testing.T) {
 	l.Close()
 	_, _, err = Resolve(ctxT(t), "http://"+addr, "x", "", Credentials{Token: testToken, Source: "CURSOR_API_KEY"}, nil)
 	wantError(t, err, CodeUnreachable, ExitUnreachable,
-		"cannot reach the control plane at http://"+addr+": connection refused; is it running, and is AGENT_SHELL_API_URL right?")
+		"cannot reach the control plane at http://"+addr+": connection refused; is it running, and is the API URL right?")
 }
 
 // An AGENT_SHELL_API_URL that is no URL is named as the control plane's
@@ -32,7 +32,7 @@ func TestResolveUnusableControlPlaneURL(t *testing.T) {
 		if api == "ftp://ops:pw@cp.example" {
 			shown = "ftp://cp.example"
 		}
-		wantError(t, err, CodeUsage, ExitUsage, `control plane URL (AGENT_SHELL_API_URL) is not usable: "`+shown+
+		wantError(t, err, CodeUsage, ExitUsage, `control plane URL (the API URL) is not usable: "`+shown+
 			`" is not an http:// or https:// URL with a host, such as https://api.cursor.com`)
 	}
 }

@@ -41,16 +41,16 @@ func TestLookupCredential(t *testing.T) {
 		err    string
 	}{
 		{name: "flag beats all", flag: " flag-token-1234 ", env: map[string]string{"CURSOR_API_KEY": "env-key"}, home: home,
-			token: "flag-token-1234", source: "--bearer-token/AGENT_SHELL_BEARER_TOKEN"},
+			token: "flag-token-1234", source: SettingToken.mark()},
 		{name: "CURSOR_API_KEY", env: map[string]string{"CURSOR_API_KEY": "env-key-1234", "CURSOR_API_KEY_FILE": keyFile}, home: home,
 			token: "env-key-1234", source: "CURSOR_API_KEY"},
 		{name: "key file", env: map[string]string{"CURSOR_API_KEY": "  ", "CURSOR_API_KEY_FILE": keyFile,
 			"AGENT_SERVE_CONFIG_DIR": filepath.Join(dir, "serve")}, home: home,
 			token: "file-key-1234", source: "CURSOR_API_KEY_FILE (" + keyFile + ")"},
 		{name: "key file missing", env: map[string]string{"CURSOR_API_KEY_FILE": filepath.Join(dir, "nope")}, home: home,
-			err: "cannot read the key file " + filepath.Join(dir, "nope") + " named by CURSOR_API_KEY_FILE: no such file or directory; run agent-sdk login, or set CURSOR_API_KEY (or AGENT_SHELL_BEARER_TOKEN)"},
+			err: "cannot read the key file " + filepath.Join(dir, "nope") + " named by CURSOR_API_KEY_FILE: no such file or directory; run agent-sdk login, or set CURSOR_API_KEY (or a bearer token)"},
 		{name: "key file empty", env: map[string]string{"CURSOR_API_KEY_FILE": emptyFile}, home: home,
-			err: "the key file " + emptyFile + " is empty; run agent-sdk login, or set CURSOR_API_KEY (or AGENT_SHELL_BEARER_TOKEN)"},
+			err: "the key file " + emptyFile + " is empty; run agent-sdk login, or set CURSOR_API_KEY (or a bearer token)"},
 		{name: "AGENT_SERVE_CONFIG_DIR", env: map[string]string{"AGENT_SERVE_CONFIG_DIR": filepath.Join(dir, "serve"),
 			"XDG_CONFIG_HOME": filepath.Join(dir, "xdg")}, home: home,
 			token: "serve-key-1234", source: "the stored login (" + filepath.Join(dir, "serve", "auth.json") + ")"},
@@ -60,7 +60,7 @@ func TestLookupCredential(t *testing.T) {
 			token: "home-token-1234", source: "the stored login (" + filepath.Join(home, ".config", "agent-sdk", "auth.json") + ")"},
 		{name: "config dir set but empty", env: map[string]string{"AGENT_SERVE_CONFIG_DIR": filepath.Join(dir, "void")}, home: home,
 			err: "no credential for production deployments (no stored login at " + filepath.Join(dir, "void", "auth.json") +
-				"): run agent-sdk login, or set CURSOR_API_KEY (or AGENT_SHELL_BEARER_TOKEN)"},
+				"): run agent-sdk login, or set CURSOR_API_KEY (or a bearer token)"},
 		{name: "malformed login", env: map[string]string{"AGENT_SERVE_CONFIG_DIR": filepath.Join(dir, "bad")},
 			err: "the stored login " + filepath.Join(dir, "bad", "auth.json") + ` is not a JSON object with "apiKey"; run agent-sdk login again`},
 		{name: "login without key", env: map[string]string{"AGENT_SERVE_CONFIG_DIR": filepath.Join(dir, "nokey")},
@@ -68,9 +68,9 @@ func TestLookupCredential(t *testing.T) {
 		{name: "key file of two lines", env: map[string]string{"CURSOR_API_KEY_FILE": twoLines}, home: home,
 			err: "the credential from CURSOR_API_KEY_FILE (" + twoLines + ") holds a line break or another control character; a key is a single line"},
 		{name: "control character in the flag", flag: "tok\x01en", home: home,
-			err: "the credential from --bearer-token/AGENT_SHELL_BEARER_TOKEN holds a line break or another control character; a key is a single line"},
+			err: "the credential from the bearer token holds a line break or another control character; a key is a single line"},
 		{name: "nothing at all",
-			err: "no credential for production deployments: run agent-sdk login, or set CURSOR_API_KEY (or AGENT_SHELL_BEARER_TOKEN)"},
+			err: "no credential for production deployments: run agent-sdk login, or set CURSOR_API_KEY (or a bearer token)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,14 +107,14 @@ func TestResolve(t *testing.T) {
 		{name: "team by name, any case; numeric id; loopback http", slug: "cm", team: "bEtA", body: two, status: 200,
 			base: "http://127.0.0.1:4000/cm", teamID: "7"},
 		{name: "several", slug: "cm", body: two, status: 200, code: CodeUsage, exit: ExitUsage,
-			err: `deployment name "cm" exists in several teams: Acme (42), Beta (7); pass --team <team id or name>`},
+			err: `deployment name "cm" exists in several teams: Acme (42), Beta (7); pass the team <team id or name>`},
 		{name: "none", slug: "nope", body: `{"ok":true,"deployments":[]}`, status: 200, code: CodeUnknownDeployment, exit: ExitRefused,
 			err: `no deployment named "nope" is visible to the credential from CURSOR_API_KEY; check the name`},
 		{name: "none in team", slug: "cm", team: "Gamma", body: two, status: 200, code: CodeUnknownDeployment, exit: ExitRefused,
 			err: `no deployment named "cm" in team "Gamma"; it exists in Acme (42), Beta (7)`},
 		{name: "several, one without a team name", slug: "cm", status: 200, code: CodeUsage, exit: ExitUsage,
 			body: `{"ok":true,"deployments":[{"slug":"cm","teamId":"1","baseUrl":"https://a.example/cm"},{"slug":"cm","teamId":"2","teamName":"B","baseUrl":"https://b.example/cm"}]}`,
-			err:  `deployment name "cm" exists in several teams: team 1, B (2); pass --team <team id or name>`},
+			err:  `deployment name "cm" exists in several teams: team 1, B (2); pass the team <team id or name>`},
 		{name: "plain http baseUrl refused", slug: "x",
 			body: `{"ok":true,"deployments":[{"slug":"x","teamId":"1","baseUrl":"http://x.example/d"}]}`, status: 200,
 			code: CodeUsage, exit: ExitUsage,
@@ -128,10 +128,10 @@ func TestResolve(t *testing.T) {
 			err: `no deployment named "x": the control plane answered not_found: no such deployment`},
 		{name: "plain 404: not a control plane", slug: "x", body: `404 page not found`, status: 404,
 			code: CodeBadResponse, exit: ExitUnreachable,
-			err: "the control plane at {srv} has no GET /internal/agentsdk/deployments route (HTTP 404); is AGENT_SHELL_API_URL a control plane?"},
+			err: "the control plane at {srv} has no GET /internal/agentsdk/deployments route (HTTP 404); is the API URL a control plane?"},
 		{name: "answer without deployments", slug: "x", body: `{"ok":true}`, status: 200,
 			code: CodeBadResponse, exit: ExitUnreachable,
-			err: `the control plane at {srv} answered GET /internal/agentsdk/deployments without the "deployments" field; is AGENT_SHELL_API_URL a control plane?`},
+			err: `the control plane at {srv} answered GET /internal/agentsdk/deployments without the "deployments" field; is the API URL a control plane?`},
 		{name: "unauthorized", slug: "x", body: `{"ok":false,"error":"unauthorized","message":"` + testToken + `"}`, status: 401,
 			code: CodeUnauthorized, exit: ExitAuth},
 	}
@@ -151,7 +151,7 @@ func TestResolve(t *testing.T) {
 				e := wantError(t, err, tt.code, tt.exit, strings.ReplaceAll(tt.err, "{srv}", srv.URL))
 				if tt.code == CodeUnauthorized {
 					want := "the control plane at " + srv.URL + " refused the credential from CURSOR_API_KEY (HTTP 401); " +
-						"run agent-sdk login, or set CURSOR_API_KEY (or AGENT_SHELL_BEARER_TOKEN)"
+						"run agent-sdk login, or set CURSOR_API_KEY (or a bearer token)"
 					if e.Error() != want {
 						t.Errorf("text = %q, want %q", e.Error(), want)
 					}

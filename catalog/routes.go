@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/agsh-dev/agsh/internal/exitcode"
 )
 
 // Every route, query field and status rule of ../shared/spec/wire.md that
@@ -46,15 +48,15 @@ const (
 	CodeNoSessionsRoute = "no_sessions_route"
 )
 
-// Exit statuses of cli.md's table.
+// Exit statuses of cli.md's table (agsh's one table: exitcode).
 const (
-	ExitOK          = 0
-	ExitToolError   = 1
-	ExitUsage       = 2
-	ExitRefused     = 3
-	ExitAuth        = 4
-	ExitUnreachable = 5
-	ExitInterrupted = 130
+	ExitOK          = exitcode.OK
+	ExitToolError   = exitcode.ToolError
+	ExitUsage       = exitcode.Usage
+	ExitRefused     = exitcode.Refused
+	ExitAuth        = exitcode.Auth
+	ExitUnreachable = exitcode.Unreachable
+	ExitInterrupted = exitcode.Interrupted
 )
 
 // exitForCode is the exit status of the codes whose status does not follow

@@ -13,8 +13,11 @@ type Target struct {
 	Name string
 }
 
-// NoTargetMessage is the message of a run without a target.
-const NoTargetMessage = "no target deployment: pass --target <url|name> or set AGENT_SHELL_TARGET"
+// NoTarget is the no_target error (exit 2) of a run without a target; the
+// program adds how to give one.
+func NoTarget() *Error {
+	return &Error{ErrCode: CodeNoTarget, Exit: ExitUsage, Message: "no target deployment"}
+}
 
 // ParseTarget reads the value of --target / AGENT_SHELL_TARGET. An
 // http:// or https:// value is a URL (trailing slash dropped); a value
@@ -24,7 +27,7 @@ const NoTargetMessage = "no target deployment: pass --target <url|name> or set A
 func ParseTarget(s string) (Target, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return Target{}, &Error{ErrCode: CodeNoTarget, Message: NoTargetMessage}
+		return Target{}, NoTarget()
 	}
 	lower := strings.ToLower(s)
 	if strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://") {

@@ -28,6 +28,8 @@ type request struct {
 	// sessions: this is GET /v1/sessions (a non-envelope 404 means the
 	// deployment lacks the route).
 	sessions bool
+	// stream: a call whose text result may be streamed (CallStream).
+	stream StreamFunc
 }
 
 func (r *request) get() bool { return r.method == http.MethodGet }
@@ -36,13 +38,17 @@ func (r *request) get() bool { return r.method == http.MethodGet }
 func (r *request) route() string { return r.method + " " + r.path }
 
 // body wraps a response body: it keeps the first bytes for messages,
-// bounds each pause of a GET's body, and cancels the request on Close.
+// bounds the bytes read (after decompression), each pause of the body (GET
+// and POST) and a GET's whole time, and cancels the request on Close.
 type body struct {
 	rc       io.ReadCloser
+	in       *boundedReader // reads rc
 	cancel   context.CancelFunc
 	idle     time.Duration
 	timer    *time.Timer
-	timedOut atomic.Bool
+	timedOut atomic.Bool // a pause of the body passed idle
+	whole    *time.Timer // a GET's time limit, headers and body
+	expired  *atomic.Bool
 	prefix   []byte
 	read     int64
 }
@@ -55,7 +61,7 @@ func (b *body) Read(p []byte) (int, error) {
 	if b.timer != nil {
 		b.timer.Reset(b.idle)
 	}
-	n, err := b.rc.Read(p)
+	n, err := b.in.Read(p)
 	if b.timer != nil {
 		b.timer.Stop()
 	}
@@ -70,6 +76,9 @@ func (b *body) Read(p []byte) (int, error) {
 func (b *body) Close() error {
 	if b.timer != nil {
 		b.timer.Stop()
+	}
+	if b.whole != nil {
+		b.whole.Stop()
 	}
 	err := b.rc.Close()
 	b.cancel()
@@ -143,11 +152,15 @@ func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, *body
 	if c.opts.UserAgent != "" {
 		req.Header.Set("User-Agent", c.opts.UserAgent)
 	}
-	var timedOut atomic.Bool
-	var timer *time.Timer
+	var timedOut, expired atomic.Bool
+	var timer, whole *time.Timer
 	if r.get() {
 		timer = time.AfterFunc(c.opts.HeaderTimeout, func() {
 			timedOut.Store(true)
+			cancel()
+		})
+		whole = time.AfterFunc(c.opts.GetTimeout, func() {
+			expired.Store(true)
 			cancel()
 		})
 	}
@@ -155,24 +168,35 @@ func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, *body
 	if timer != nil && !timer.Stop() {
 		timedOut.Store(true)
 	}
-	if err == nil && timedOut.Load() {
+	if err == nil && (timedOut.Load() || expired.Load()) {
 		_ = resp.Body.Close()
 		err = context.DeadlineExceeded
 	}
 	if err != nil {
+		if whole != nil {
+			whole.Stop()
+		}
 		cancel()
-		e, retry := c.transportError(ctx, r, err, timedOut.Load())
+		e, retry := c.transportError(ctx, r, err, timedOut.Load() || expired.Load())
 		return nil, nil, e, retry && r.get()
 	}
-	b := &body{rc: resp.Body, cancel: cancel}
+	in := &boundedReader{r: resp.Body, limit: c.opts.MaxListingBytes}
+	in.maxValues = in.limit / listingBytesPerValue
+	if !r.get() {
+		in.limit = c.opts.MaxAnswerBytes
+		in.maxValues = in.limit / callBytesPerValue
+	}
+	b := &body{rc: resp.Body, in: in, cancel: cancel,
+		whole: whole, expired: &expired}
+	b.idle = c.opts.StallTimeout
 	if r.get() {
 		b.idle = c.opts.HeaderTimeout
-		b.timer = time.AfterFunc(time.Hour, func() {
-			b.timedOut.Store(true)
-			cancel()
-		})
-		b.timer.Stop()
 	}
+	b.timer = time.AfterFunc(time.Hour, func() {
+		b.timedOut.Store(true)
+		cancel()
+	})
+	b.timer.Stop()
 	resp.Body = b
 	return resp, b, nil, false
 }

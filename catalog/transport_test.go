@@ -258,5 +258,5 @@ func TestUnreachable(t *testing.T) {
 	}
 	_, err = c.Info(ctxT(t))
 	wantError(t, err, CodeUnreachable, ExitUnreachable,
-		"cannot reach the deployment at http://"+addr+"/executor: connection refused; is it running, and is --target right?")
+		"cannot reach the deployment at http://"+addr+"/executor: connection refused; is it running, and is the target right?")
 }

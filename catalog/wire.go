@@ -46,6 +46,13 @@ func (s *Source) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*s = Source(p)
+	s.defaultKind()
+	return nil
+}
+
+// defaultKind sets an undeclared kind: a connection when one is named,
+// else authored.
+func (s *Source) defaultKind() {
 	if s.Kind == "" {
 		if s.Connection != "" || s.Connector != "" {
 			s.Kind = "connection"
@@ -53,7 +60,6 @@ func (s *Source) UnmarshalJSON(b []byte) error {
 			s.Kind = "authored"
 		}
 	}
-	return nil
 }
 
 // Authored reports whether the tool is one of the deployment's authored tools.
@@ -171,6 +177,9 @@ type CallResult struct {
 	DurationMs       json.Number     `json:"durationMs,omitempty"`
 	SessionID        string          `json:"sessionId,omitempty"`
 	ScratchWorkspace bool            `json:"scratchWorkspace,omitempty"`
+	// Streamed: the result was a string written to the caller's stream as
+	// it arrived (Client.CallStream); Result is then empty.
+	Streamed bool `json:"-"`
 }
 
 // Issue is one schema-validation problem of a 400 invalid_input answer.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/internal/exitcode"
 )
 
 // Call is a parsed curated command line.
@@ -25,7 +26,7 @@ type UsageError struct{ Msg string }
 func (e *UsageError) Error() string { return e.Msg }
 
 // ExitCode is 2: a usage error.
-func (e *UsageError) ExitCode() int { return 2 }
+func (e *UsageError) ExitCode() int { return exitcode.Usage }
 
 // Code is the JSON error line's code.
 func (e *UsageError) Code() string { return "usage" }
@@ -34,15 +35,12 @@ func (e *UsageError) Code() string { return "usage" }
 // the deployment's grep does not have: given to the tool, they get the hint
 // to put them after |.
 var localGrepOptions = map[string]bool{
-	"-v": true, "-c": true, "-n": true, "-E": true, "-F": true,
-	"-w": true, "-x": true, "-e": true,
+	"-v": true, "-E": true, "-F": true, "-w": true, "-x": true,
 }
 
 // grepOptionHints say what to do instead of a unix grep option that neither
 // the deployment's grep nor the local filter has.
 var grepOptionHints = map[string]string{
-	"-l": "use --output-mode files_with_matches",
-	"-r": "the deployment's grep already searches directories recursively: leave it out",
 	"-R": "the deployment's grep already searches directories recursively: leave it out",
 	"-H": "the deployment's grep always prints the path: leave it out",
 }
@@ -50,6 +48,14 @@ var grepOptionHints = map[string]string{
 // Parse parses a curated command line (the arguments after the command
 // name). When Help is set in the result, nothing else was checked.
 func (s *Shape) Parse(args []string) (*Call, error) {
+	var pattern string
+	var hasPattern bool
+	if s.Name == "grep" && s.Bound {
+		var err error
+		if args, pattern, hasPattern, err = s.grepHabits(args); err != nil {
+			return nil, err
+		}
+	}
 	p, err := s.Flags.Parse(args)
 	if err != nil && (p == nil || !p.Help) {
 		if herr := s.bundledGrepOption(args); herr != nil {
@@ -70,6 +76,9 @@ func (s *Shape) Parse(args []string) (*Call, error) {
 			return nil, err
 		}
 		return &Call{Parsed: p, Input: p.JSON()}, nil
+	}
+	if hasPattern {
+		p.Operands = append([]string{pattern}, p.Operands...)
 	}
 	if len(p.Operands) > len(s.Operands) {
 		extra := p.Operands[len(s.Operands)]

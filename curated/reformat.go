@@ -78,7 +78,8 @@ func ReformatLs(text string) (Output, bool) {
 
 // ReformatRead prints the file's text without the line-number prefixes,
 // byte for byte as cat prints it. "File is empty." prints nothing; the
-// truncation and "more lines" notices become notes.
+// truncation and "more lines" notices become notes, their "offset=N" in
+// the flag's spelling ("--offset N").
 func ReformatRead(text string) (Output, bool) {
 	if text == "File is empty." {
 		return Output{}, true
@@ -87,7 +88,7 @@ func ReformatRead(text string) (Output, bool) {
 	var out Output
 	// A notice closes the text: a blank line, then a bracketed line.
 	if n := len(lines); n >= 3 && lines[n-2] == "" && isNotice(lines[n-1]) {
-		out.Notes = append(out.Notes, lines[n-1])
+		out.Notes = append(out.Notes, flagSpelling(lines[n-1]))
 		lines = lines[:n-2]
 	}
 	var b strings.Builder
@@ -115,6 +116,24 @@ func ReformatRead(text string) (Output, bool) {
 	}
 	out.Stdout = b.String()
 	return out, true
+}
+
+// flagSpelling rewrites a notice's "Use offset=N" in the spelling of the
+// command line: "Use --offset N".
+func flagSpelling(notice string) string {
+	i := strings.Index(notice, "Use offset=")
+	if i < 0 {
+		return notice
+	}
+	num := notice[i+len("Use offset="):]
+	end := 0
+	for end < len(num) && (num[end] >= '0' && num[end] <= '9' || end == 0 && num[end] == '-') {
+		end++
+	}
+	if end == 0 {
+		return notice
+	}
+	return notice[:i] + "Use --offset " + num
 }
 
 func isNotice(l string) bool {

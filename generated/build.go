@@ -56,8 +56,13 @@ func Build(schema json.RawMessage, opts BuildOptions) (*Command, error) {
 		cmd:   &Command{byName: make(map[string]*Flag), omitted: make(map[string]*Flag)},
 		taken: make(map[string]bool),
 	}
-	for _, r := range reservedFlags {
-		b.taken[r] = true
+	for _, o := range GlobalOptions {
+		if o.Scope != BeforeCommand {
+			b.taken[o.Name] = true
+		}
+		if o.Short != "" && o.Scope != BeforeCommand {
+			b.taken[o.Short] = true
+		}
 	}
 	if err := b.top(); err != nil {
 		return nil, &SchemaError{Err: err}
@@ -71,7 +76,13 @@ type builder struct {
 	opts  BuildOptions
 	cmd   *Command
 	taken map[string]bool
+	// suffix is, per base spelling, the next collision suffix to try.
+	suffix map[string]int
 }
+
+// probeHook, when set (by tests), is called for each taken suffixed
+// spelling tried: naming must stay linear.
+var probeHook func()
 
 func (b *builder) top() error {
 	v, err := b.w.viewOf(b.w.root)
@@ -200,8 +211,22 @@ func (b *builder) leaf(v *view, spec *valueSpec, path, names []string, required 
 		}
 	}
 	name := base
-	for n := 2; b.taken[name]; n++ {
-		name, renamed = base+"-"+strconv.Itoa(n), true
+	if b.taken[name] {
+		// The first free suffix: names are never freed, so every suffix
+		// below the one this base reached last time is still taken, and
+		// naming N colliding leaves costs O(N), not O(N²).
+		if b.suffix == nil {
+			b.suffix = make(map[string]int)
+		}
+		n := max(b.suffix[base], 2)
+		for name = base + "-" + strconv.Itoa(n); b.taken[name]; name = base + "-" + strconv.Itoa(n) {
+			n++
+			if probeHook != nil {
+				probeHook()
+			}
+		}
+		b.suffix[base] = n + 1
+		renamed = true
 	}
 	b.taken[name] = true
 	f := &Flag{

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // convert turns the text of one value into what is sent, or reports false.
@@ -133,7 +135,7 @@ func decodeJSON(text string) (any, bool) {
 
 // isJSONNumber reports whether s is a number in JSON syntax.
 func isJSONNumber(s string) bool {
-	return s != "" && scanNumber([]byte(s), 0) == len(s)
+	return s != "" && jsontext.NumberEnd([]byte(s), 0) == len(s)
 }
 
 // accepts reports whether text is a value of this spec (an array's

@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/agsh-dev/agsh/internal/exitcode"
 )
 
 // exitUsage is the exit status of every error a user can cause here.
-const exitUsage = 2
+const exitUsage = exitcode.Usage
 
 // UnknownFlagError is a flag the tool does not have.
 type UnknownFlagError struct {
@@ -175,7 +177,7 @@ func (e *SchemaError) Error() string { return "invalid input schema: " + e.Err.E
 func (e *SchemaError) Unwrap() error { return e.Err }
 
 // ExitCode is 5 (bad response).
-func (e *SchemaError) ExitCode() int { return 5 }
+func (e *SchemaError) ExitCode() int { return exitcode.Unreachable }
 
 // orList joins names as "a", "a or b", "a, b or c".
 func orList(names []string) string {

@@ -166,7 +166,7 @@ func (ps *parser) bundle(f *Flag, rest string) {
 // suggestions also consider the reserved global options.
 func (ps *parser) unknown(name string) error {
 	names := ps.c.FlagNames()
-	cands := append(names[:len(names):len(names)], reservedFlags[1:]...)
+	cands := append(names[:len(names):len(names)], reservedNames()...)
 	sugg := Suggest(name, cands)
 	// A property spelled as in the schema ("--per_page", "--telemetry.context")
 	// suggests the flag that stands for it first.
@@ -216,10 +216,8 @@ func (ps *parser) value(name, val string, hasVal bool, spec *valueSpec) (string,
 // reserved option ("--count", "--count=1", "-A2", "--output").
 func (ps *parser) isFlagWord(w string) bool {
 	name, _, _ := strings.Cut(w, "=")
-	for _, r := range reservedFlags {
-		if name == r {
-			return true
-		}
+	if isReserved(name) {
+		return true
 	}
 	if ps.c.Lookup(name) != nil {
 		return true

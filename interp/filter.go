@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -17,16 +18,14 @@ type filter interface {
 	run(ctx context.Context, rd Renderer, v Value) (Value, int, error)
 }
 
-// filterNames lists the local filters in the order help texts name them.
-func filterNames() []string { return []string{"head", "tail", "wc", "grep", "jq"} }
+// FilterNames lists the local filters in the order help texts name them.
+func FilterNames() []string { return []string{"head", "tail", "wc", "grep", "jq"} }
 
-func isFilter(name string) bool {
-	switch name {
-	case "head", "tail", "wc", "grep", "jq":
-		return true
-	}
-	return false
-}
+// ShellWords lists the shell's own words.
+func ShellWords() []string { return []string{"help", "exit"} }
+
+// IsFilter reports whether name is a local filter.
+func IsFilter(name string) bool { return slices.Contains(FilterNames(), name) }
 
 // newFilter parses a filter's command line (args[0] is its name); every error is
 // a usage error naming the filter.

@@ -218,7 +218,7 @@ func TestRequiredLiterals(t *testing.T) {
 }
 
 func TestFilterHelp(t *testing.T) {
-	for _, name := range filterNames() {
+	for _, name := range FilterNames() {
 		page, ok := FilterHelp(name)
 		if !ok || !strings.HasPrefix(page, "NAME\n    "+name+" - ") || !strings.Contains(page, "… | "+name) {
 			t.Errorf("FilterHelp(%q) = %q, %v", name, page, ok)

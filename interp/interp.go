@@ -86,6 +86,11 @@ type Runner struct {
 	// command, a bad filter option, a bad exit operand) with that status and the
 	// message without its prefix: cmd/agsh adds the JSON error line there.
 	OnError func(stderr io.Writer, status int, msg string)
+	// Clean, when set, makes what interp writes on Stderr safe for it: its
+	// messages and what jq's error, halt_error, stderr and debug print,
+	// which may come from a deployment (cmd/agsh sets render.Safe when
+	// Stderr is a terminal). nil: written unchanged.
+	Clean func(string) string
 
 	last int
 }

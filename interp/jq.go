@@ -16,10 +16,15 @@ import (
 // as a stream of JSON values) and prints each result as the gojq command does.
 type jq struct {
 	raw, compact bool
-	code         *gojq.Code
-	inputs       *inputProxy
-	// stderr receives what debug and stderr write (nothing when nil).
+	// last: the filter is the last command of its pipeline, where a single
+	// result that is an array of objects becomes a table (jqtable.go).
+	last   bool
+	code   *gojq.Code
+	inputs *inputProxy
+	// stderr receives what debug and stderr write (nothing when nil), made
+	// safe by clean (nil: unchanged).
 	stderr io.Writer
+	clean  func(string) string
 }
 
 func (*jq) name() string { return "jq" }
@@ -121,6 +126,7 @@ func (f *jq) run(ctx context.Context, _ Renderer, v Value) (Value, int, error) {
 	var out bytes.Buffer
 	enc := &jqEncoder{compact: f.compact}
 	var firstErr error
+	results, first := 0, any(nil)
 	for {
 		in, ok := f.inputs.Next()
 		if !ok {
@@ -145,6 +151,9 @@ func (f *jq) run(ctx context.Context, _ Renderer, v Value) (Value, int, error) {
 				}
 				break
 			}
+			if results++; results == 1 {
+				first = res
+			}
 			if s, isStr := res.(string); isStr && f.raw {
 				out.WriteString(s)
 			} else {
@@ -158,6 +167,11 @@ func (f *jq) run(ctx context.Context, _ Renderer, v Value) (Value, int, error) {
 	}
 	if firstErr != nil {
 		return textValue(out.String()), StatusFailure, firstErr
+	}
+	if f.last && !f.raw && !f.compact && results == 1 {
+		if t, ok := tableResult(first, v); ok {
+			return t, StatusOK, nil
+		}
 	}
 	return textValue(out.String()), StatusOK, nil
 }
@@ -184,7 +198,7 @@ func (f *jq) debug(v any, _ []any) any {
 		var b bytes.Buffer
 		(&jqEncoder{compact: true}).encode(&b, []any{"DEBUG:", v})
 		b.WriteByte('\n')
-		f.stderr.Write(b.Bytes())
+		f.writeStderr(b.String())
 	}
 	return v
 }
@@ -199,7 +213,15 @@ func (f *jq) toStderr(v any, _ []any) any {
 		} else {
 			(&jqEncoder{compact: true}).encode(&b, v)
 		}
-		f.stderr.Write(b.Bytes())
+		f.writeStderr(b.String())
 	}
 	return v
+}
+
+// writeStderr writes s on stderr, made safe for it.
+func (f *jq) writeStderr(s string) {
+	if f.clean != nil {
+		s = f.clean(s)
+	}
+	io.WriteString(f.stderr, s)
 }

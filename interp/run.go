@@ -8,15 +8,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/interp/syntax"
 )
 
-// Exit statuses interp produces itself.
+// Exit statuses interp produces itself (agsh's one table: exitcode).
 const (
-	StatusOK          = 0
-	StatusFailure     = 1
-	StatusUsage       = 2
-	StatusInterrupted = 130
+	StatusOK          = exitcode.OK
+	StatusFailure     = exitcode.ToolError
+	StatusUsage       = exitcode.Usage
+	StatusInterrupted = exitcode.Interrupted
 )
 
 // RunScript parses and runs a whole script (script mode). A parse error anywhere
@@ -114,7 +115,7 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix st
 	isTool := r.Handler != nil && r.Handler.IsTool(name)
 	if !isTool {
 		switch {
-		case isFilter(name):
+		case IsFilter(name):
 			return fail(StatusUsage, "%s reads a pipe: put it after |", name)
 		case name != "help" && name != "exit":
 			return fail(StatusUsage, "%s", unknownCommand(name, r.commandNames()))
@@ -125,18 +126,19 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix st
 	filters := make([]filter, 0, len(pl.Commands)-1)
 	for _, c := range pl.Commands[1:] {
 		args := c.Args()
-		if !isFilter(args[0]) {
+		if !IsFilter(args[0]) {
 			if args[0] == "help" || args[0] == "exit" || (r.Handler != nil && r.Handler.IsTool(args[0])) {
 				return fail(StatusUsage, "%s does not read a pipe; after | use head, tail, wc, grep or jq", args[0])
 			}
-			return fail(StatusUsage, "%s", unknownCommand(args[0], filterNames()))
+			return fail(StatusUsage, "%s", unknownCommand(args[0], FilterNames()))
 		}
 		f, err := newFilter(args)
 		if err != nil {
 			return fail(StatusUsage, "%s", err)
 		}
 		if j, ok := f.(*jq); ok {
-			j.stderr = r.stderr()
+			j.stderr, j.clean = r.stderr(), r.clean
+			j.last = c == pl.Commands[len(pl.Commands)-1]
 		}
 		filters = append(filters, f)
 	}
@@ -210,7 +212,7 @@ func (r *Runner) exit(args []string, prefix string) (int, bool) {
 // message prints one of interp's own messages for a failure with status, and
 // hands a usage failure (status 2 or more) to OnError.
 func (r *Runner) message(prefix string, status int, msg string) {
-	fmt.Fprintf(r.stderr(), "%s%s\n", prefix, msg)
+	fmt.Fprintf(r.stderr(), "%s%s\n", prefix, r.clean(msg))
 	if r.OnError != nil && status >= StatusUsage {
 		r.OnError(r.stderr(), status, msg)
 	}
@@ -241,8 +243,8 @@ func (r *Runner) commandNames() []string {
 	if r.Handler != nil {
 		names = append(names, r.Handler.ToolNames()...)
 	}
-	names = append(names, "help", "exit")
-	return append(names, filterNames()...)
+	names = append(names, ShellWords()...)
+	return append(names, FilterNames()...)
 }
 
 func (r *Runner) stdout() io.Writer {
@@ -250,6 +252,14 @@ func (r *Runner) stdout() io.Writer {
 		return io.Discard
 	}
 	return r.Stdout
+}
+
+// clean is Clean, or the identity.
+func (r *Runner) clean(s string) string {
+	if r.Clean == nil {
+		return s
+	}
+	return r.Clean(s)
 }
 
 func (r *Runner) stderr() io.Writer {

@@ -119,6 +119,16 @@ func TestPipelines(t *testing.T) {
 		{"final text is never JSON", []string{"read | head -1", "read | grep version"}, "{\"version\": \"1.2.3\", \"deps\": [\"x\", \"y\"]}\n", "", 0, true},
 		{"empty value", []string{"empty | wc", "empty | head | wc"}, "0 0 0\n", "", 0, true},
 		{"jq debug and stderr", []string{"obj | jq -c '.count | debug | stderr'", "obj | jq -c '.count | debug | stderr' | head"}, "2\n", "[\"DEBUG:\",2]\n2", 0, true},
+		{"last jq: an array of objects is a table", []string{"arr | jq 'map({n, name})'", "arr | jq '[.[] | {name, n}]' ", "arr | head -3 | jq 'map({n, name})'"},
+			`json: [{"name":"a","n":1},{"name":"b","n":2},{"name":"c","n":3}]` + "\n", "", 0, true},
+		{"last jq: new keys after the input's, sorted", []string{"arr | jq 'map({z: 1, name, a: 2})'"},
+			`json: [{"name":"a","a":2,"z":1},{"name":"b","a":2,"z":1},{"name":"c","a":2,"z":1}]` + "\n", "", 0, true},
+		{"jq not last stays text", []string{"arr | jq 'map({name})' | head -2"}, "[\n  {\n", "", 0, true},
+		{"jq -c or -r stays text", []string{"arr | jq -c 'map({name})'", "arr | jq -r 'map({name})' | jq -c ."}, `[{"name":"a"},{"name":"b"},{"name":"c"}]` + "\n", "", 0, true},
+		{"jq: several results stay text", []string{"arr | jq '.[0:1], .[1:2]'"}, "[\n  {\n    \"n\": 1,\n    \"name\": \"a\"\n  }\n]\n[\n  {\n    \"n\": 2,\n    \"name\": \"b\"\n  }\n]\n", "", 0, true},
+		{"jq: an array of scalars stays text", []string{"arr | jq 'map(.n)'"}, "[\n  1,\n  2,\n  3\n]\n", "", 0, true},
+		{"jq: an empty array stays text", []string{"arr | jq '[]'"}, "[]\n", "", 0, true},
+		{"jq: a mixed array stays text", []string{"arr | jq -c '[.[0], 1]' | jq '.'"}, "[\n  {\n    \"n\": 1,\n    \"name\": \"a\"\n  },\n  1\n]\n", "", 0, true},
 		{"exit in a pipe", []string{"exit | head"}, "", "agsh: line 1: exit does not write to a pipe\n", 2, false},
 	}
 	for _, tc := range cases {

@@ -1,5 +1,7 @@
 package interp
 
+import "github.com/agsh-dev/agsh/internal/jsontext"
+
 // Token-level scanning of JSON arrays: elements are found by their byte ranges
 // without decoding them, so filters over large arrays stay linear and allocate
 // nothing per element.
@@ -48,120 +50,29 @@ func endOfArray(raw []byte, i int) error {
 	return nil
 }
 
-func skipSpace(raw []byte, i int) int {
-	for i < len(raw) {
-		switch raw[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
+func skipSpace(raw []byte, i int) int { return jsontext.SkipSpace(raw, i) }
 
 // skipValue returns the index just after the JSON value starting at i.
 func skipValue(raw []byte, i int) (int, error) {
-	if i >= len(raw) {
+	end, ok := jsontext.SpanEnd(raw, i)
+	if !ok {
 		return 0, errMalformed
 	}
-	switch raw[i] {
-	case '"':
-		return skipString(raw, i)
-	case '[', '{':
-		depth := 0
-		for j := i; j < len(raw); j++ {
-			switch raw[j] {
-			case '"':
-				end, err := skipString(raw, j)
-				if err != nil {
-					return 0, err
-				}
-				j = end - 1
-			case '[', '{':
-				depth++
-			case ']', '}':
-				depth--
-				if depth == 0 {
-					return j + 1, nil
-				}
-			}
-		}
-		return 0, errMalformed
-	case ',', ']', '}', ':':
-		return 0, errMalformed
-	}
-	j := i
-	for j < len(raw) {
-		switch raw[j] {
-		case ',', ']', '}', ' ', '\t', '\n', '\r':
-			return j, nil
-		}
-		j++
-	}
-	return j, nil
+	return end, nil
 }
 
-// skipString returns the index just after the JSON string starting at i.
-func skipString(raw []byte, i int) (int, error) {
-	for j := i + 1; j < len(raw); j++ {
-		switch raw[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, nil
-		}
-	}
-	return 0, errMalformed
-}
-
-// appendCompact appends the JSON value v without the blanks outside its strings
-// (v has been walked by eachElement, so its strings are terminated).
-func appendCompact(dst, v []byte) []byte {
-	var buf []byte
-	return append(dst, compactView(&buf, v)...)
-}
+// appendCompact appends the JSON value v without the blanks outside its strings.
+func appendCompact(dst, v []byte) []byte { return jsontext.AppendCompact(dst, v) }
 
 // compactView returns v without the blanks outside its strings: v itself when it
-// has none, else a copy made in *buf (grown as needed and kept for reuse).
+// has none, else a copy made in *buf (kept for reuse).
 func compactView(buf *[]byte, v []byte) []byte {
 	k := firstBlank(v)
 	if k < 0 {
 		return v
 	}
-	if cap(*buf) < len(v) {
-		*buf = make([]byte, len(v), 2*len(v))
-	}
-	out := (*buf)[:len(v)]
-	n := copy(out, v[:k])
-	inString := false
-	for i := k; i < len(v); i++ {
-		c := v[i]
-		if inString {
-			out[n] = c
-			n++
-			switch c {
-			case '\\':
-				if i+1 < len(v) {
-					i++
-					out[n] = v[i]
-					n++
-				}
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case '"':
-			inString = true
-		}
-		out[n] = c
-		n++
-	}
-	return out[:n]
+	*buf = jsontext.AppendCompact(append((*buf)[:0], v[:k]...), v[k:])
+	return *buf
 }
 
 // firstBlank returns the index of the first blank outside strings in v, or -1.

@@ -98,3 +98,30 @@ func largestCorpusPage(b *testing.B) HelpPage {
 	return HelpPage{Name: best.Name, Title: best.Title, Synopsis: best.Name + " [options...]", Description: best.Description,
 		Options: []HelpItem{{Term: "--operation <string>", Description: "The operation.", Facts: "Required."}}}
 }
+
+// BenchmarkTable100k renders a 100,000-row × 8-column table at 120 columns
+// (the "table of 100k objects" of the streaming issue): Write of a value as
+// FromResult gives it. BenchmarkTable100kFromResult adds FromResult.
+// scripts/bench-table.sh compares both with an older commit in one run.
+func BenchmarkTable100k(b *testing.B) {
+	in := tableInput(100000)
+	v := FromResult(in)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Write(io.Discard, io.Discard, v, Options{Width: 120, TTY: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTable100kFromResult(b *testing.B) {
+	in := tableInput(100000)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Write(io.Discard, io.Discard, FromResult(in), Options{Width: 120, TTY: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

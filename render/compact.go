@@ -3,42 +3,20 @@ package render
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // appendCompact appends raw (valid JSON) with the whitespace between tokens
-// removed; strings, numbers and key order stay exactly as received.
-func appendCompact(dst, raw []byte) []byte {
-	inString, escaped := false, false
-	for _, c := range raw {
-		if inString {
-			dst = append(dst, c)
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case '"':
-			inString = true
-		}
-		dst = append(dst, c)
-	}
-	return dst
-}
+// removed (jsontext.AppendCompact).
+func appendCompact(dst, raw []byte) []byte { return jsontext.AppendCompact(dst, raw) }
 
 // compactString returns the compact JSON text of a node.
 func compactString(n *node) string {
-	if n.kind != kindArray && n.kind != kindObject {
-		return string(n.raw)
+	if n.Kind != kindArray && n.Kind != kindObject {
+		return string(n.Raw)
 	}
-	return string(appendCompact(make([]byte, 0, len(n.raw)), n.raw))
+	return string(appendCompact(make([]byte, 0, len(n.Raw)), n.Raw))
 }
 
 // appendIndented appends raw (valid JSON) indented two spaces per level,
@@ -46,6 +24,18 @@ func compactString(n *node) string {
 // DEL, C1 controls and invalid UTF-8 inside strings become \u escapes, so the
 // output can be written to a terminal as is.
 func appendIndented(dst, raw []byte) []byte {
+	dst, _ = indent(dst, raw, nil)
+	return dst
+}
+
+// indentFlush is how much indented output indent gathers before it hands
+// it to flush.
+const indentFlush = 64 << 10
+
+// indent is appendIndented; with flush, the output is handed to it every
+// indentFlush bytes or so (dst is then reused), so that a large value is
+// not held a second time as its indented text.
+func indent(dst, raw []byte, flush func([]byte) error) ([]byte, error) {
 	depth := 0
 	newline := func() {
 		dst = append(dst, '\n')
@@ -81,13 +71,19 @@ func appendIndented(dst, raw []byte) []byte {
 		case ',':
 			dst = append(dst, c)
 			newline()
+			if flush != nil && len(dst) >= indentFlush {
+				if err := flush(dst); err != nil {
+					return dst, err
+				}
+				dst = dst[:0]
+			}
 		case ':':
 			dst = append(dst, ':', ' ')
 		default:
 			dst = append(dst, c)
 		}
 	}
-	return dst
+	return dst, nil
 }
 
 // SafeJSON returns encoded JSON (such as encoding/json's output) with DEL,

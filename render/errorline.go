@@ -1,8 +1,6 @@
 package render
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -27,8 +25,8 @@ func ErrorMessage(v Value) (string, bool) {
 	if !v.IsJSON || v.Final {
 		return "", false
 	}
-	n, err := parseJSON(v.JSON)
-	if err != nil || n.kind != kindObject || !isErrorWrapper(n) {
+	n, err := v.parsed()
+	if err != nil || n.Kind != kindObject || !isErrorWrapper(n) {
 		return "", false
 	}
 	return wrapperText(n), true
@@ -37,32 +35,40 @@ func ErrorMessage(v Value) (string, bool) {
 // ErrorText is the text of the error line for a call answered with isError:
 // the error wrapper's text when the value is one, else the text (trailing
 // newlines dropped), else a message or error field of an object, else the
-// value's compact JSON.
+// value's compact JSON; for an error with none of these (no result, an
+// empty text), that the tool gave no message.
 func ErrorText(v Value) string {
+	if msg := errorText(v); strings.TrimSpace(msg) != "" {
+		return msg
+	}
+	return "the tool reported an error without a message"
+}
+
+func errorText(v Value) string {
 	if msg, ok := ErrorMessage(v); ok {
 		return msg
 	}
 	if !v.IsJSON {
 		return strings.TrimRight(v.Text, "\r\n")
 	}
-	n, err := parseJSON(v.JSON)
+	n, err := v.parsed()
 	if err != nil {
 		return strings.TrimSpace(string(v.JSON))
 	}
-	if n.kind == kindString {
-		return strings.TrimRight(n.str(), "\r\n")
+	if n.Kind == kindString {
+		return strings.TrimRight(n.Str(), "\r\n")
 	}
 	if isMCPWhole(n) {
 		return strings.TrimRight(mcpText(n), "\r\n")
 	}
-	if n.kind == kindObject && (nonEmpty(n.field("message")) || nonEmpty(n.field("error"))) {
+	if n.Kind == kindObject && (nonEmpty(n.Field("message")) || nonEmpty(n.Field("error"))) {
 		return wrapperText(n)
 	}
 	return compactString(n)
 }
 
 func isErrorWrapper(n *node) bool {
-	for _, k := range n.keys {
+	for _, k := range n.Keys {
 		known := false
 		for _, w := range errorWrapperKeys {
 			if k == w {
@@ -74,10 +80,10 @@ func isErrorWrapper(n *node) bool {
 			return false
 		}
 	}
-	if ok := n.field("ok"); ok != nil && string(ok.raw) == "false" {
+	if ok := n.Field("ok"); ok != nil && string(ok.Raw) == "false" {
 		return true
 	}
-	return nonEmpty(n.field("error"))
+	return nonEmpty(n.Field("error"))
 }
 
 // nonEmpty: present and not null, false, "", {} or [].
@@ -85,15 +91,15 @@ func nonEmpty(n *node) bool {
 	if n == nil {
 		return false
 	}
-	switch n.kind {
+	switch n.Kind {
 	case kindNull:
 		return false
 	case kindBool:
-		return string(n.raw) == "true"
+		return string(n.Raw) == "true"
 	case kindString:
-		return n.str() != ""
+		return n.Str() != ""
 	case kindArray, kindObject:
-		return len(n.vals) > 0
+		return len(n.Vals) > 0
 	}
 	return true
 }
@@ -103,15 +109,15 @@ func nonEmpty(n *node) bool {
 func wrapperText(n *node) string {
 	text := ""
 	for _, key := range []string{"message", "error"} {
-		f := n.field(key)
+		f := n.Field(key)
 		if !nonEmpty(f) {
 			continue
 		}
 		switch {
-		case f.kind == kindString:
-			text = f.str()
-		case f.kind == kindObject && nonEmpty(f.field("message")):
-			text = valueWord(f.field("message"))
+		case f.Kind == kindString:
+			text = f.Str()
+		case f.Kind == kindObject && nonEmpty(f.Field("message")):
+			text = valueWord(f.Field("message"))
 		default:
 			text = compactString(f)
 		}
@@ -120,7 +126,7 @@ func wrapperText(n *node) string {
 	if text == "" {
 		text = "the tool reported failure (ok: false)"
 	}
-	if c := n.field("code"); nonEmpty(c) {
+	if c := n.Field("code"); nonEmpty(c) {
 		text += " (" + valueWord(c) + ")"
 	}
 	return text
@@ -128,8 +134,8 @@ func wrapperText(n *node) string {
 
 // valueWord is a string's text or any other value's compact JSON.
 func valueWord(n *node) string {
-	if n.kind == kindString {
-		return n.str()
+	if n.Kind == kindString {
+		return n.Str()
 	}
 	return compactString(n)
 }
@@ -153,19 +159,19 @@ func WriteError(w io.Writer, text string, o Options) error {
 func WriteJSON(w io.Writer, v Value) error {
 	var out []byte
 	if v.IsJSON && !v.Final {
-		n, err := parseJSON(v.JSON)
+		n, err := v.parsed()
 		if err != nil {
 			return fmt.Errorf("render: %w", err)
 		}
-		out = appendIndented(nil, n.raw)
-	} else {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(v.Text); err != nil {
+		flush := func(p []byte) error { _, err := w.Write(p); return err }
+		out, err = indent(make([]byte, 0, min(len(n.Raw)+1, indentFlush+1024)), n.Raw, flush)
+		if err != nil {
 			return err
 		}
-		out = appendIndented(nil, bytes.TrimSpace(buf.Bytes()))
+	} else {
+		// Text as a JSON string, encoded piece by piece (writeJSONText):
+		// a 50 MB text is not copied twice more to be written.
+		return writeJSONText(w, v.Text)
 	}
 	out = append(out, '\n')
 	_, err := w.Write(out)

@@ -58,6 +58,9 @@ func TestErrorText(t *testing.T) {
 		{jsonValue(`{"reason":"x"}`), `{"reason":"x"}`},
 		{jsonValue(`"quoted\n"`), "quoted"},
 		{jsonValue(`[1, 2]`), "[1,2]"},
+		{FromResult(nil), "the tool reported an error without a message"},
+		{TextValue(""), "the tool reported an error without a message"},
+		{jsonValue(`"\n"`), "the tool reported an error without a message"},
 	}
 	for _, tt := range tests {
 		if got := ErrorText(tt.v); got != tt.want {
@@ -110,7 +113,7 @@ func TestWriteJSON(t *testing.T) {
 			t.Errorf("WriteJSON(%+v)\n got %q\nwant %q", tt.v, buf.String(), tt.want)
 		}
 	}
-	if err := WriteJSON(&bytes.Buffer{}, jsonValue(`{bad`)); err == nil || err.Error() != "render: invalid JSON: expected a key at offset 1" {
+	if err := WriteJSON(&bytes.Buffer{}, jsonValue(`{bad`)); err == nil || err.Error() != "render: invalid JSON: invalid character 'b' looking for beginning of object key string at offset 1" {
 		t.Errorf("WriteJSON(bad) err = %v", err)
 	}
 }

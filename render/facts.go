@@ -46,8 +46,8 @@ func jsonText(raw []byte, unquote bool) string {
 	if err != nil {
 		return string(raw)
 	}
-	if unquote && n.kind == kindString {
-		if s := n.str(); s != "" && !strings.Contains(s, ",") && strings.TrimSpace(s) == s {
+	if unquote && n.Kind == kindString {
+		if s := n.Str(); s != "" && !strings.Contains(s, ",") && strings.TrimSpace(s) == s {
 			return s
 		}
 	}

@@ -80,3 +80,45 @@ func FuzzTerminalWriter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTable checks the table scanner against the tree parser: it accepts
+// exactly the non-empty arrays of objects with a key, and the table it
+// writes never exceeds the width.
+func FuzzTable(f *testing.F) {
+	for _, s := range []string{`[{"a":1}]`, `[{"a":"東京","b":[1,{"c":null}]},{"b":"x\ny"}]`, `[{}]`, `[{"a":1},2]`,
+		`[{"a":1}`, `[{"a":tru}]`, `[{"a":"\u00"}]`, `[{"\u0061":1,"a":2}]`, monitorsFixture, changesFixture, tableFixture} {
+		f.Add([]byte(s), 40)
+	}
+	f.Fuzz(func(t *testing.T, in []byte, width int) {
+		width = width%200 + 1
+		if width < 1 {
+			width = -width + 1
+		}
+		tb := scanTable(in, Safe)
+		n, err := parseJSON(in)
+		want := err == nil && n.Kind == kindArray && len(n.Vals) > 0
+		if want {
+			keys := false
+			for _, el := range n.Vals {
+				want = want && el.Kind == kindObject
+				keys = keys || el.Kind == kindObject && len(el.Keys) > 0
+			}
+			want = want && keys
+		}
+		if (tb != nil) != want {
+			t.Fatalf("scanTable accepted=%v, tree parser says table=%v (err %v)", tb != nil, want, err)
+		}
+		if tb == nil {
+			return
+		}
+		var out bytes.Buffer
+		if err := writeTable(&out, io.Discard, tb, Options{TTY: true, Width: width}); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			if w := textWidth(l); w > width {
+				t.Fatalf("line %q is %d wide, width %d", l, w, width)
+			}
+		}
+	})
+}

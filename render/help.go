@@ -98,15 +98,15 @@ func (p *page) section(name string, body []string) {
 
 // text wraps plain foreign text (made safe) to the body width.
 func (p *page) text(s string, hang int) []string {
-	return wrapLine(Safe(s), p.width-4, 0, hang)
+	return wrapLine(SafeLabel(s), p.width-4, 0, hang)
 }
 
 // markdown renders a description for a section body.
 func (p *page) markdown(md string) []string {
 	md = Dedent(md)
-	lines, err := renderMarkdown(md, p.width-4, p.o.Color)
+	lines, err := renderMarkdown(md, p.width-4, p.o.mdStyle())
 	if err != nil {
-		return wrapText(Safe(md), p.width-4)
+		return wrapText(SafeLabel(md), p.width-4)
 	}
 	return lines
 }
@@ -156,9 +156,9 @@ func (p *page) items(items []HelpItem) []string {
 		if i > 0 {
 			body = append(body, "")
 		}
-		term := Safe(it.Term)
+		term := SafeLabel(it.Term)
 		if it.Property != "" {
-			term += ` (property "` + Safe(it.Property) + `")`
+			term += ` (property "` + SafeLabel(it.Property) + `")`
 		}
 		lines := wrapLine(term, p.width-4, 0, 4)
 		if p.o.Color && len(lines) > 0 && strings.HasPrefix(lines[0], "-") {
@@ -174,7 +174,7 @@ func (p *page) items(items []HelpItem) []string {
 			shape = "Value: " + it.Shape
 		}
 		for _, text := range []string{Dedent(it.Description), shape, it.Facts} {
-			for _, l := range wrapText(Safe(text), p.width-8) {
+			for _, l := range wrapText(SafeLabel(text), p.width-8) {
 				if l != "" {
 					l = "    " + l
 				}

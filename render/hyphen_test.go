@@ -11,7 +11,7 @@ import (
 func TestMarkdownWrapsHyphenatedWords(t *testing.T) {
 	md := "Search file contents with an RE2 regular expression. Prints matching lines with their numbers, the matching files, or per-file counts. Dot-files, ignored and binary files are skipped.\n\n- a list item\n- `--dry-run` stays\n\n| a | b |\n|---|---|\n| x-y | z |\n"
 	for _, width := range []int{60, 70, 76, 77, 80} {
-		lines, err := renderMarkdown(md, width, false)
+		lines, err := renderMarkdown(md, width, "notty")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -56,11 +56,11 @@ func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
 	}
 	col := 0
 	for _, r := range ip.Commands {
-		col = max(col, textWidth(Safe(r.Name)))
+		col = max(col, textWidth(SafeLabel(r.Name)))
 	}
 	for _, g := range ip.Groups {
 		for _, r := range g.Rows {
-			col = max(col, textWidth(Safe(r.Name)))
+			col = max(col, textWidth(SafeLabel(r.Name)))
 		}
 	}
 	col = min(col+4, maxNameColumn)
@@ -79,7 +79,7 @@ func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
 		if len(g.Rows) == 0 {
 			continue
 		}
-		p.section(oneLine(Safe(strings.ToUpper(g.Name))), p.rows(g.Rows, col))
+		p.section(oneLine(SafeLabel(strings.ToUpper(g.Name))), p.rows(g.Rows, col))
 	}
 	p.b.WriteByte('\n')
 	p.b.WriteString(indexFooter)
@@ -96,8 +96,8 @@ func (p *page) rows(rows []IndexRow, col int) []string {
 	avail := p.width - 4
 	lines := make([]string, 0, len(sorted))
 	for _, r := range sorted {
-		name := cut(Safe(oneLine(r.Name)), avail)
-		title := strings.Join(strings.Fields(Safe(r.Title)), " ")
+		name := cut(SafeLabel(oneLine(r.Name)), avail)
+		title := strings.Join(strings.Fields(SafeLabel(r.Title)), " ")
 		room := avail - col
 		if title == "" || room < 1 {
 			lines = append(lines, name)

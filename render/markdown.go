@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"strings"
 	"sync"
 
@@ -10,10 +11,10 @@ import (
 	"github.com/muesli/termenv"
 )
 
-// mdKey identifies one glamour renderer: the style (color or notty) and the
-// word-wrap width.
+// mdKey identifies one glamour renderer: the style (Options.mdStyle) and
+// the word-wrap width.
 type mdKey struct {
-	color bool
+	style string
 	wrap  int
 }
 
@@ -25,19 +26,35 @@ var mdCache struct {
 }
 
 // renderMarkdown renders markdown as terminal text lines no wider than
-// width cells: made safe, `<` that is not an allowed inline tag escaped,
-// through glamour (notty style without color, dark with), trailing
-// whitespace stripped, blank runs collapsed, common indentation removed, and
-// anything still too wide hard-wrapped.
-func renderMarkdown(md string, width int, color bool) ([]string, error) {
+// width cells: made safe (SafeLabel), character references that would
+// decode to a control character written out as its escape, `<` that is
+// not an allowed inline tag escaped, through glamour in style
+// (Options.mdStyle), checked again (nothing but glamour's own color
+// sequences may remain), trailing whitespace stripped, blank runs
+// collapsed, common indentation removed, and anything still too wide
+// hard-wrapped.
+func renderMarkdown(md string, width int, style string) ([]string, error) {
+	if len(md) > maxMarkdown {
+		return nil, errLongMarkdown
+	}
 	width = max(width, 8)
-	md = prepareMarkdown(strings.ReplaceAll(Safe(md), "\t", "    "), width)
-	out, err := glamourRender(protectHyphens(md), width, color)
+	md = escapeReferences(SafeLabel(md))
+	md = prepareMarkdown(strings.ReplaceAll(md, "\t", "    "), width)
+	out, err := glamourRender(protectHyphens(md), width, style)
+	color := style != styles.NoTTYStyle
 	if err != nil {
 		return nil, err
 	}
+	out = safeRendered(out, color)
 	return tidyLines(strings.ReplaceAll(out, nbHyphen, "-"), width), nil
 }
+
+// maxMarkdown is the longest description rendered as markdown; a longer
+// one (a tool's description is a few KiB; 15 MiB took glamour 20 s and
+// 900 MiB) is wrapped as plain text by the caller.
+const maxMarkdown = 256 << 10
+
+var errLongMarkdown = errors.New("render: description too long for markdown")
 
 // nbHyphen stands in for a hyphen inside a word while glamour wraps: its
 // word wrapper breaks after hyphens and then miscounts the line, leaving a
@@ -67,14 +84,14 @@ func wordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-func glamourRender(md string, wrap int, color bool) (string, error) {
+func glamourRender(md string, wrap int, style string) (string, error) {
 	mdCache.Lock()
 	defer mdCache.Unlock()
-	key := mdKey{color, wrap}
+	key := mdKey{style, wrap}
 	r := mdCache.r[key]
 	if r == nil {
 		var err error
-		r, err = newGlamour(color, wrap)
+		r, err = newGlamour(style, wrap)
 		if err != nil {
 			return "", err
 		}
@@ -88,13 +105,25 @@ func glamourRender(md string, wrap int, color bool) (string, error) {
 
 // newGlamour makes a renderer with no document margin (agsh indents the
 // section itself) and a fixed color profile, so nothing is read from the
-// environment or asked of the terminal.
-func newGlamour(color bool, wrap int) (*glamour.TermRenderer, error) {
+// environment or asked of the terminal. style is a glamour style name or a
+// JSON style file (GLAMOUR_STYLE); one that does not load is dark.
+func newGlamour(style string, wrap int) (*glamour.TermRenderer, error) {
 	var st ansi.StyleConfig
 	profile := termenv.Ascii
-	if color {
-		st = styles.DarkStyleConfig
+	if style != styles.NoTTYStyle {
 		profile = termenv.ANSI256
+		if builtin, ok := styles.DefaultStyles[style]; ok {
+			st = *builtin
+			if style == styles.LightStyle {
+				// Its code blocks keep a dark theme's near-white text.
+				st.CodeBlock.Chroma, st.CodeBlock.Theme = nil, chromaLight
+			}
+		} else if custom, err := glamour.NewTermRenderer(glamour.WithStylePath(style),
+			glamour.WithColorProfile(profile), glamour.WithWordWrap(wrap)); err == nil {
+			return custom, nil
+		} else {
+			st = styles.DarkStyleConfig
+		}
 	} else {
 		st = styles.NoTTYStyleConfig
 		// Keep code spans visible without color: `--dry-run`.

@@ -15,13 +15,13 @@ const bytesHint = " (the bytes: --output json)"
 // isMCPResult reports whether an object is an MCP tool result: it has a
 // "content" array whose elements are all objects with a string "type".
 func isMCPResult(n *node) bool {
-	c := n.field("content")
-	if c == nil || c.kind != kindArray {
+	c := n.Field("content")
+	if c == nil || c.Kind != kindArray {
 		return false
 	}
-	for _, part := range c.vals {
-		t := part.field("type")
-		if t == nil || t.kind != kindString {
+	for _, part := range c.Vals {
+		t := part.Field("type")
+		if t == nil || t.Kind != kindString {
 			return false
 		}
 	}
@@ -31,8 +31,8 @@ func isMCPResult(n *node) bool {
 // mcpWhole reports whether an MCP result is kept whole as the value: some
 // content part is not text (render.md step 1).
 func mcpWhole(n *node) bool {
-	for _, part := range n.field("content").vals {
-		if part.field("type").str() != "text" {
+	for _, part := range n.Field("content").Vals {
+		if part.Field("type").Str() != "text" {
 			return true
 		}
 	}
@@ -42,7 +42,7 @@ func mcpWhole(n *node) bool {
 // isMCPWhole reports whether n is an MCP result that FromResult keeps whole
 // (it has a part that is not text): its text view is mcpTextLines.
 func isMCPWhole(n *node) bool {
-	return n != nil && n.kind == kindObject && isMCPResult(n) && mcpWhole(n)
+	return n != nil && n.Kind == kindObject && isMCPResult(n) && mcpWhole(n)
 }
 
 // fromMCP normalizes an MCP tool result (render.md step 1, issue 14):
@@ -56,27 +56,27 @@ func isMCPWhole(n *node) bool {
 // _meta never changes the value.
 func fromMCP(n *node) Value {
 	isErr := false
-	if e := n.field("isError"); e != nil && e.kind == kindBool && string(e.raw) == "true" {
+	if e := n.Field("isError"); e != nil && e.Kind == kindBool && string(e.Raw) == "true" {
 		isErr = true
 	}
 	var v Value
 	if mcpWhole(n) {
-		v = Value{JSON: json.RawMessage(n.raw), IsJSON: true}
+		v = Value{JSON: json.RawMessage(n.Raw), IsJSON: true}
 	} else {
-		parts := n.field("content").vals
+		parts := n.Field("content").Vals
 		texts := make([]string, len(parts))
 		for i, part := range parts {
 			texts[i] = stringField(part, "text")
 		}
 		joined := strings.Join(texts, "\n")
-		if sc := n.field("structuredContent"); sc != nil && sc.kind != kindNull && !wrapsText(sc, joined) {
+		if sc := n.Field("structuredContent"); sc != nil && sc.Kind != kindNull && !wrapsText(sc, joined) {
 			v = fromNode(sc, false)
 		} else {
 			v = textOrJSON(joined)
 		}
 	}
 	v.IsError = isErr
-	v.Result = json.RawMessage(n.raw)
+	v.Result = json.RawMessage(n.Raw)
 	return v
 }
 
@@ -85,21 +85,21 @@ func fromMCP(n *node) Value {
 // string with the same text, trailing newlines aside, or a JSON value equal
 // to the text's JSON).
 func wrapsText(sc *node, text string) bool {
-	if sc.kind != kindObject || len(sc.keys) != 1 {
+	if sc.Kind != kindObject || len(sc.Keys) != 1 {
 		return false
 	}
-	m := sc.vals[0]
-	if m.kind == kindString {
-		return strings.TrimRight(m.str(), "\r\n") == strings.TrimRight(text, "\r\n")
+	m := sc.Vals[0]
+	if m.Kind == kindString {
+		return strings.TrimRight(m.Str(), "\r\n") == strings.TrimRight(text, "\r\n")
 	}
-	if m.kind != kindObject && m.kind != kindArray {
+	if m.Kind != kindObject && m.Kind != kindArray {
 		return false
 	}
 	t, err := parseJSON([]byte(strings.TrimSpace(text)))
 	if err != nil {
 		return false
 	}
-	return bytes.Equal(appendCompact(nil, t.raw), appendCompact(nil, m.raw))
+	return bytes.Equal(appendCompact(nil, t.Raw), appendCompact(nil, m.Raw))
 }
 
 // mcpTextLines is the text view of an MCP result kept whole: the text
@@ -109,7 +109,7 @@ func wrapsText(sc *node, text string) bool {
 // mimeType]" line.
 func mcpTextLines(n *node) []string {
 	var lines []string
-	for _, part := range n.field("content").vals {
+	for _, part := range n.Field("content").Vals {
 		lines = append(lines, partLines(part)...)
 	}
 	return lines
@@ -121,7 +121,7 @@ func mcpTextLines(n *node) []string {
 func writeMCPPreview(w io.Writer, n *node, o Options) error {
 	var lines []string
 	clean := o.clean()
-	for _, part := range n.field("content").vals {
+	for _, part := range n.Field("content").Vals {
 		for _, l := range partLines(part) {
 			lines = append(lines, clean(l))
 		}
@@ -147,17 +147,17 @@ func mcpText(n *node) string {
 // partLines renders one content part: a text part's text; an embedded text
 // resource as its summary line and its text; anything else as one line.
 func partLines(part *node) []string {
-	switch part.field("type").str() {
+	switch part.Field("type").Str() {
 	case "text":
 		return []string{stringField(part, "text")}
 	case "resource":
-		res := part.field("resource")
-		if t := res.field("text"); t != nil && t.kind == kindString && res.field("blob") == nil {
+		res := part.Field("resource")
+		if t := res.Field("text"); t != nil && t.Kind == kindString && res.Field("blob") == nil {
 			head := "[resource" + word(stringField(res, "uri"))
 			if mt := stringField(res, "mimeType"); mt != "" {
 				head += ", " + flat(mt)
 			}
-			return []string{head + "]", t.str()}
+			return []string{head + "]", t.Str()}
 		}
 	}
 	return []string{partLine(part)}
@@ -167,7 +167,7 @@ func partLines(part *node) []string {
 // "[image image/png, 14.2 KiB] (the bytes: --output json)" or
 // "[resource_link file:///x.log x — A log]".
 func partLine(part *node) string {
-	typ := part.field("type").str()
+	typ := part.Field("type").Str()
 	var b strings.Builder
 	b.WriteString("[")
 	b.WriteString(flat(typ))
@@ -186,21 +186,21 @@ func partLine(part *node) string {
 			b.WriteString(" — " + flat(d))
 		}
 	case "resource":
-		res := part.field("resource")
+		res := part.Field("resource")
 		b.WriteString(word(stringField(res, "uri")))
 		if mt := stringField(res, "mimeType"); mt != "" {
 			b.WriteString(", " + flat(mt))
 		}
-		if t := res.field("text"); t != nil && t.kind == kindString {
-			b.WriteString(", " + formatSize(len(t.str())))
-		} else if d := res.field("blob"); d != nil && d.kind == kindString {
-			b.WriteString(", " + formatSize(base64Len(d.str())))
+		if t := res.Field("text"); t != nil && t.Kind == kindString {
+			b.WriteString(", " + formatSize(len(t.Str())))
+		} else if d := res.Field("blob"); d != nil && d.Kind == kindString {
+			b.WriteString(", " + formatSize(base64Len(d.Str())))
 			hint = true
 		}
 	default: // image, audio and anything else with data
 		b.WriteString(word(stringField(part, "mimeType")))
-		if d := part.field("data"); d != nil && d.kind == kindString {
-			b.WriteString(", " + formatSize(base64Len(d.str())))
+		if d := part.Field("data"); d != nil && d.Kind == kindString {
+			b.WriteString(", " + formatSize(base64Len(d.Str())))
 			hint = true
 		}
 	}
@@ -216,16 +216,16 @@ func partLine(part *node) string {
 // whose resource has a string blob. The text view shows it as its
 // placeholder (partLine) instead of its base64.
 func isContentPart(n *node) bool {
-	if n == nil || n.kind != kindObject {
+	if n == nil || n.Kind != kindObject {
 		return false
 	}
 	switch stringField(n, "type") {
 	case "image", "audio":
-		d := n.field("data")
-		return d != nil && d.kind == kindString
+		d := n.Field("data")
+		return d != nil && d.Kind == kindString
 	case "resource":
-		b := n.field("resource").field("blob")
-		return b != nil && b.kind == kindString
+		b := n.Field("resource").Field("blob")
+		return b != nil && b.Kind == kindString
 	}
 	return false
 }
@@ -248,11 +248,11 @@ func flat(s string) string {
 
 // stringField returns the text of a string field of an object, else "".
 func stringField(n *node, key string) string {
-	f := n.field(key)
-	if f == nil || f.kind != kindString {
+	f := n.Field(key)
+	if f == nil || f.Kind != kindString {
 		return ""
 	}
-	return f.str()
+	return f.Str()
 }
 
 // base64Len is the decoded length of base64 text (padding and line breaks

@@ -2,7 +2,9 @@ package render
 
 import (
 	"bytes"
+	"html"
 	"sort"
+	"strings"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -193,3 +195,52 @@ func splitCodeLines(doc ast.Node, src []byte, width int) []byte {
 	}
 	return append(out, src[prev:]...)
 }
+
+// escapeReferences replaces every character reference of md that would
+// decode to a character Safe or SafeLabel escapes (`&#27;`, `&#x1b;`,
+// `&#X202E;`, `&ZeroWidthSpace;`, `&#0000027`) with that escape written
+// out (`\x1b`, `\u202e`), so that the text the renderer decodes holds no
+// control character: it shows what was sent, and nothing is dropped.
+// References are matched as the renderer decodes them (html.UnescapeString
+// on each text: a missing semicolon, any number of digits), not only as
+// CommonMark reads them.
+func escapeReferences(md string) string {
+	if !strings.Contains(md, "&") {
+		return md
+	}
+	var b strings.Builder
+	prev := 0
+	for i := strings.IndexByte(md, '&'); i >= 0; {
+		end := len(md)
+		if j := strings.IndexByte(md[i+1:], '&'); j >= 0 {
+			end = i + 1 + j
+		}
+		w := md[i:end]
+		if u := html.UnescapeString(w); u != w && !isLabelSafe(u) {
+			// w holds one reference, at its start: what follows it is
+			// the common tail of w and u.
+			k := 0
+			for k < len(w) && k < len(u) && w[len(w)-1-k] == u[len(u)-1-k] {
+				k++
+			}
+			if prev == 0 {
+				b.Grow(len(md) + 16)
+			}
+			b.WriteString(md[prev:i])
+			b.WriteString(SafeLabel(u[:len(u)-k]))
+			prev = end - k
+		}
+		if end == len(md) {
+			break
+		}
+		i = end
+	}
+	if prev == 0 {
+		return md
+	}
+	b.WriteString(md[prev:])
+	return b.String()
+}
+
+// isLabelSafe reports whether SafeLabel leaves s unchanged.
+func isLabelSafe(s string) bool { return SafeLabel(s) == s }

@@ -8,6 +8,13 @@ type Options struct {
 	Color bool
 	// Width: the terminal's width, else COLUMNS, else 80; 0 means 80.
 	Width int
+	// Light, when set, reports whether the terminal's background is light.
+	// It is called only when colored markdown or highlighting is about to
+	// be written (it may ask the terminal); unset means dark.
+	Light func() bool
+	// GlamourStyle is the user's GLAMOUR_STYLE: a glamour style name or a
+	// JSON style file; "" or "auto" picks light or dark by the background.
+	GlamourStyle string
 }
 
 // width returns the width to render to (80 when unset).
@@ -23,6 +30,15 @@ func (o Options) width() int {
 func (o Options) clean() func(string) string {
 	if o.TTY {
 		return Safe
+	}
+	return func(s string) string { return s }
+}
+
+// cleanLabel is clean for names and cells (tables, lists, property
+// views): SafeLabel on a terminal, the identity otherwise.
+func (o Options) cleanLabel() func(string) string {
+	if o.TTY {
+		return SafeLabel
 	}
 	return func(s string) string { return s }
 }

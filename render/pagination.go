@@ -17,7 +17,7 @@ var cursorKeys = [...]string{"nextCursor", "next_cursor", "nextPageToken", "next
 func NextCursor(v Value) string {
 	if len(v.Result) > 0 && bytes.Contains(v.Result, []byte(`"_meta"`)) {
 		if n, err := parseJSON(v.Result); err == nil {
-			if c := cursorText(n.field("_meta").field("nextCursor")); c != "" {
+			if c := cursorText(n.Field("_meta").Field("nextCursor")); c != "" {
 				return c
 			}
 		}
@@ -26,16 +26,16 @@ func NextCursor(v Value) string {
 		return ""
 	}
 	n, err := parseJSON(v.JSON)
-	if err != nil || n.kind != kindObject {
+	if err != nil || n.Kind != kindObject {
 		return ""
 	}
 	if isMCPResult(n) {
 		// An MCP result kept whole: its _meta (when Result was not set).
-		return cursorText(n.field("_meta").field("nextCursor"))
+		return cursorText(n.Field("_meta").Field("nextCursor"))
 	}
 	rows := false
-	for _, x := range n.vals {
-		if x.kind == kindArray {
+	for _, x := range n.Vals {
+		if x.Kind == kindArray {
 			rows = true
 		}
 	}
@@ -43,7 +43,7 @@ func NextCursor(v Value) string {
 		return ""
 	}
 	for _, k := range cursorKeys {
-		if c := cursorText(n.field(k)); c != "" {
+		if c := cursorText(n.Field(k)); c != "" {
 			return c
 		}
 	}
@@ -65,11 +65,11 @@ func cursorText(n *node) string {
 	if n == nil {
 		return ""
 	}
-	switch n.kind {
+	switch n.Kind {
 	case kindString:
-		return n.str()
+		return n.Str()
 	case kindNumber:
-		return string(n.raw)
+		return string(n.Raw)
 	}
 	return ""
 }

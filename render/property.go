@@ -15,7 +15,7 @@ func PropertyLines(obj json.RawMessage, width int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n.kind != kindObject {
+	if n.Kind != kindObject {
 		return nil, errors.New("render: property view needs a JSON object")
 	}
 	_ = width
@@ -40,17 +40,17 @@ const maxPropertyDepth = 32
 // arrays of objects indented two spaces under their key.
 func propertyLines(lines []string, obj *node, indent int, clean func(string) string) []string {
 	pad := spaces(indent)
-	if len(obj.keys) == 0 {
+	if len(obj.Keys) == 0 {
 		return append(lines, pad+"{}")
 	}
-	keys := make([]string, len(obj.keys))
+	keys := make([]string, len(obj.Keys))
 	col := 0
-	for i, k := range obj.keys {
+	for i, k := range obj.Keys {
 		keys[i] = clean(oneLine(k)) + ":"
 		col = max(col, textWidth(keys[i]))
 	}
 	deep := indent >= 2*maxPropertyDepth
-	for i, v := range obj.vals {
+	for i, v := range obj.Vals {
 		key := keys[i]
 		switch {
 		case deep:
@@ -58,10 +58,10 @@ func propertyLines(lines []string, obj *node, indent int, clean func(string) str
 			lines = appendValueLines(lines, lead, spaces(indent+col+1), scalarText(v, clean))
 		case isContentPart(v):
 			lines = append(lines, pad+key+spaces(col-textWidth(key))+" "+clean(partLine(v)))
-		case v.kind == kindObject && len(v.keys) > 0:
+		case v.Kind == kindObject && len(v.Keys) > 0:
 			lines = append(lines, pad+key)
 			lines = propertyLines(lines, v, indent+2, clean)
-		case v.kind == kindArray && len(v.vals) > 0:
+		case v.Kind == kindArray && len(v.Vals) > 0:
 			lines = append(lines, pad+key)
 			lines = arrayLines(lines, v, indent+2, clean)
 		default:
@@ -78,13 +78,13 @@ func propertyLines(lines []string, obj *node, indent int, clean func(string) str
 func arrayLines(lines []string, arr *node, indent int, clean func(string) string) []string {
 	pad := spaces(indent)
 	allObjects := true
-	for _, el := range arr.vals {
-		if el.kind != kindObject {
+	for _, el := range arr.Vals {
+		if el.Kind != kindObject {
 			allObjects = false
 			break
 		}
 	}
-	for i, el := range arr.vals {
+	for i, el := range arr.Vals {
 		if allObjects && isContentPart(el) {
 			if i > 0 {
 				lines = append(lines, "")
@@ -108,9 +108,9 @@ func arrayLines(lines []string, arr *node, indent int, clean func(string) string
 // numbers as received, true/false, null, {} and [] literally, other
 // containers as compact JSON.
 func scalarText(n *node, clean func(string) string) string {
-	switch n.kind {
+	switch n.Kind {
 	case kindString:
-		return clean(strings.ReplaceAll(n.str(), "\r\n", "\n"))
+		return clean(strings.ReplaceAll(n.Str(), "\r\n", "\n"))
 	case kindObject:
 		if isContentPart(n) {
 			return clean(partLine(n))
@@ -119,7 +119,7 @@ func scalarText(n *node, clean func(string) string) string {
 	case kindArray:
 		return clean(compactString(n))
 	default:
-		return string(n.raw)
+		return string(n.Raw)
 	}
 }
 

@@ -2,6 +2,8 @@ package render
 
 import (
 	"io"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -139,6 +141,86 @@ func incompleteTail(b []byte) int {
 			if need > k && utf8.FullRune(b[len(b)-k:]) == false {
 				return k
 			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// SafeLabel is Safe for a name, a title, a table cell or help text: besides
+// the control characters, the bidi override and isolate controls
+// (U+202A–U+202E, U+2066–U+2069) and the zero-width space (U+200B) show
+// escaped (`\u202e`), so that no text can pose as another by reordering
+// or hiding what follows. Right-to-left letters and the joiners inside
+// emoji are left alone.
+func SafeLabel(s string) string { return escapeBidi(Safe(s)) }
+
+// isBidiControl reports the characters SafeLabel escapes besides Safe's.
+func isBidiControl(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200b
+}
+
+// escapeBidi shows bidi controls and the zero-width space as `\u202e`.
+func escapeBidi(s string) string {
+	// All of them are encoded as E2 80 xx or E2 81 xx.
+	if !strings.Contains(s, "\xe2\x80") && !strings.Contains(s, "\xe2\x81") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range s {
+		if isBidiControl(r) {
+			b.WriteString(`\u`)
+			b.WriteString(strconv.FormatInt(int64(r)|0x10000, 16)[1:])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// safeRendered is the last check on what the markdown renderer produced:
+// with color, agsh's (glamour's) SGR sequences (ESC [ digits ; m) stay and
+// every other control character is escaped as Safe does; without color
+// nothing is kept.
+func safeRendered(s string, color bool) string {
+	if !color {
+		return Safe(s)
+	}
+	if isSafe(s) {
+		return s
+	}
+	out := make([]byte, 0, len(s)+16)
+	for len(s) > 0 {
+		i := strings.IndexByte(s, 0x1b)
+		if i < 0 {
+			break
+		}
+		out = appendSafe(out, s[:i])
+		n := sgrLen(s[i:])
+		if n == 0 {
+			out = append(out, `\x1b`...)
+			n = 1
+		} else {
+			out = append(out, s[i:i+n]...)
+		}
+		s = s[i+n:]
+	}
+	return string(appendSafe(out, s))
+}
+
+// sgrLen is the length of the SGR sequence at the start of s, 0 if there
+// is none.
+func sgrLen(s string) int {
+	if len(s) < 3 || s[0] != 0x1b || s[1] != '[' {
+		return 0
+	}
+	for i := 2; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9' || c == ';':
+		case c == 'm':
+			return i + 1
+		default:
 			return 0
 		}
 	}

@@ -2,60 +2,293 @@ package render
 
 import (
 	"bufio"
-	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
-// tableColumns returns the union of the keys of an array of objects in
-// first-seen order, and false when the array is not all objects or has no
-// keys at all (then it is a list).
-func tableColumns(arr *node) ([]string, bool) {
-	var cols []string
-	seen := map[string]bool{}
-	for _, el := range arr.vals {
-		if el.kind != kindObject {
-			return nil, false
+// A table is scanned straight from the JSON bytes, without building a tree:
+// one pass validates the array and records where each cell's value lies
+// (three integers, no pointers, so the garbage collector never looks at
+// them) and gathers each column's layout facts; a second pass writes the
+// shown cells. Memory is the input plus 12 bytes a cell.
+
+// tcell is one cell of the scanned table: its column and the bytes of its
+// JSON value.
+type tcell struct {
+	col        uint32
+	start, end uint32
+}
+
+// tableData is an array of objects scanned for rendering.
+type tableData struct {
+	data    []byte
+	cols    []string  // decoded keys, in first-seen order
+	stats   []colStat // per column, parallel to cols
+	cells   []tcell
+	rowEnds []uint32 // cells[rowEnds[i-1]:rowEnds[i]] belong to row i
+	clean   func(string) string
+	scratch []byte // for the scan's compact JSON
+}
+
+// scanTable scans data as an array of objects. It returns nil when data is
+// not one (or is not valid JSON, or is empty, or no element has a key):
+// then the general path decides the view and reports bad input.
+func scanTable(data []byte, clean func(string) string) *tableData {
+	if len(data) >= math.MaxUint32 {
+		return nil
+	}
+	s := tableScanner{data: data, t: &tableData{data: data, clean: clean},
+		rawIndex: map[string]int{}, byName: map[string]int{}}
+	if !s.scan() || len(s.t.cols) == 0 {
+		return nil
+	}
+	return s.t
+}
+
+type tableScanner struct {
+	data     []byte
+	pos      int
+	t        *tableData
+	rawKeys  [][]byte       // each column's key bytes as first seen
+	rawIndex map[string]int // key bytes (any spelling seen) -> column
+	byName   map[string]int // decoded key -> column
+}
+
+func (s *tableScanner) scan() bool {
+	s.skipSpace()
+	if s.pos >= len(s.data) || s.data[s.pos] != '[' {
+		return false
+	}
+	s.pos++
+	s.skipSpace()
+	if s.pos < len(s.data) && s.data[s.pos] == ']' {
+		return false // empty: prints nothing, decided elsewhere
+	}
+	for {
+		s.skipSpace()
+		if s.pos >= len(s.data) || s.data[s.pos] != '{' || !s.row() {
+			return false
 		}
-		for _, k := range el.keys {
-			if !seen[k] {
-				seen[k] = true
-				cols = append(cols, k)
+		s.t.rowEnds = append(s.t.rowEnds, uint32(len(s.t.cells)))
+		if len(s.t.rowEnds) == 1 {
+			s.reserve()
+		}
+		s.skipSpace()
+		if s.pos >= len(s.data) {
+			return false
+		}
+		switch s.data[s.pos] {
+		case ',':
+			s.pos++
+		case ']':
+			s.pos++
+			s.skipSpace()
+			return s.pos == len(s.data)
+		default:
+			return false
+		}
+	}
+}
+
+// reserve sizes the cell and row slices from the first row, so a big
+// table is not copied while it grows.
+func (s *tableScanner) reserve() {
+	rows := len(s.data)/max(s.pos, 1) + 1
+	if n := len(s.t.cells); n > 0 {
+		cells := make([]tcell, n, rows*n+rows/8)
+		copy(cells, s.t.cells)
+		s.t.cells = cells
+	}
+	ends := make([]uint32, 1, rows+rows/8)
+	ends[0] = s.t.rowEnds[0]
+	s.t.rowEnds = ends
+}
+
+// row scans one object (s.pos at its '{') into cells.
+func (s *tableScanner) row() bool {
+	s.pos++
+	s.skipSpace()
+	if s.pos < len(s.data) && s.data[s.pos] == '}' {
+		s.pos++
+		return true
+	}
+	for j := 0; ; j++ {
+		s.skipSpace()
+		if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+			return false
+		}
+		ks := s.pos
+		if !s.skipString() {
+			return false
+		}
+		col := s.column(j, s.data[ks:s.pos])
+		s.skipSpace()
+		if s.pos >= len(s.data) || s.data[s.pos] != ':' {
+			return false
+		}
+		s.pos++
+		s.skipSpace()
+		vs := s.pos
+		if !s.skipValue(0) {
+			return false
+		}
+		c := tcell{col: uint32(col), start: uint32(vs), end: uint32(s.pos)}
+		s.t.cells = append(s.t.cells, c)
+		s.t.stats[col].add(s.t, c)
+		s.skipSpace()
+		if s.pos >= len(s.data) {
+			return false
+		}
+		switch s.data[s.pos] {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// column returns the column of a key token; keys usually come in column
+// order, so the position is tried before the map.
+func (s *tableScanner) column(j int, raw []byte) int {
+	if j < len(s.rawKeys) && string(s.rawKeys[j]) == string(raw) {
+		return j
+	}
+	if i, ok := s.rawIndex[string(raw)]; ok {
+		return i
+	}
+	name := jsontext.Unquote(raw)
+	i, ok := s.byName[name]
+	if !ok {
+		i = len(s.t.cols)
+		s.byName[name] = i
+		s.t.cols = append(s.t.cols, name)
+		s.t.stats = append(s.t.stats, newColStat(s.t.clean(oneLine(strings.ToUpper(name)))))
+		s.rawKeys = append(s.rawKeys, raw)
+	}
+	s.rawIndex[string(raw)] = i
+	return i
+}
+
+// skipValue moves past one JSON value, validating it.
+func (s *tableScanner) skipValue(depth int) bool {
+	if depth > maxDepth || s.pos >= len(s.data) {
+		return false
+	}
+	switch c := s.data[s.pos]; {
+	case c == '"':
+		return s.skipString()
+	case c == '-' || c >= '0' && c <= '9':
+		end := jsontext.NumberEnd(s.data, s.pos)
+		if end < 0 {
+			return false
+		}
+		s.pos = end
+		return true
+	case c == 't':
+		return s.word("true")
+	case c == 'f':
+		return s.word("false")
+	case c == 'n':
+		return s.word("null")
+	case c == '{' || c == '[':
+		closer := byte('}')
+		if c == '[' {
+			closer = ']'
+		}
+		s.pos++
+		s.skipSpace()
+		if s.pos < len(s.data) && s.data[s.pos] == closer {
+			s.pos++
+			return true
+		}
+		for {
+			s.skipSpace()
+			if c == '{' {
+				if s.pos >= len(s.data) || s.data[s.pos] != '"' || !s.skipString() {
+					return false
+				}
+				s.skipSpace()
+				if s.pos >= len(s.data) || s.data[s.pos] != ':' {
+					return false
+				}
+				s.pos++
+				s.skipSpace()
+			}
+			if !s.skipValue(depth + 1) {
+				return false
+			}
+			s.skipSpace()
+			if s.pos >= len(s.data) {
+				return false
+			}
+			switch s.data[s.pos] {
+			case ',':
+				s.pos++
+			case closer:
+				s.pos++
+				return true
+			default:
+				return false
 			}
 		}
 	}
-	return cols, len(cols) > 0
+	return false
 }
 
-// cellText is the one-line text of a cell: a string's text, a number as
-// received, true/false, null blank, a nested value its compact JSON;
-// newlines show as ⏎ and tabs as spaces.
-func cellText(n *node, clean func(string) string) string {
-	return string(cellBytes(n, clean, nil))
+func (s *tableScanner) skipSpace() { s.pos = jsontext.SkipSpace(s.data, s.pos) }
+
+// skipString moves past the string token at s.pos, checking it.
+func (s *tableScanner) skipString() bool {
+	end, ok := jsontext.StringEnd(s.data, s.pos)
+	if ok {
+		s.pos = end
+	}
+	return ok
 }
 
-// cellBytes is cellText without allocating in the common case: a plain
-// ASCII string, a number or a literal is returned as a slice of the input,
-// compact JSON is built in buf.
-func cellBytes(n *node, clean func(string) string, buf []byte) []byte {
-	var b []byte
-	switch n.kind {
-	case kindNull:
-		return nil
-	case kindString:
-		b = n.raw[1 : len(n.raw)-1]
+func (s *tableScanner) word(w string) bool {
+	end := s.pos + len(w)
+	if end > len(s.data) || string(s.data[s.pos:end]) != w {
+		return false
+	}
+	s.pos = end
+	return true
+}
+
+// text is the one-line text of a cell and its display width: a string's
+// text, a number as received, true/false, null blank, a nested value its
+// compact JSON; newlines show as ⏎ and tabs as spaces. A plain ASCII
+// string, a number or a literal is returned as a slice of the input;
+// compact JSON is built in *buf.
+func (t *tableData) text(c tcell, buf *[]byte) ([]byte, int) {
+	raw := t.data[c.start:c.end]
+	switch raw[0] {
+	case 'n':
+		return nil, 0
+	case '"':
+		b := raw[1 : len(raw)-1]
 		if !plainASCII(b) {
-			return []byte(clean(oneLine(n.str())))
+			s := t.clean(oneLine(jsontext.Unquote(raw)))
+			return []byte(s), textWidth(s)
 		}
-		return b
-	case kindArray, kindObject:
-		b = appendCompact(buf[:0], n.raw)
-		if !plainASCII(b) {
-			return []byte(clean(oneLine(string(b))))
+		return b, len(b)
+	case '{', '[':
+		*buf = appendCompact((*buf)[:0], raw)
+		if !plainASCII(*buf) {
+			s := t.clean(oneLine(string(*buf)))
+			return []byte(s), textWidth(s)
 		}
-		return b
+		return *buf, len(*buf)
 	default:
-		return n.raw
+		return raw, len(raw)
 	}
 }
 
@@ -79,70 +312,23 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\n", "⏎", "\t", " ").Replace(s)
 }
 
-// table renders an array of objects; the cells are computed twice (once
-// for the widths, once for the output) instead of being stored, so memory
-// stays that of the parsed input.
-type table struct {
-	cols  []string
-	index map[string]int
-	clean func(string) string
-	cells [][]byte // the current row
-	bufs  [][]byte // per column scratch for compact JSON
-}
-
-// row fills t.cells with the cells of one object. Keys usually come in
-// column order, so the position is tried before the map.
-func (t *table) row(el *node) {
-	for i := range t.cells {
-		t.cells[i] = nil
+// writeTable renders a scanned table fitted to o's width (render.md
+// "Table"); the columns left out for want of room are named in one note.
+func writeTable(w, notes io.Writer, t *tableData, o Options) error {
+	rows := len(t.rowEnds)
+	lay := layoutTable(t.stats, rows, o.width())
+	header := make([][]byte, len(lay.cols))
+	hw := make([]int, len(lay.cols))
+	for i, c := range lay.cols {
+		header[i] = []byte(t.stats[c].header)
+		hw[i] = textWidth(t.stats[c].header)
 	}
-	for j, k := range el.keys {
-		i, ok := j, j < len(t.cols) && t.cols[j] == k
-		if !ok {
-			i = t.index[k]
-		}
-		t.cells[i] = cellBytes(el.vals[j], t.clean, t.bufs[i])
-		if cap(t.cells[i]) > cap(t.bufs[i]) && inScratch(el.vals[j]) {
-			t.bufs[i] = t.cells[i][:0]
-		}
+	pos := make([]int, len(t.cols)) // column -> shown position + 1
+	for i, c := range lay.cols {
+		pos[c] = i + 1
 	}
-}
-
-// inScratch reports whether a value's cell is built in the column's scratch
-// buffer (never true for a slice of the input, which must not be reused).
-func inScratch(n *node) bool { return n.kind == kindArray || n.kind == kindObject }
-
-// bytesWidth is the display width of a cell.
-func bytesWidth(b []byte) int {
-	if plainASCII(b) {
-		return len(b)
-	}
-	return textWidth(string(b))
-}
-
-// writeTable renders an array of objects as a table fitted to o's width;
-// the "(N more columns; use --output json)" note goes to notes.
-func writeTable(w, notes io.Writer, arr *node, cols []string, o Options) error {
-	t := &table{cols: cols, index: make(map[string]int, len(cols)), clean: o.clean(),
-		cells: make([][]byte, len(cols)), bufs: make([][]byte, len(cols))}
-	header := make([][]byte, len(cols))
-	widths := make([]int, len(cols))
-	for i, c := range cols {
-		header[i] = []byte(t.clean(oneLine(strings.ToUpper(c))))
-		widths[i] = bytesWidth(header[i])
-		t.index[c] = i
-	}
-	for _, el := range arr.vals {
-		t.row(el)
-		for i, c := range t.cells {
-			if cw := bytesWidth(c); cw > widths[i] {
-				widths[i] = cw
-			}
-		}
-	}
-	caps, shown := fitColumns(widths, o.width())
 	bw := bufio.NewWriterSize(w, 64*1024)
-	line := appendRow(nil, header, caps, shown)
+	line := appendRow(nil, header, hw, lay.caps)
 	if o.Color {
 		bw.WriteString(sgrBold)
 		bw.Write(line)
@@ -151,40 +337,75 @@ func writeTable(w, notes io.Writer, arr *node, cols []string, o Options) error {
 		bw.Write(line)
 	}
 	bw.WriteByte('\n')
-	for _, el := range arr.vals {
-		t.row(el)
-		line = appendRow(line[:0], t.cells, caps, shown)
+	cells := make([][]byte, len(lay.cols))
+	widths := make([]int, len(lay.cols))
+	bufs := make([][]byte, len(lay.cols)) // per shown column, for compact JSON
+	start := uint32(0)
+	for _, end := range t.rowEnds {
+		for i := range cells {
+			cells[i], widths[i] = nil, 0
+		}
+		for _, c := range t.cells[start:end] {
+			p := pos[c.col]
+			if p == 0 {
+				continue
+			}
+			cells[p-1], widths[p-1] = t.text(c, &bufs[p-1])
+		}
+		start = end
+		line = appendRow(line[:0], cells, widths, lay.caps)
 		bw.Write(line)
 		bw.WriteByte('\n')
 	}
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	if more := len(cols) - shown; more > 0 && notes != nil {
-		if _, err := fmt.Fprintf(notes, "(%d more columns; use --output json)\n", more); err != nil {
+	if len(lay.dropped) > 0 && notes != nil {
+		var names []string
+		for i, c := range lay.dropped {
+			if i == maxNamed {
+				names = append(names, "… "+strconv.Itoa(len(lay.dropped)-i)+" others")
+				break
+			}
+			names = append(names, SafeLabel(oneLine(t.cols[c])))
+		}
+		noun := "columns"
+		if len(lay.dropped) == 1 {
+			noun = "column"
+		}
+		if _, err := io.WriteString(notes, "("+strconv.Itoa(len(lay.dropped))+" more "+noun+": "+
+			strings.Join(names, ", ")+"; use --output json or | jq)\n"); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// appendRow appends one table line: each shown cell cut to its column's
-// width and padded, columns separated by two spaces, no trailing spaces.
-func appendRow(dst []byte, cells [][]byte, caps []int, shown int) []byte {
-	for i := 0; i < shown; i++ {
+// maxNamed is how many left-out columns the note names (a hostile value
+// may have a million).
+const maxNamed = 100
+
+const blanks = "                                "
+
+// appendRow appends one table line: each cell (of display width widths[i])
+// cut to its column's width and padded, columns separated by two spaces,
+// no trailing spaces.
+func appendRow(dst []byte, cells [][]byte, widths, caps []int) []byte {
+	for i, c := range cells {
 		if i > 0 {
 			dst = append(dst, ' ', ' ')
 		}
-		c := cells[i]
-		cw := bytesWidth(c)
+		cw := widths[i]
 		if cw > caps[i] {
-			c = []byte(cut(string(c), caps[i]))
-			cw = textWidth(string(c))
+			s := cut(string(c), caps[i])
+			dst = append(dst, s...)
+			cw = textWidth(s)
+		} else {
+			dst = append(dst, c...)
 		}
-		dst = append(dst, c...)
-		if i < shown-1 {
-			for ; cw < caps[i]; cw++ {
-				dst = append(dst, ' ')
+		if i < len(cells)-1 {
+			for pad := caps[i] - cw; pad > 0; pad -= len(blanks) {
+				dst = append(dst, blanks[:min(pad, len(blanks))]...)
 			}
 		}
 	}

@@ -2,12 +2,10 @@ package render
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"strings"
-	"unicode"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // Value is what a call produced, after render.md "The value to render"
@@ -31,6 +29,19 @@ type Value struct {
 	// (every content part as sent, structuredContent, isError, _meta),
 	// whatever the value became; nil otherwise. NextCursor reads its _meta.
 	Result json.RawMessage
+
+	// tree is JSON parsed, when FromResult parsed it: a result is parsed
+	// once, not again by each view (parsed).
+	tree *node
+}
+
+// parsed is v.JSON's tree: the one FromResult built when v.JSON is still
+// the bytes it parsed, else a new one.
+func (v Value) parsed() (*node, error) {
+	if t := v.tree; t != nil && len(v.JSON) > 0 && len(t.Raw) == len(v.JSON) && &t.Raw[0] == &v.JSON[0] {
+		return t, nil
+	}
+	return parseJSON(v.JSON)
 }
 
 // TextValue returns a text value. Text that parses as a JSON object or
@@ -58,10 +69,10 @@ func FromResult(result json.RawMessage) Value {
 	if len(trimmed) == 0 {
 		return Value{}
 	}
-	if trimmed[0] == '"' && stringEnd(trimmed) == len(trimmed) {
+	if stringToken(trimmed) {
 		// A string result (a file's text, say): checked as parseJSON
 		// would, eight bytes at a time, without building a node.
-		return textOrJSON(unquote(trimmed))
+		return textOrJSON(jsontext.Unquote(trimmed))
 	}
 	n, err := parseJSON(trimmed)
 	if err != nil {
@@ -70,73 +81,24 @@ func FromResult(result json.RawMessage) Value {
 	return fromNode(n, true)
 }
 
-// stringEnd checks the JSON string token that data starts with as
-// parseJSON does (no control bytes, only JSON's escapes) and returns the
-// offset after its closing quote, or -1.
-func stringEnd(data []byte) int {
-	for i := 1; i < len(data); i++ {
-		if i += plainLen(data[i:]); i >= len(data) {
-			break
-		}
-		switch data[i] {
-		case '"':
-			return i + 1
-		case '\\':
-			if i+1 >= len(data) {
-				return -1
-			}
-			switch data[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
-			case 'u':
-				if i+6 > len(data) || !isHex4(data[i+2:i+6]) {
-					return -1
-				}
-				i += 5
-			default:
-				return -1
-			}
-		default: // a control byte
-			return -1
-		}
-	}
-	return -1
-}
-
-// plainLen is the length of the leading run of p with no '"', no '\\' and
-// no control byte, eight bytes at a time (the zero-byte and less-than-byte
-// word tests, exact for whether a word holds such a byte).
-func plainLen(p []byte) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(p); i += 8 {
-		w := binary.LittleEndian.Uint64(p[i:])
-		q := w ^ (ones * '"')
-		s := w ^ (ones * '\\')
-		if ((w-ones*0x20)&^w|(q-ones)&^q|(s-ones)&^s)&highs != 0 {
-			break
-		}
-	}
-	for ; i < len(p); i++ {
-		if c := p[i]; c == '"' || c == '\\' || c < 0x20 {
-			break
-		}
-	}
-	return i
+// stringToken reports whether data is exactly one valid string token.
+func stringToken(data []byte) bool {
+	end, ok := jsontext.StringEnd(data, 0)
+	return ok && end == len(data)
 }
 
 // fromNode applies steps 1–2 to a decoded value; mcp enables MCP result
 // detection (only at the top level).
 func fromNode(n *node, mcp bool) Value {
-	switch n.kind {
+	switch n.Kind {
 	case kindString:
-		return textOrJSON(unquote(n.raw))
+		return textOrJSON(jsontext.Unquote(n.Raw))
 	case kindObject:
 		if mcp && isMCPResult(n) {
 			return fromMCP(n)
 		}
 	}
-	return Value{JSON: json.RawMessage(n.raw), IsJSON: true}
+	return Value{JSON: json.RawMessage(n.Raw), IsJSON: true, tree: n}
 }
 
 // textOrJSON is step 2: text that parses as a JSON object or array counts as
@@ -147,7 +109,7 @@ func textOrJSON(s string) Value {
 	ts := strings.TrimSpace(s)
 	if len(ts) >= 2 && (ts[0] == '{' || ts[0] == '[') {
 		if n, err := parseJSON([]byte(ts)); err == nil {
-			return Value{JSON: json.RawMessage(n.raw), IsJSON: true}
+			return Value{JSON: json.RawMessage(n.Raw), IsJSON: true, tree: n}
 		}
 	}
 	return Value{Text: s}
@@ -156,138 +118,16 @@ func textOrJSON(s string) Value {
 // decodeValue parses a structured value for rendering. A JSON string is
 // normalized as text (step 2 again, for values built by callers).
 func decodeValue(v Value) (*node, Value, error) {
-	n, err := parseJSON(v.JSON)
+	n, err := v.parsed()
 	if err != nil {
 		return nil, v, err
 	}
-	if n.kind == kindString {
-		nv := textOrJSON(unquote(n.raw))
+	if n.Kind == kindString {
+		nv := textOrJSON(jsontext.Unquote(n.Raw))
 		if !nv.IsJSON {
 			return nil, nv, nil
 		}
-		n, _ = parseJSON(nv.JSON)
-		return n, nv, nil
+		return nv.tree, nv, nil
 	}
 	return n, v, nil
-}
-
-// unquote decodes a string token that parseJSON accepted (quotes included)
-// exactly as decodeJSONString does, in one pass over runs between escapes
-// instead of encoding/json's validate-then-unquote over the whole token:
-// a result that is one 50 MB string is decoded at memory speed. Tokens
-// without escapes are converted directly; with escapes, invalid UTF-8 and
-// lone surrogates become U+FFFD as encoding/json makes them.
-func unquote(raw []byte) string {
-	if len(raw) < 2 {
-		return ""
-	}
-	in := raw[1 : len(raw)-1]
-	i := bytes.IndexByte(in, '\\')
-	if i < 0 {
-		return string(in)
-	}
-	var b strings.Builder
-	b.Grow(len(in))
-	for len(in) > 0 {
-		if i < 0 {
-			i = len(in)
-		}
-		writeUTF8(&b, in[:i])
-		in = in[i:]
-		if len(in) == 0 {
-			break
-		}
-		// in[0] is a backslash; parseJSON checked the escape is complete.
-		if len(in) < 2 {
-			return decodeJSONString(raw)
-		}
-		switch c := in[1]; c {
-		case '"', '\\', '/':
-			b.WriteByte(c)
-			in = in[2:]
-		case 'b':
-			b.WriteByte('\b')
-			in = in[2:]
-		case 'f':
-			b.WriteByte('\f')
-			in = in[2:]
-		case 'n':
-			b.WriteByte('\n')
-			in = in[2:]
-		case 'r':
-			b.WriteByte('\r')
-			in = in[2:]
-		case 't':
-			b.WriteByte('\t')
-			in = in[2:]
-		case 'u':
-			r, ok := hex4(in[2:])
-			if !ok {
-				return decodeJSONString(raw)
-			}
-			in = in[6:]
-			if utf16.IsSurrogate(r) {
-				r2, ok2 := rune(-1), false
-				if len(in) >= 6 && in[0] == '\\' && in[1] == 'u' {
-					r2, ok2 = hex4(in[2:])
-				}
-				if d := utf16.DecodeRune(r, r2); ok2 && d != unicode.ReplacementChar {
-					b.WriteRune(d)
-					in = in[6:]
-					break
-				}
-				r = unicode.ReplacementChar
-			}
-			b.WriteRune(r)
-		default:
-			return decodeJSONString(raw)
-		}
-		i = bytes.IndexByte(in, '\\')
-	}
-	return b.String()
-}
-
-// writeUTF8 writes p, each invalid UTF-8 byte as U+FFFD.
-func writeUTF8(b *strings.Builder, p []byte) {
-	if utf8.Valid(p) {
-		b.Write(p)
-		return
-	}
-	start := 0
-	for i := 0; i < len(p); {
-		if p[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(p[i:])
-		if r == utf8.RuneError && size == 1 {
-			b.Write(p[start:i])
-			b.WriteRune(utf8.RuneError)
-			start = i + 1
-		}
-		i += size
-	}
-	b.Write(p[start:])
-}
-
-// hex4 parses the four hex digits of a \u escape.
-func hex4(p []byte) (rune, bool) {
-	if len(p) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range p[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
 }

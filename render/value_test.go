@@ -87,18 +87,18 @@ func TestParseJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(n.keys, ",") != "z,a" {
-		t.Errorf("keys = %v", n.keys)
+	if strings.Join(n.Keys, ",") != "z,a" {
+		t.Errorf("keys = %v", n.Keys)
 	}
-	arr := n.vals[0]
+	arr := n.Vals[0]
 	var got []string
-	for _, v := range arr.vals {
-		got = append(got, string(v.raw))
+	for _, v := range arr.Vals {
+		got = append(got, string(v.Raw))
 	}
 	if want := `1.50|-0|2e-3|true|null|"\u00e9\"x"`; strings.Join(got, "|") != want {
 		t.Errorf("raw tokens = %s, want %s", strings.Join(got, "|"), want)
 	}
-	if s := arr.vals[5].str(); s != `é"x` {
+	if s := arr.Vals[5].Str(); s != `é"x` {
 		t.Errorf("str = %q", s)
 	}
 }

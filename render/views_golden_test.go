@@ -2,31 +2,103 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
+
+// monitorsFixture is a synthetic datadog_list_monitors answer: numeric
+// ids, enum-like states, long queries and names, tags, an all-null column
+// and RFC 3339 timestamps.
+const monitorsFixture = `[
+ {"id": 4101243, "name": "api error rate is high", "status": "OK", "type": "query alert", "query": "sum(last_5m):sum:trace.http.request.errors{service:api,env:prod}.as_count() / sum:trace.http.request.hits{service:api,env:prod}.as_count() > 0.05", "tags": ["service:api", "env:prod", "team:platform", "tier:critical"], "muted": false, "mutedUntil": null, "updatedAt": "2026-11-27T14:02:00Z"},
+ {"id": 4101290, "name": "api p99 latency above 800ms", "status": "Alert", "type": "metric alert", "query": "avg(last_10m):p99:trace.http.request.duration{service:api,env:prod} > 0.8", "tags": ["service:api", "env:prod", "team:platform", "tier:critical"], "muted": false, "mutedUntil": null, "updatedAt": "2026-11-20T08:41:00Z"},
+ {"id": 4101377, "name": "checkout pods restarting", "status": "No Data", "type": "metric alert", "query": "max(last_15m):sum:kubernetes.containers.restarts{kube_deployment:checkout,env:prod} > 3", "tags": ["service:checkout", "env:prod", "team:commerce"], "muted": true, "mutedUntil": null, "updatedAt": "2026-11-18T23:15:00Z"},
+ {"id": 4101402, "name": "notifications health check failing on every host of the fleet", "status": "Warn", "type": "service check", "query": "\"http.can_connect\".over(\"service:notifications\").by(\"host\").last(3).count_by_status()", "tags": ["service:notifications", "env:prod", "team:engagement"], "muted": true, "mutedUntil": null, "updatedAt": "2026-11-28T09:00:00Z"}
+]`
+
+// changesFixture is a synthetic list_changes answer: 40-hex shas, authors,
+// timestamps with offsets, subjects and file lists.
+const changesFixture = `[
+ {"sha": "6544a0a3f1e2d4c5b6a7980123456789abcdef01", "author": "Ada Lovelace", "date": "2026-11-30T17:45:12+01:00", "subject": "cmd/agsh: gofmt", "files": ["cmd/agsh/app.go"]},
+ {"sha": "18a427a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6", "author": "Grace Hopper", "date": "2026-11-30T16:02:55+01:00", "subject": "cmd/agsh: the HTTP policy (redirects, downgrade refusal, answer redaction) in its own file, verbatim, before it moves to catalog", "files": ["cmd/agsh/app.go", "cmd/agsh/httpclient.go"]},
+ {"sha": "630704fe9d8c7b6a5f4e3d2c1b0a998877665544", "author": "Linus Torvalds", "date": "2026-11-29T11:30:00Z", "subject": "one interruptible() for one-shot and script runs", "files": []},
+ {"sha": "f257c1f00112233445566778899aabbccddeeff0", "author": "Ken Thompson", "date": "2026-11-28T08:00:00-05:00", "subject": "help: the Output note of an array of objects lists the element's fields", "files": ["render/help.go", "render/help_test.go", "render/testdata/help_generated.golden"]}
+]`
 
 // tableFixture is a synthetic table wider than 80 columns with CJK and
 // emoji cells, missing keys, nested values and numbers to keep as received.
 const tableFixture = `[
  {"id": 1, "city": "東京", "name": "Tokyo Tower observation deck", "visitors": 2.50e6, "open": true, "tags": ["tower", "view"], "note": "Closes early\non holidays"},
  {"id": 2, "city": "서울", "name": "N Seoul Tower", "visitors": 1200000, "open": false, "owner": {"kind": "company", "id": 7}},
- {"id": 3, "city": "北京市朝阳区", "name": "中央电视台总部大楼 (CCTV Headquarters)", "visitors": null, "tags": []},
+ {"id": 3, "city": "北京市朝阳区", "name": "中央电视台总部大楼 (CCTV Headquarters) 🏢 はとても大きな建物です", "visitors": null, "tags": []},
  {"id": 4, "city": "Zürich", "name": "Prime Tower 🏙️", "visitors": 0.0, "open": true, "note": "tab\there"},
  {"id": 10000, "city": "Reykjavík", "name": "Hallgrímskirkja", "visitors": 500000, "open": true}
 ]`
 
-func TestGoldenTable(t *testing.T) {
-	bothColors(t, "table_cjk_80", func(o Options) string {
-		var out, notes bytes.Buffer
-		if err := Write(&out, &notes, FromResult([]byte(tableFixture)), o); err != nil {
-			t.Fatal(err)
-		}
-		if notes.Len() > 0 {
-			t.Errorf("notes = %q", notes.String())
-		}
+// tableView renders a fixture and gives standard output, then standard
+// error after a "-- stderr --" line when there are notes.
+func tableView(t *testing.T, fixture string, o Options) string {
+	t.Helper()
+	var out, notes bytes.Buffer
+	if err := Write(&out, &notes, FromResult([]byte(fixture)), o); err != nil {
+		t.Fatal(err)
+	}
+	checkStructure(t, out.String(), structure{width: o.Width, color: o.Color})
+	if strings.Count(notes.String(), "\n") > 1 {
+		t.Errorf("notes take more than one line: %q", notes.String())
+	}
+	if notes.Len() == 0 {
 		return out.String()
-	}, structure{width: 80})
+	}
+	return out.String() + "-- stderr --\n" + notes.String()
+}
+
+func TestGoldenTables(t *testing.T) {
+	for _, f := range []struct{ name, json string }{
+		{"monitors", monitorsFixture}, {"changes", changesFixture}, {"cjk", tableFixture},
+	} {
+		for _, width := range []int{40, 80, 120} {
+			name := fmt.Sprintf("table_%s_%d", f.name, width)
+			t.Run(name, func(t *testing.T) {
+				checkGolden(t, name, []byte(tableView(t, f.json, Options{TTY: true, Width: width})))
+			})
+		}
+	}
+	t.Run("color", func(t *testing.T) {
+		checkGolden(t, "table_cjk_80.color", []byte(tableView(t, tableFixture, Options{TTY: true, Color: true, Width: 80})))
+	})
+}
+
+// TestTableLayoutRules checks the rules the goldens show, so regenerating
+// them cannot hide a break: ids and timestamps whole, the first column
+// shown, every left-out column with content named, empty columns gone.
+func TestTableLayoutRules(t *testing.T) {
+	for _, width := range []int{40, 80, 120} {
+		out := tableView(t, monitorsFixture, Options{Width: width})
+		for _, whole := range []string{"4101243", "4101402"} {
+			if !strings.Contains(out, whole) {
+				t.Errorf("width %d: id %s cut or missing:\n%s", width, whole, out)
+			}
+		}
+		if strings.Contains(out, "MUTEDUNTIL") || strings.Contains(out, "mutedUntil") {
+			t.Errorf("width %d: the all-null column is shown or named:\n%s", width, out)
+		}
+		if !strings.HasPrefix(out, "ID ") {
+			t.Errorf("width %d: first column not first:\n%s", width, out)
+		}
+		if strings.Contains(out, "UPDATEDAT") && !strings.Contains(out, "2026-11-28T09:00:00Z") {
+			t.Errorf("width %d: a timestamp is cut:\n%s", width, out)
+		}
+		changes := tableView(t, changesFixture, Options{Width: width})
+		if !strings.Contains(changes, "6544a0a3f1e2d4c5b6a7980123456789abcdef01") {
+			t.Errorf("width %d: sha cut:\n%s", width, changes)
+		}
+	}
+	out := tableView(t, monitorsFixture, Options{Width: 80})
+	if !strings.HasSuffix(out, "-- stderr --\n(3 more columns: tags, muted, updatedAt; use --output json or | jq)\n") {
+		t.Errorf("note at 80 columns:\n%s", out)
+	}
 }
 
 func TestGoldenTableDropsColumns(t *testing.T) {
@@ -41,7 +113,7 @@ func TestGoldenTableDropsColumns(t *testing.T) {
 	}
 	checkStructure(t, out.String(), structure{width: 80})
 	checkGolden(t, "table_drop_80", out.Bytes())
-	if notes.String() != "(7 more columns; use --output json)\n" {
+	if want := "(15 more columns: column_f, column_g, column_h, column_i, column_j, column_k, column_l, column_m, column_n, column_o, column_p, column_q, column_r, column_s, column_t; use --output json or | jq)\n"; notes.String() != want {
 		t.Errorf("notes = %q", notes.String())
 	}
 }

@@ -11,7 +11,7 @@ import (
 // an object as a property view, another JSON value as its JSON text. Final
 // text is written byte for byte. On a terminal (o.TTY) foreign text is made
 // safe first; color (o.Color) only bolds table headers. Notes for standard
-// error, such as "(N more columns; use --output json)", go to notes (may be
+// error, such as "(2 more columns: a, b; use --output json or | jq)", go to notes (may be
 // nil). Error wrappers are the caller's to detect first (ErrorMessage): they
 // change the stream and the exit status.
 func Write(w, notes io.Writer, v Value, o Options) error {
@@ -21,6 +21,9 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 	if !v.IsJSON {
 		return writeText(w, v.Text, o)
 	}
+	if t := scanTable(v.JSON, o.cleanLabel()); t != nil {
+		return writeTable(w, notes, t, o)
+	}
 	n, nv, err := decodeValue(v)
 	if err != nil {
 		// Not JSON after all: show the bytes as text rather than fail.
@@ -29,15 +32,15 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 	if n == nil {
 		return writeText(w, nv.Text, o)
 	}
-	switch n.kind {
+	switch n.Kind {
 	case kindArray:
-		if len(n.vals) == 0 {
+		if len(n.Vals) == 0 {
 			return nil
 		}
-		if cols, ok := tableColumns(n); ok {
-			return writeTable(w, notes, n, cols, o)
+		if t := scanTable(n.Raw, o.cleanLabel()); t != nil {
+			return writeTable(w, notes, t, o)
 		}
-		return writeLines(w, listLines(n, o.clean()))
+		return writeLines(w, listLines(n, o.cleanLabel()))
 	case kindObject:
 		if isMCPWhole(n) {
 			if o.TTY && o.Color {
@@ -48,9 +51,9 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 		if isContentPart(n) {
 			return writeLines(w, []string{o.clean()(partLine(n))})
 		}
-		return writeLines(w, propertyLines(nil, n, 0, o.clean()))
+		return writeLines(w, propertyLines(nil, n, 0, o.cleanLabel()))
 	default:
-		return writeText(w, string(n.raw), o)
+		return writeText(w, string(n.Raw), o)
 	}
 }
 
@@ -79,8 +82,8 @@ func writeString(w io.Writer, s string) error {
 // listLines gives one line per element of an array of scalars (or mixed):
 // strings as text, objects and arrays as compact JSON.
 func listLines(arr *node, clean func(string) string) []string {
-	lines := make([]string, len(arr.vals))
-	for i, el := range arr.vals {
+	lines := make([]string, len(arr.Vals))
+	for i, el := range arr.Vals {
 		lines[i] = scalarText(el, clean)
 	}
 	return lines

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -46,7 +47,7 @@ func TestWriteViews(t *testing.T) {
 		{"table", jsonValue(`[{"id":1,"name":"a b"},{"id":10.5,"extra":true}]`), Options{},
 			"ID    NAME  EXTRA\n1     a b\n10.5        true\n"},
 		{"table cells", jsonValue(`[{"s":"x\ny\tz","n":null,"o":{"b":[1, 2]},"f":false}]`), Options{},
-			"S      N  O            F\nx⏎y z     {\"b\":[1,2]}  false\n"},
+			"S      O            F\nx⏎y z  {\"b\":[1,2]}  false\n"},
 		{"table header bold with color", jsonValue(`[{"a":1}]`), Options{Color: true}, "\x1b[1mA\x1b[0m\n1\n"},
 		{"table cell on a terminal is safe", jsonValue(`[{"a":"\u001b[31m"}]`), Options{TTY: true}, "A\n\\x1b[31m\n"},
 	}
@@ -65,6 +66,7 @@ func TestWriteViews(t *testing.T) {
 
 func TestTableFitting(t *testing.T) {
 	row := `{"a":"aaaaaaaaaaaaaaaaaaaa","b":"bbbbbbbbbbbbbbb","c":"cc"}`
+	long := strings.Repeat("word ", 12) // 60 cells with the trailing space
 	tests := []struct {
 		name      string
 		in        string
@@ -74,20 +76,31 @@ func TestTableFitting(t *testing.T) {
 	}{
 		{"fits", `[` + row + `]`, 80,
 			"A                     B                C\naaaaaaaaaaaaaaaaaaaa  bbbbbbbbbbbbbbb  cc\n", ""},
-		{"widest shrinks to the next", `[` + row + `]`, 37,
-			"A                 B                C\naaaaaaaaaaaaaaa…  bbbbbbbbbbbbbbb  cc\n", ""},
-		{"tied columns shrink together", `[` + row + `]`, 30,
-			"A             B             C\naaaaaaaaaaa…  bbbbbbbbbbb…  cc\n", ""},
-		{"down to four then drop columns", `[` + row + `]`, 9,
-			"A\naaaaaaaa…\n", "(2 more columns; use --output json)\n"},
-		{"leading columns that fit at four", `[` + row + `]`, 11,
-			"A      B\naaaa…  bbb…\n", "(1 more columns; use --output json)\n"},
-		{"one column narrower than four", `[` + row + `]`, 3,
-			"A\naa…\n", "(2 more columns; use --output json)\n"},
-		{"cjk counts two cells", `[{"k":"東京都庁舎の展望室","v":"x"}]`, 14,
+		{"short columns are never cut: the last is dropped", `[` + row + `]`, 37,
+			"A                     B\naaaaaaaaaaaaaaaaaaaa  bbbbbbbbbbbbbbb\n", "(1 more column: c; use --output json or | jq)\n"},
+		{"first column alone is cut", `[` + row + `]`, 9,
+			"A\naaaaaaaa…\n", "(2 more columns: b, c; use --output json or | jq)\n"},
+		{"first column narrower than the floor", `[` + row + `]`, 3,
+			"A\naa…\n", "(2 more columns: b, c; use --output json or | jq)\n"},
+		{"all-empty column left out", `[{"id":1,"gone":null,"name":"x"},{"id":2,"gone":"","name":"y"}]`, 80,
+			"ID  NAME\n1   x\n2   y\n", ""},
+		{"free column takes the rest", `[{"id":123,"msg":"` + long + `","ok":true}]`, 40,
+			"ID   MSG                            OK\n123  word word word word word wor…  true\n", ""},
+		{"free columns share in proportion", `[{"n":"` + long[:30] + `","d":"` + long + long + `"}]`, 62,
+			"N             D\nword word w…  word word word word word word word word word wo…\n", ""},
+		{"a share below ten cells drops the column", `[{"n":"` + long[:30] + `","d":"` + long + long + `"}]`, 42,
+			"N\nword word word word word word\n", "(1 more column: d; use --output json or | jq)\n"},
+		{"free column below ten cells: dropped", `[{"msg":"` + long + `","id":"0123456789abcdef0123456789abcdef01234567"}]`, 50,
+			"MSG\n" + long[:49] + "…\n", "(1 more column: id; use --output json or | jq)\n"},
+		{"ids and timestamps keep their width", `[{"id":"5f0c6a7e-0c2b-4f55-9c1f-0a2f9d7b1e34","at":"2026-11-28T09:00:00.123456Z","note":"` + long + `"}]`, 90,
+			"ID                                    AT                           NOTE\n" +
+				"5f0c6a7e-0c2b-4f55-9c1f-0a2f9d7b1e34  2026-11-28T09:00:00.123456Z  word word word word wo…\n", ""},
+		{"cjk counts two cells", `[{"k":"東京都庁舎の展望室は四十五階にあります東京都庁舎の展望室","v":"x"}]`, 14,
 			"K            V\n東京都庁舎…  x\n", ""},
-		{"emoji counts two cells", `[{"k":"🎉🎉🎉🎉🎉","v":"y"}]`, 10,
-			"K        V\n🎉🎉🎉…  y\n", ""},
+		{"emoji counts two cells", `[{"k":"🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉","v":"y"}]`, 14,
+			"K            V\n🎉🎉🎉🎉🎉…  y\n", ""},
+		{"several rows: widths from every row", `[{"k":"a"},{"k":"bbbb","x":1}]`, 80,
+			"K     X\na\nbbbb  1\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,26 +120,50 @@ func TestTableFitting(t *testing.T) {
 	}
 }
 
-func TestFitColumns(t *testing.T) {
+func TestLayoutTable(t *testing.T) {
+	short := func(w int) colStat { return colStat{natural: w, sum: int64(w), nonEmpty: 1} }
+	free := func(w int, mean int64) colStat {
+		return colStat{natural: w, sum: mean, nonEmpty: 1, long: true, nonAtomic: true}
+	}
+	empty := colStat{natural: 5}
 	tests := []struct {
-		w     []int
-		width int
-		want  []int
-		shown int
+		name    string
+		stats   []colStat
+		width   int
+		cols    []int
+		caps    []int
+		dropped []int
 	}{
-		{[]int{10, 5}, 17, []int{10, 5}, 2},
-		{[]int{10, 5}, 16, []int{9, 5}, 2},
-		{[]int{10, 8, 3}, 17, []int{5, 5, 3}, 3},
-		{[]int{10, 8, 3}, 18, []int{6, 5, 3}, 3},
-		{[]int{10, 10, 10}, 16, []int{4, 4, 4}, 3},
-		{[]int{10, 10, 10}, 15, []int{7, 6}, 2},
-		{[]int{2, 2, 2}, 10, []int{2, 2, 2}, 3},
-		{[]int{9}, 0, []int{1}, 1},
+		{"all natural", []colStat{short(10), free(30, 30)}, 80, []int{0, 1}, []int{10, 30}, nil},
+		{"empty left out, not named", []colStat{short(3), empty, short(4)}, 80, []int{0, 2}, []int{3, 4}, nil},
+		{"all empty shows the first", []colStat{empty, empty}, 80, []int{0}, []int{5}, nil},
+		{"free gets the rest", []colStat{short(10), free(100, 50), short(5)}, 40, []int{0, 1, 2}, []int{10, 21, 5}, nil},
+		{"proportional", []colStat{free(100, 30), free(100, 60)}, 92, []int{0, 1}, []int{30, 60}, nil},
+		{"a column capped at natural gives the rest away", []colStat{free(25, 100), free(200, 100)}, 82, []int{0, 1}, []int{25, 55}, nil},
+		{"a share below ten drops", []colStat{free(100, 1), free(100, 100)}, 52, []int{0}, []int{52}, []int{1}},
+		{"a share of ten fits", []colStat{free(100, 10), free(100, 30)}, 42, []int{0, 1}, []int{10, 30}, nil},
+		{"a sparse column grows when the others are whole", []colStat{free(100, 1), free(30, 30)}, 80, []int{0, 1}, []int{48, 30}, nil},
+		{"drop from the right", []colStat{short(30), short(30), free(50, 50), short(5)}, 70, []int{0, 1}, []int{30, 30}, []int{2, 3}},
+		{"short first column alone cut", []colStat{short(30), short(5)}, 20, []int{0}, []int{20}, []int{1}},
+		{"zero width", []colStat{free(9, 9)}, 0, []int{0}, []int{1}, nil},
 	}
 	for _, tt := range tests {
-		caps, shown := fitColumns(tt.w, tt.width)
-		if shown != tt.shown || !equalInts(caps, tt.want) {
-			t.Errorf("fitColumns(%v, %d) = %v, %d; want %v, %d", tt.w, tt.width, caps, shown, tt.want, tt.shown)
+		lay := layoutTable(tt.stats, 1, tt.width)
+		if !equalInts(lay.cols, tt.cols) || !equalInts(lay.caps, tt.caps) || !equalInts(lay.dropped, tt.dropped) {
+			t.Errorf("%s: got cols %v caps %v dropped %v; want %v %v %v", tt.name, lay.cols, lay.caps, lay.dropped, tt.cols, tt.caps, tt.dropped)
+		}
+	}
+}
+
+func TestIDOrTime(t *testing.T) {
+	for s, want := range map[string]bool{
+		"2026-11-28T09:00:00Z": true, "2026-11-28T09:00:00.5+01:00": true, "2026-11-28 09:00:00Z": true,
+		"2026-11-28T09:00:00": false, "2026-11-28": false, "2026-11-28T09:00:00.Z": false,
+		"5f0c6a7e-0c2b-4f55-9c1f-0a2f9d7b1e34": true, "5f0c6a7e-0c2b-4f55-9c1f-0a2f9d7b1e3": false,
+		"6544a0a": true, "123456": true, "deadbeef": false, "12345": false, "mon-123456": false,
+	} {
+		if got := idOrTime([]byte(s)); got != want {
+			t.Errorf("idOrTime(%q) = %v, want %v", s, got, want)
 		}
 	}
 }
@@ -217,5 +254,24 @@ func TestPropertyViewDepthLimit(t *testing.T) {
 	want := spaces(64) + "k: " + strings.Repeat(`{"k":`, 7) + "1" + strings.Repeat("}", 7)
 	if lines[32] != want {
 		t.Errorf("deepest line = %q, want %q", lines[32], want)
+	}
+}
+
+// A table with very many columns is laid out in one pass, not one layout
+// per column count (a hostile value).
+func TestManyColumnsLayout(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[{")
+	for i := 0; i < 200000; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"k%d":"value %d is a rather long text, long enough to be free text"`, i, i)
+	}
+	b.WriteString("}]")
+	out, notes := render(t, jsonValue(b.String()), Options{Width: 80})
+	if !strings.HasPrefix(out, "K0") || !strings.HasPrefix(notes, "(199994 more columns: k6, k7,") ||
+		!strings.HasSuffix(notes, ", k105, … 199894 others; use --output json or | jq)\n") {
+		t.Errorf("out %.100q notes %.100q", out, notes)
 	}
 }

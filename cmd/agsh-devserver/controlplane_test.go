@@ -27,7 +27,7 @@ func TestRunControlPlaneFlags(t *testing.T) {
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--root", dir, "--control-plane", file,
-			"--cp-team", "7=Beta:planner", "--cp-key", "flag-key=42,7"}, pw, &errOut)
+			"--cp-team", "7=Beta:planner", "--cp-key", "flag-key=42,7"}, noEnv, pw, &errOut)
 		pw.Close()
 	}()
 	executor, _ := readStartup(t, pr)

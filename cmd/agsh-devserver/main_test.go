@@ -43,7 +43,7 @@ func TestBadUsage(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			code := run(context.Background(), tt.args, &out, &errOut)
+			code := run(context.Background(), tt.args, noEnv, &out, &errOut)
 			if code != tt.code || errOut.String() != tt.err || out.Len() != 0 {
 				t.Fatalf("exit %d, stdout %q, stderr\n%q\nwant exit %d, stderr\n%q", code, out.String(), errOut.String(), tt.code, tt.err)
 			}
@@ -54,7 +54,7 @@ func TestBadUsage(t *testing.T) {
 func TestHelp(t *testing.T) {
 	for _, arg := range []string{"-h", "--help"} {
 		var out, errOut bytes.Buffer
-		if code := run(context.Background(), []string{arg}, &out, &errOut); code != 0 || out.String() != usage || errOut.Len() != 0 {
+		if code := run(context.Background(), []string{arg}, noEnv, &out, &errOut); code != 0 || out.String() != usage || errOut.Len() != 0 {
 			t.Fatalf("%s: exit %d, stdout %q, stderr %q", arg, code, out.String(), errOut.String())
 		}
 	}
@@ -73,7 +73,7 @@ func TestPortTaken(t *testing.T) {
 	}
 	defer ln.Close()
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), []string{"--addr", ln.Addr().String(), "--root", t.TempDir()}, &out, &errOut)
+	code := run(context.Background(), []string{"--addr", ln.Addr().String(), "--root", t.TempDir()}, noEnv, &out, &errOut)
 	if code != 1 || out.Len() != 0 || !strings.Contains(errOut.String(), "agsh-devserver: devserver: listen on "+ln.Addr().String()+": ") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
@@ -107,7 +107,7 @@ func TestRunInProcess(t *testing.T) {
 	var errOut bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--root", t.TempDir()}, pw, &errOut)
+		done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--root", t.TempDir()}, noEnv, pw, &errOut)
 		pw.Close()
 	}()
 	executor, _ := readStartup(t, pr)

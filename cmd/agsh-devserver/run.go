@@ -28,7 +28,9 @@ Flags:
       --addr HOST:PORT         listen address; port 0 picks a free one (default 127.0.0.1:39400)
       --root DIR               the workspace root, mounted at /repo (default .)
       --mount /PATH=DIR        mount DIR at /PATH as well (repeatable)
-      --bearer-token TOKEN     require Authorization: Bearer TOKEN; each token is its own principal (repeatable)
+      --bearer-token TOKEN     require Authorization: Bearer TOKEN; each token is its own principal (repeatable;
+                               visible to ps: prefer the file or the environment)
+      --bearer-token-file FILE read bearer tokens from FILE, one per line (# starts a comment; repeatable)
       --allow-anonymous        admit non-loopback callers without a token
       --mcp 'NAME=COMMAND ARGS…'
                                serve a stdio MCP server's tools on the planner as NAME_… (repeatable)
@@ -41,23 +43,30 @@ Control plane (production names; on when any of these is given):
                                a team; it hosts the listed agents (by name or slug), else every agent (repeatable)
       --cp-key KEY=TEAMID[,TEAMID…]
                                an API key and the teams it may use (repeatable)
+      --cp-key-file FILE       read API keys from FILE, one KEY=TEAMID[,TEAMID…] per line (repeatable)
       --control-plane FILE     teams and keys as JSON: {"teams":[{"id","name","agents"}],"keys":[{"key","teams"}]}
   It serves GET /internal/agentsdk/deployments?slug=NAME (bearer: an API key) and
   each agent again at /internal/agentsdk/deployments/NAME/v1/…?teamId=ID, where
   NAME is the agent's name (change-monitor-executor). Point agsh at it with
   AGENT_SHELL_API_URL=http://HOST:PORT and CURSOR_API_KEY=KEY.
+
+Environment (secrets kept off the command line, where ps shows them):
+  AGSH_DEVSERVER_TOKENS    bearer tokens, separated by spaces, commas or newlines (added to --bearer-token)
+  AGSH_DEVSERVER_CP_KEYS   control-plane API keys, KEY=TEAMID[,TEAMID…] separated by spaces or newlines
 `
 
 // options are the parsed flags.
 type options struct {
 	devserver.Options
-	help bool
+	help        bool
+	argvSecrets bool // a token or key was given as a flag
 }
 
-// parseFlags parses the command line.
-func parseFlags(args []string) (options, error) {
+// parseFlags parses the command line; getenv reads the secrets of the
+// environment.
+func parseFlags(args []string, getenv func(string) string) (options, error) {
 	var o options
-	var mounts, cpTeams, cpKeys []string
+	var mounts, cpTeams, cpKeys, tokenFiles, keyFiles []string
 	var cpFile string
 	fs := pflag.NewFlagSet("agsh-devserver", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -66,12 +75,14 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.Root, "root", ".", "")
 	fs.StringArrayVar(&mounts, "mount", nil, "")
 	fs.StringArrayVar(&o.BearerTokens, "bearer-token", nil, "")
+	fs.StringArrayVar(&tokenFiles, "bearer-token-file", nil, "")
 	fs.BoolVar(&o.AllowAnonymous, "allow-anonymous", false, "")
 	fs.StringArrayVar(&o.MCP, "mcp", nil, "")
 	fs.StringArrayVar(&o.EchoTools, "echo-tools", nil, "")
 	fs.StringVar(&o.StateDir, "state", "", "")
 	fs.StringArrayVar(&cpTeams, "cp-team", nil, "")
 	fs.StringArrayVar(&cpKeys, "cp-key", nil, "")
+	fs.StringArrayVar(&keyFiles, "cp-key-file", nil, "")
 	fs.StringVar(&cpFile, "control-plane", "", "")
 	fs.BoolVarP(&o.help, "help", "h", false, "")
 	if err := fs.Parse(args); err != nil {
@@ -99,7 +110,11 @@ func parseFlags(args []string) (options, error) {
 	}
 	cp, err := controlPlaneFlags(cpFile, cpTeams, cpKeys)
 	o.ControlPlane = cp
-	return o, err
+	if err != nil {
+		return o, err
+	}
+	o.argvSecrets = len(o.BearerTokens) > 0 || len(cpKeys) > 0
+	return o, secretsFromFilesAndEnv(&o, tokenFiles, keyFiles, getenv)
 }
 
 // controlPlaneFlags reads --control-plane, then adds --cp-team and --cp-key.
@@ -131,8 +146,8 @@ func controlPlaneFlags(file string, teams, keys []string) (devserver.ControlPlan
 
 // run is the whole program: parse, build, start, announce, wait for ctx,
 // stop. It returns the exit code.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	o, err := parseFlags(args)
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "agsh-devserver: %v\nRun 'agsh-devserver --help' for usage.\n", err)
 		return exitUsage
@@ -157,6 +172,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s %s\n", slug, s.AgentURL(slug))
 	}
 	fmt.Fprintln(stdout, "ready")
+	if o.argvSecrets {
+		logger.Printf("agsh-devserver: note: tokens and keys given as flags are visible to every local user (ps); prefer --bearer-token-file, --cp-key-file, --control-plane or %s and %s", envTokens, envCPKeys)
+	}
 	<-ctx.Done()
 	logger.Printf("agsh-devserver: stopping")
 	if err := cleanup(); err != nil {

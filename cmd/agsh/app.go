@@ -7,41 +7,39 @@ import (
 	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/internal/termbg"
 	"github.com/agsh-dev/agsh/render"
 )
 
 // app is one agsh run: its streams, options, the deployment client and the
-// session binding in force.
+// run's view of the deployment (binding, caches: catalog.Run).
 type app struct {
 	ios *iostreams.IOStreams
 	env env
-	g   globals
+	g   command.Globals
 
 	// out and errOut are the standard streams with the credentials redacted.
 	out, errOut io.Writer
 	redactors   []*iostreams.Redactor
 	secrets     []string
 
-	client   *catalog.Client
-	explicit catalog.Binding
-	// binding is the binding every call carries; bound tells whether the
-	// default binding has been looked up yet.
-	binding catalog.Binding
-	bound   bool
-	// answerSession is the sessionId of the last call's answer.
-	answerSession string
-	// reached is set once a request reached the deployment: the session line
-	// is printed only then.
-	reached bool
+	client *catalog.Client
+	run    *catalog.Run
+	cmds   command.Cache // each tool's command, built once
 
-	info    *catalog.Info
-	tools   []catalog.ToolEntry
-	details map[string]*catalog.ToolDetail
+	// bg says whether the terminal's background is light, asked only when
+	// colored markdown or highlighting is written.
+	bg      *termbg.Detector
+	spinOut io.Writer // standard error's terminal, for the spinner (not held by the pager)
 }
 
-func newApp(ios *iostreams.IOStreams, e env, g globals) *app {
-	a := &app{ios: ios, env: e, g: g, details: map[string]*catalog.ToolDetail{}}
+func newApp(ios *iostreams.IOStreams, e env, g command.Globals) *app {
+	if g.Values == nil {
+		g.Values = map[string]string{}
+	}
+	a := &app{ios: ios, env: e, g: g, bg: &termbg.Detector{ColorFGBG: e.Getenv("COLORFGBG"), TTYPath: "/dev/tty"}, spinOut: ios.ErrOut}
 	a.setSecrets(a.token())
 	return a
 }
@@ -70,58 +68,71 @@ func (a *app) flush() {
 
 func (a *app) getenv(k string) string { return a.env.Getenv(k) }
 
-// token is the explicit bearer token: the flag, else the environment,
-// without surrounding white space (a value read from a file often ends in
-// one). It is sent and redacted as trimmed: the header's value is trimmed
-// on the wire anyway, and a padded secret would not match the token where
-// a deployment echoes it.
-func (a *app) token() string {
-	if a.g.token != "" {
-		return strings.TrimSpace(a.g.token)
+// lookupEnv tells an empty variable from an unset one (AGSH_PAGER=).
+func (a *app) lookupEnv(k string) (string, bool) {
+	if l, ok := a.env.(interface{ LookupEnv(string) (string, bool) }); ok {
+		return l.LookupEnv(k)
 	}
-	return strings.TrimSpace(a.getenv("AGENT_SHELL_BEARER_TOKEN"))
+	return a.getenv(k), a.getenv(k) != ""
+}
+
+// option is a global option's value: the flag, else its environment
+// variable.
+func (a *app) option(name, env string) string {
+	if v := a.g.Get(name); v != "" {
+		return v
+	}
+	return a.getenv(env)
+}
+
+// token is the explicit bearer token without surrounding white space (a
+// value read from a file often ends in one). It is sent and redacted as
+// trimmed: the header's value is trimmed on the wire anyway, and a padded
+// secret would not match the token where a deployment echoes it.
+func (a *app) token() string {
+	return strings.TrimSpace(a.option("--bearer-token", "AGENT_SHELL_BEARER_TOKEN"))
 }
 
 // outOpts and errOpts are the rendering options of each stream.
 func (a *app) outOpts() render.Options {
-	return render.Options{TTY: a.ios.OutTTY, Color: a.ios.ColorOut, Width: a.ios.Width}
+	return render.Options{TTY: a.ios.OutTTY, Color: a.ios.ColorOut, Width: a.ios.CurrentWidth(),
+		Light: a.bg.Light, GlamourStyle: a.getenv("GLAMOUR_STYLE")}
 }
 
 func (a *app) errOpts() render.Options {
-	return render.Options{TTY: a.ios.ErrTTY, Color: a.ios.ColorErr, Width: a.ios.Width}
+	return render.Options{TTY: a.ios.ErrTTY, Color: a.ios.ColorErr, Width: a.ios.CurrentWidth()}
 }
 
 // connect resolves the target (a URL, or a production name through the
 // control plane) and builds the client. It sends no request for a URL.
 func (a *app) connect(ctx context.Context) error {
-	target := a.g.target
+	target := a.option("--target", "AGENT_SHELL_TARGET")
 	if target == "" {
-		target = a.getenv("AGENT_SHELL_TARGET")
+		return catalog.NoTarget()
 	}
-	if target == "" {
-		return &catalog.Error{ErrCode: "no_target", Exit: exitUsage,
-			Message: "no target deployment: pass --target <url|name> or set AGENT_SHELL_TARGET"}
+	session, contToken := a.g.Get("--session"), a.g.Get("--continuation-token")
+	if session != "" && contToken != "" {
+		return command.Usagef("--session and --continuation-token cannot be used together; pass one of them")
 	}
-	if a.g.session != "" && a.g.contToken != "" {
-		return usagef("--session and --continuation-token cannot be used together; pass one of them")
-	}
-	a.explicit = catalog.Binding{SessionID: a.g.session, ContinuationToken: a.g.contToken}
 	t, err := catalog.ParseTarget(target)
 	if err != nil {
 		return err
 	}
 	if t.URL != "" {
-		if a.g.team != "" {
-			return usagef("--team applies to production deployment names, not to a URL target (%s)", redactURL(t.URL))
+		if a.g.Get("--team") != "" {
+			return command.Usagef("--team applies to production deployment names, not to a URL target (%s)", redactURL(t.URL))
 		}
-		a.client, err = catalog.New(t.URL, catalog.Options{BearerToken: a.token(), UserAgent: userAgent,
+		a.client, err = a.newClient(t.URL, catalog.Options{BearerToken: a.token(), UserAgent: userAgent,
 			HTTPClient: a.httpClient(), CredentialSource: "--bearer-token/AGENT_SHELL_BEARER_TOKEN"})
-		return err
+	} else {
+		err = a.resolve(ctx, t.Name)
 	}
-	team := a.g.team
-	if team == "" {
-		team = a.getenv("AGENT_SHELL_TEAM")
-	}
+	a.run = catalog.NewRun(a.client, catalog.Binding{SessionID: session, ContinuationToken: contToken})
+	return err
+}
+
+// resolve builds the client of a production deployment name.
+func (a *app) resolve(ctx context.Context, name string) error {
 	cred, err := catalog.LookupCredential(a.token(), a.getenv, a.env.ReadFile, a.env.HomeDir())
 	if err != nil {
 		return err
@@ -132,11 +143,11 @@ func (a *app) connect(ctx context.Context) error {
 		api = catalog.DefaultAPIURL
 	}
 	hc := a.httpClient() // one client, kept alive from resolution to the call
-	base, teamID, err := catalog.Resolve(ctx, api, t.Name, team, cred, hc)
+	base, teamID, err := catalog.Resolve(ctx, api, name, a.option("--team", "AGENT_SHELL_TEAM"), cred, hc)
 	if err != nil {
 		return err
 	}
-	a.client, err = catalog.New(base, catalog.Options{BearerToken: cred.Token, Query: catalog.TeamQuery(teamID), UserAgent: userAgent,
+	a.client, err = a.newClient(base, catalog.Options{BearerToken: cred.Token, Query: catalog.TeamQuery(teamID), UserAgent: userAgent,
 		HTTPClient: hc, CredentialSource: cred.Source})
 	return err
 }
@@ -146,12 +157,12 @@ const userAgent = "agsh/0.1"
 // sessionLine prints the bound identity as the last line of standard error,
 // once a request reached the deployment.
 func (a *app) sessionLine() {
-	if !a.reached {
+	if a.run == nil || !a.run.Reached() {
 		return
 	}
 	// The id comes from the deployment (or the command line): made safe on
 	// a terminal like every other message.
-	a.message(a.errOut, "", catalog.SessionLine(a.binding, a.answerSession))
+	a.message(a.errOut, "", a.run.SessionLine())
 }
 
 // message prints an agsh message on w (standard error), made safe for a
@@ -159,7 +170,7 @@ func (a *app) sessionLine() {
 func (a *app) message(w io.Writer, prefix, msg string) {
 	msg = strings.TrimRight(msg, "\n")
 	if a.ios.ErrTTY {
-		msg = render.Safe(msg)
+		msg = render.SafeLabel(msg)
 	}
 	fmt.Fprintf(w, "%s%s\n", prefix, msg)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/iostreams"
 )
 
@@ -13,15 +14,16 @@ import (
 func TestCompleteOperandsAndHelp(t *testing.T) {
 	_, target := startCompareDeployment(t)
 	ios, _, _ := iostreams.Test("")
-	a := newApp(ios, osEnv{}, globals{target: target})
+	a := newApp(ios, osEnv{}, command.Globals{Values: map[string]string{"--target": target}})
 	ctx := context.Background()
 	if err := a.connect(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.launch(ctx); err != nil {
+	h := &shellHandler{a: a}
+	if err := a.launch(ctx, h); err != nil {
 		t.Fatal(err)
 	}
-	c := newCompleter(a)
+	c := command.NewCompleter(a.run, h.table)
 	cases := []struct{ line, want string }{
 		{"read RE", "README.md"},
 		{"ls sr", "src/"},
@@ -39,6 +41,14 @@ func TestCompleteOperandsAndHelp(t *testing.T) {
 		{"read --output j", "json"},
 		{"read --output json RE", "README.md"},
 		{"help gr", "grep"},
+		{`read "RE`, `"README.md"`},
+		{`grep 'a b' RE`, "README.md"},
+		{`grep 'a b' 'RE`, `'README.md'`},
+		{`read "sr`, `"src/`},
+		{"read ADME", "README.md"}, // no prefix match: substring
+		{"help onitor", "datadog_get_monitor datadog_list_monitors datadog_mute_monitor"},
+		{`read "a\" RE`, ""}, // one open quoted word: a" RE
+		{"ls | he", "head"},
 	}
 	for _, tc := range cases {
 		comp, err := c.Complete(ctx, tc.line, len(tc.line))

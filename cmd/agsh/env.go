@@ -20,6 +20,7 @@ type osEnv struct{}
 func (osEnv) Getenv(k string) string            { return os.Getenv(k) }
 func (osEnv) ReadFile(p string) ([]byte, error) { return os.ReadFile(p) }
 func (osEnv) HomeDir() string                   { h, _ := os.UserHomeDir(); return h }
+func (osEnv) LookupEnv(k string) (string, bool) { return os.LookupEnv(k) }
 
 // interruptible returns ctx cancelled by the first Ctrl-C (or SIGTERM):
 // the call in flight is abandoned and the run ends with status 130.

@@ -1,116 +1,72 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/render"
 )
 
-// The exit statuses of ../shared/spec/cli.md, "Exit status". Errors carry
-// their own status through ExitCode(); this file is the one table that turns
-// an error into a status and a JSON error line.
-const (
-	exitOK          = 0
-	exitToolError   = 1
-	exitUsage       = 2
-	exitRefused     = 3
-	exitAuth        = 4
-	exitUnreachable = 5
-	exitInterrupted = 130
-)
-
-type exitCoder interface{ ExitCode() int }
-type coder interface{ Code() string }
-
-// exitCode is the status of err: its own ExitCode when it has one, 130 for
-// a cancelled context, else 1.
-func exitCode(err error) int {
-	if err == nil {
-		return exitOK
+// report prints an error the agsh way ("agsh: …", or "agsh: line 3: …" in
+// a script), worded for the command line (command.Advise), with the JSON
+// error line under --output json; it returns the exit status
+// (exitcode.Of: errors carry their own).
+func (a *app) report(ctx context.Context, w io.Writer, err error) int {
+	prefix := interp.MessagePrefix(ctx)
+	if prefix == "" {
+		prefix = "agsh: "
 	}
-	var ec exitCoder
-	if errors.As(err, &ec) {
-		return ec.ExitCode()
-	}
-	if errors.Is(err, context.Canceled) {
-		return exitInterrupted
-	}
-	return exitToolError
-}
-
-// errorCode is the JSON error line's "error": the server's code or agsh's own.
-func errorCode(err error) string {
-	var c coder
-	if errors.As(err, &c) && c.Code() != "" {
-		return c.Code()
-	}
-	switch exitCode(err) {
-	case exitUsage:
-		return "usage"
-	case exitInterrupted:
-		return "interrupted"
-	case exitUnreachable:
-		return "bad_response"
-	case exitAuth:
-		return "unauthorized"
-	}
-	return "error"
-}
-
-func httpStatus(err error) int {
-	var ce *catalog.Error
-	if errors.As(err, &ce) {
-		return ce.Status
-	}
-	return 0
-}
-
-// reportError prints err as `agsh: <message>` and, with --output json, the
-// JSON error line after it. It returns the exit status.
-func reportError(w io.Writer, err error, jsonLine bool) int {
-	fmt.Fprintf(w, "agsh: %s\n", strings.TrimRight(err.Error(), "\n"))
-	if jsonLine {
+	a.message(w, prefix, command.Advise(err))
+	if a.g.JSON() {
 		writeJSONErrorLine(w, err)
 	}
-	return exitCode(err)
+	return exitcode.Of(err)
 }
 
 // writeJSONErrorLine prints the JSON error line of cli.md for agsh's own
 // failures (statuses 2–5 and 130).
 func writeJSONErrorLine(w io.Writer, err error) {
-	code := exitCode(err)
-	if code < exitUsage {
+	code := exitcode.Of(err)
+	if code < exitcode.Usage {
 		return
 	}
-	encodeJSON(w, struct {
+	status := 0
+	var ce *catalog.Error
+	if errors.As(err, &ce) {
+		status = ce.Status
+	}
+	render.EncodeJSON(w, struct {
 		Error   string `json:"error"`
 		Message string `json:"message"`
 		Status  int    `json:"status"`
 		Exit    int    `json:"exit"`
-	}{errorCode(err), err.Error(), httpStatus(err), code}, false)
+	}{exitcode.Code(err), command.Advise(err), status, code}, false)
 }
 
-// encodeJSON writes v as one JSON document (indented two spaces when
-// indent is set) without HTML escapes, and with DEL, C1 controls and
-// invalid UTF-8 inside strings escaped (render.SafeJSON), so that text from
-// the deployment cannot drive a terminal through JSON output either.
-func encodeJSON(w io.Writer, v any, indent bool) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if indent {
-		enc.SetIndent("", "  ")
+// reportEarly reports a usage error found before the app exists, with the
+// same care as every other message: the credential (from the flag or the
+// environment) redacted, and the text made safe on a terminal.
+func reportEarly(ios *iostreams.IOStreams, e env, g command.Globals, err error, jsonLine bool) int {
+	token := g.Get("--bearer-token")
+	if token == "" {
+		token = e.Getenv("AGENT_SHELL_BEARER_TOKEN")
 	}
-	if err := enc.Encode(v); err != nil {
-		return err
+	w := iostreams.NewRedactor(ios.ErrOut, token)
+	defer w.Flush()
+	msg := err.Error()
+	if ios.ErrTTY {
+		msg = render.SafeLabel(msg)
 	}
-	_, err := w.Write(render.SafeJSON(buf.Bytes()))
-	return err
+	fmt.Fprintf(w, "agsh: %s\n", msg)
+	if jsonLine {
+		writeJSONErrorLine(w, &command.UsageError{Msg: msg})
+	}
+	return exitcode.Of(err)
 }

@@ -1,106 +1,58 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"net"
 	"net/http"
-	"net/url"
-	"slices"
+	"runtime/debug"
 	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
-	"github.com/agsh-dev/agsh/internal/iostreams"
 )
 
-// httpClient is the run's HTTP client. Every answer it reads has the run's
-// credentials masked before agsh decodes it, so that a tool echoing the key
-// cannot show it in any form: the output streams mask whole occurrences
-// only, and a table cell cut short or a value wrapped across lines would
-// otherwise print a piece of it.
+// The HTTP policy (redirects, downgrade refusal, answer redaction, answer
+// bounds) lives in catalog; this file wires the run's secrets and
+// environment into it.
+
+// httpClient is the run's HTTP client: every answer has the run's secrets
+// masked before agsh decodes it; HTTP/2 is off while GODEBUG names
+// http2debug (its frame logs print headers and bodies).
 func (a *app) httpClient() *http.Client {
-	hc := catalog.NewHTTPClient()
-	var forms []string
-	for _, s := range a.secrets {
-		forms = append(forms, secretForms(s)...)
-	}
-	if len(forms) > 0 {
-		hc.Transport = redactTransport{base: hc.Transport, secrets: forms}
-	}
-	hc.CheckRedirect = refuseDowngrade
-	return hc
+	return catalog.NewHTTPClientWith(catalog.HTTPPolicy{Secrets: a.secrets,
+		NoHTTP2: strings.Contains(a.getenv("GODEBUG"), "http2debug")})
 }
 
-// refuseDowngrade keeps the https rule (cli.md, "Production names") through
-// redirects: net/http would follow an https:// answer's redirect to plain
-// http:// on the same host with the Authorization header, sending the
-// credential in clear. Loopback hosts are exempt, as from the rule itself.
-func refuseDowngrade(req *http.Request, via []*http.Request) error {
-	if len(via) >= 10 {
-		return errors.New("stopped after 10 redirects")
+// newClient is catalog.New with the run's answer bounds
+// (AGSH_MAX_ANSWER_BYTES); a password in the target URL becomes a secret of
+// the run like the token; a credential about to go over plain http:// off
+// loopback gets one warning line.
+func (a *app) newClient(target string, o catalog.Options) (*catalog.Client, error) {
+	if p := catalog.URLPassword(target); p != "" {
+		a.setSecrets(p)
+		o.HTTPClient = a.httpClient() // masks it in every answer too
 	}
-	if via[0].URL.Scheme == "https" && req.URL.Scheme != "https" && !loopbackHost(req.URL.Hostname()) {
-		return fmt.Errorf("it redirected from https:// to %s; refused, the credential goes over https:// only", redactURL(req.URL.String()))
+	if v := strings.TrimSpace(a.getenv(maxAnswerVar)); v != "" {
+		n, ok := catalog.ParseByteSize(v)
+		if !ok {
+			return nil, &catalog.Error{ErrCode: catalog.CodeUsage,
+				Message: maxAnswerVar + "=" + v + " is not a size in bytes (such as 134217728 or 128MiB)"}
+		}
+		o.MaxAnswerBytes, o.MaxListingBytes, o.MaxStreamedBytes = n, n, n
 	}
-	return nil
-}
-
-// loopbackHost reports localhost (or a name under it) or a loopback IP.
-func loopbackHost(h string) bool {
-	h = strings.ToLower(strings.TrimSuffix(h, "."))
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		return true
+	o.LimitHint = "set " + maxAnswerVar + " (bytes) to raise it"
+	if a.getenv("GOMEMLIMIT") == "" {
+		// agsh holds a whole answer, a few copies of it at peak (issue 15
+		// streams it): collect garbage before the heap doubles past a few
+		// answers' worth, so that the largest answer stays well under 1 GiB.
+		debug.SetMemoryLimit(max(512<<20, 4*max(o.MaxAnswerBytes, catalog.DefaultMaxAnswerBytes)))
 	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
-}
-
-// secretForms are the spellings of a secret inside a JSON answer: as it is
-// (unless it holds a quote or a backslash, which JSON always escapes), and
-// JSON-escaped as encoders write it (\u0026 for &, \/ for /).
-func secretForms(s string) []string {
-	var forms []string
-	if !strings.ContainsAny(s, `"\\`) {
-		forms = append(forms, s)
-	}
-	b, _ := json.Marshal(s)
-	esc := string(b[1 : len(b)-1])
-	for _, f := range []string{esc, strings.ReplaceAll(esc, "/", `\/`)} {
-		if f != s && !slices.Contains(forms, f) {
-			forms = append(forms, f)
+	c, err := catalog.New(target, o)
+	if err == nil {
+		if w := c.PlainHTTPWarning(); w != "" {
+			a.message(a.errOut, "agsh: ", w)
 		}
 	}
-	return forms
+	return c, err
 }
 
-// redactTransport masks secrets in every response body.
-type redactTransport struct {
-	base    http.RoundTripper
-	secrets []string
-}
+const maxAnswerVar = "AGSH_MAX_ANSWER_BYTES"
 
-func (t redactTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(req)
-	if err != nil {
-		return resp, err
-	}
-	resp.Body = redactBody{iostreams.NewRedactReader(resp.Body, t.secrets...), resp.Body}
-	return resp, nil
-}
-
-type redactBody struct {
-	io.Reader
-	io.Closer
-}
-
-// redactURL drops userinfo from a URL for messages.
-func redactURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
-		return s
-	}
-	u.User = nil
-	return u.String()
-}
+var redactURL = catalog.RedactURL

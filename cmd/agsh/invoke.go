@@ -3,16 +3,35 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"slices"
+	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/curated"
-	"github.com/agsh-dev/agsh/generated"
-	"github.com/agsh-dev/agsh/interp"
+	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/resultstream"
+	"github.com/agsh-dev/agsh/internal/spin"
 	"github.com/agsh-dev/agsh/render"
 )
+
+// toolRequest is one tool command line to run.
+type toolRequest struct {
+	name string
+	args []string
+	// help asks for the tool's help page whatever the arguments.
+	help bool
+	// inShell refuses the launch-only options on the line.
+	inShell bool
+	// last: the command ends its pipeline and renders its value; otherwise
+	// the value is returned for the filters after it.
+	last           bool
+	stdout, stderr io.Writer
+
+	cmd     *command.Command
+	call    *command.Call
+	jsonOut bool
+}
 
 // outcome is what one tool command produced: a value to pass on (when it
 // was not the last command of its pipeline), its status, and whether it
@@ -21,85 +40,25 @@ type outcome struct {
 	value    render.Value
 	status   int
 	rendered bool
+	// notes are a curated command's notices, for standard error after the
+	// output (the caller's to print when the value is passed on).
+	notes []string
 }
 
-// tool fetches a tool's detail with the run's binding: the first time,
-// in parallel with the session lookup of the default binding (wire.md).
-func (a *app) tool(ctx context.Context, name string) (*catalog.ToolDetail, error) {
-	if d, ok := a.details[name]; ok {
-		return d, nil
-	}
-	var (
-		d   *catalog.ToolDetail
-		err error
-	)
-	if a.bound {
-		d, err = a.client.Tool(ctx, name, a.binding)
-	} else {
-		d, a.binding, err = a.client.ToolBound(ctx, name, a.explicit)
-		a.bound = err == nil || a.binding != (catalog.Binding{}) || a.explicit != (catalog.Binding{})
-	}
-	a.noteReached(err)
-	if err != nil {
-		return nil, a.unknownTool(name, err)
-	}
-	a.details[name] = d
-	return d, nil
-}
-
-// noteReached records that a request reached the deployment (for the
-// session line): any answer, even an error envelope.
-func (a *app) noteReached(err error) {
-	if err == nil {
-		a.reached = true
-		return
-	}
-	var ce *catalog.Error
-	// A host that has no agent at the target is not the deployment: no
-	// session line for it.
-	if errors.As(err, &ce) && ce.Status != 0 && ce.Code() != catalog.CodeNotAnAgent {
-		a.reached = true
-	}
-}
-
-// unknownTool turns a 404 unknown_tool into a usage error with
-// suggestions.
-func (a *app) unknownTool(name string, err error) error {
-	var ce *catalog.Error
-	if !errors.As(err, &ce) || ce.Code() != catalog.CodeUnknownTool {
-		return err
-	}
-	msg := fmt.Sprintf("unknown command %q", name)
-	if s := generated.Suggest(name, ce.Available); len(s) > 0 {
-		msg += "; did you mean " + orList(s) + "?"
-	}
-	msg += "\nRun 'agsh help' for the commands of this deployment."
-	return &catalog.Error{ErrCode: catalog.CodeUnknownTool, Status: ce.Status, Message: msg, Exit: exitUsage}
-}
-
-// runTool runs one tool command line: parse, call, and either render the
-// result (last) or return it as a value for the filters after it.
-// Messages go to stderr; the caller prints the session line.
-func (a *app) runTool(ctx context.Context, name string, args []string, forceHelp, inShell, last bool, stdout, stderr io.Writer) outcome {
+// runTool runs one tool command line, top to bottom: resolve the command,
+// parse the line, call the tool, and view the result. Messages go to
+// stderr; the caller prints the session line.
+func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
 	fail := func(err error) outcome {
-		return outcome{status: a.report(ctx, stderr, err), rendered: true}
+		return outcome{status: a.report(ctx, r.stderr, err), rendered: true}
 	}
-	d, err := a.tool(ctx, name)
-	if err != nil {
+	if err := a.resolveTool(ctx, r); err != nil {
 		return fail(err)
 	}
-	cmd, err := newCommand(d)
-	if err != nil {
-		return fail(err)
-	}
-	pc, err := cmd.parse(args)
-	if forceHelp || (pc != nil && pc.parsed.Help) {
+	helpAsked, err := a.parseLine(r)
+	if helpAsked {
 		// Help is asked for: nothing else on the line matters.
-		jsonOut := a.g.json()
-		if pc != nil {
-			jsonOut = outputOverride(pc.parsed.Globals, jsonOut)
-		}
-		if err := a.writeToolHelp(ctx, stdout, cmd, jsonOut); err != nil {
+		if err := a.writeToolHelp(ctx, r.stdout, r.cmd, r.jsonOut); err != nil {
 			return fail(err)
 		}
 		return outcome{rendered: true}
@@ -107,85 +66,138 @@ func (a *app) runTool(ctx context.Context, name string, args []string, forceHelp
 	if err != nil {
 		return fail(err)
 	}
-	jsonOut := a.g.json()
-	for _, g := range pc.parsed.Globals {
-		if inShell && isLaunchOnly(g.Name) {
-			return fail(usagef("%s is set when the shell starts (agsh %s … ); it cannot change on a command line", g.Name, g.Name))
-		}
-		if g.Name == "--output" {
-			switch g.Value {
-			case "json":
-				jsonOut = true
-			case "text":
-				jsonOut = false
-			default:
-				return fail(usagef("--output must be text or json, not %q", g.Value))
-			}
-		}
+	stop := func() {}
+	if !r.inShell && a.ios.ErrTTY && a.ios.OutTTY { // one-shot on a terminal: the REPL has its own
+		stop = spin.Start(a.spinOut, 300*time.Millisecond, 100*time.Millisecond)
 	}
-	res, err := a.client.Call(ctx, name, pc.input, a.binding)
-	a.noteReached(err)
+	res, v, done, err := a.callTool(ctx, r, stop)
+	stop()
 	if err != nil {
 		var ce *catalog.Error
 		if errors.As(err, &ce) {
-			ce.IssueFlag = cmd.issueFlag
+			ce.IssueFlag = r.cmd.IssueFlag
 		}
 		return fail(err)
 	}
-	if res.SessionID != "" {
-		a.answerSession = res.SessionID
-	}
 	if res.ScratchWorkspace {
-		a.message(stderr, "", "note: ran in a scratch workspace (the session's workspace is unavailable)")
+		a.message(r.stderr, "", "note: ran in a scratch workspace (the session's workspace is unavailable)")
 	}
-	v := render.FromResult(res.Result)
-	if msg, isWrapper := render.ErrorMessage(v); res.IsError || isWrapper {
-		if jsonOut && last {
-			render.WriteJSON(stdout, v)
-			return outcome{status: exitToolError, rendered: true}
+	if done != nil {
+		return *done
+	}
+	o, err := a.view(r, v, res.IsError)
+	if err != nil {
+		return fail(err)
+	}
+	return o
+}
+
+// callTool calls the tool. The last command's text result streams to
+// standard output when it may (internal/resultstream): done is then its
+// outcome, unless the text was held (it may be JSON) and comes back as v.
+func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) (res *catalog.CallResult, v render.Value, done *outcome, err error) {
+	st := resultstream.New(r.stdout, resultstream.Options{Command: r.name, Reformats: r.cmd.Reformats(), Last: r.last,
+		JSON: r.jsonOut, Highlighted: a.outOpts().Color && highlight(r, render.Value{Final: true}) != "",
+		GrepContext: r.call.Context, Render: a.outOpts()})
+	var stream catalog.StreamFunc
+	if f := st.Func(); f != nil {
+		stream = func() io.Writer { stopSpinner(); return f() } // the text begins
+	}
+	res, err = a.run.CallStream(ctx, r.name, r.call.Input, stream)
+	if res == nil || !res.Streamed {
+		if err != nil {
+			return nil, v, nil, err
+		}
+		return res, render.FromResult(res.Result), nil, nil
+	}
+	end, err := st.Finish(err, func(n string) { a.message(r.stderr, "", n) })
+	if err != nil || end.Held {
+		return res, end.Value, nil, err
+	}
+	return res, v, &outcome{status: end.Status, rendered: true}, nil
+}
+
+// resolveTool fetches the tool's detail and builds its command. A name the
+// deployment does not know may be an alias (command.Alias).
+func (a *app) resolveTool(ctx context.Context, r *toolRequest) error {
+	d, err := a.run.Tool(ctx, r.name)
+	if to, ok := command.Alias(r.name); ok && catalog.IsCode(err, catalog.CodeUnknownTool) {
+		r.name = to
+		d, err = a.run.Tool(ctx, to)
+	}
+	if err != nil {
+		return command.UnknownTool(r.name, err)
+	}
+	r.cmd, err = a.cmds.For(d)
+	return err
+}
+
+// parseLine parses the arguments and reads the line's --output and
+// launch-only options. helpAsked reports that help is to be printed.
+func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
+	r.call, err = r.cmd.Parse(r.args)
+	r.jsonOut = a.g.JSON()
+	if r.help || (r.call != nil && r.call.Parsed.Help) {
+		if r.call != nil {
+			r.jsonOut = command.HelpOutput(r.call.Parsed.Globals, r.jsonOut)
+		}
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	r.jsonOut, err = command.LineOutput(r.call.Parsed.Globals, r.jsonOut, r.inShell)
+	return false, err
+}
+
+// view turns a tool's result into the outcome: an error line, the
+// reformatted text of a curated command, the value rendered (last), or the
+// value passed on.
+func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error) {
+	if msg, isWrapper := render.ErrorMessage(v); isError || isWrapper {
+		if r.jsonOut && r.last {
+			render.WriteJSON(r.stdout, v)
+			return outcome{status: exitcode.ToolError, rendered: true}, nil
 		}
 		if !isWrapper {
 			msg = render.ErrorText(v)
 		}
-		render.WriteError(stderr, a.safeErr(msg), a.errOpts())
-		return outcome{status: exitToolError, rendered: true}
+		render.WriteError(r.stderr, a.safeErr(msg), a.errOpts())
+		return outcome{status: exitcode.ToolError, rendered: true}, nil
 	}
-	status := exitOK
-	if cmd.reformats() && !jsonOut && !v.IsJSON {
-		if out, ok := curated.Reformat(name, v.Text, curated.ReformatOptions{Context: pc.context}); ok {
-			for _, n := range out.Notes {
-				a.message(stderr, "", n)
-			}
+	status, notes := exitcode.OK, []string(nil)
+	if r.cmd.Reformats() && !r.jsonOut && !v.IsJSON {
+		if out, ok := curated.Reformat(r.name, v.Text, curated.ReformatOptions{Context: r.call.Context}); ok {
 			v = render.Value{Text: out.Stdout, Final: true}
-			status = out.Status
+			status, notes = out.Status, out.Notes
 		}
 	}
-	if !last {
-		return outcome{value: v, status: status}
+	if !r.last {
+		return outcome{value: v, status: status, notes: notes}, nil
 	}
-	highlight := ""
-	if cmd.reformats() && v.Final {
-		switch {
-		case name == "read" && len(pc.parsed.Operands) > 0:
-			highlight = pc.parsed.Operands[0]
-		case name == "diff":
-			highlight = "diff"
-		}
-	}
-	if err := a.writeValue(stdout, v, jsonOut, highlight); err != nil {
-		return fail(err)
-	}
-	return outcome{status: status, rendered: true}
+	err := a.writeValue(r.stdout, r.stderr, v, r.jsonOut, highlight(r, v))
+	a.notes(r.stderr, notes)
+	return outcome{status: status, rendered: true}, err
 }
 
-// outputOverride applies a per-command --output to the run's choice.
-func outputOverride(globals []generated.Global, jsonOut bool) bool {
-	for _, g := range globals {
-		if g.Name == "--output" {
-			jsonOut = g.Value == "json"
-		}
+// highlight is the file name a read printed, or "diff", for highlighting
+// on a color terminal; "" otherwise.
+func highlight(r *toolRequest, v render.Value) string {
+	switch {
+	case !r.cmd.Reformats() || !v.Final:
+	case r.name == "read" && len(r.call.Parsed.Operands) > 0:
+		return r.call.Parsed.Operands[0]
+	case r.name == "diff":
+		return "diff"
 	}
-	return jsonOut
+	return ""
+}
+
+// notes prints a command's notices on standard error, after its output.
+func (a *app) notes(w io.Writer, notes []string) {
+	for _, n := range notes {
+		a.message(w, "", n)
+	}
 }
 
 // safeErr makes server text safe for standard error when it is a terminal.
@@ -196,52 +208,19 @@ func (a *app) safeErr(s string) string {
 	return s
 }
 
-// writeValue renders a final value on standard output. highlight is the
+// writeValue renders a final value on standard output (w; its notes on
+// errW, the command's standard error). highlight is the
 // file name a read printed, or "diff", for highlighting on a color terminal.
-func (a *app) writeValue(w io.Writer, v render.Value, jsonOut bool, highlight string) error {
+func (a *app) writeValue(w, errW io.Writer, v render.Value, jsonOut bool, highlight string) error {
 	if jsonOut {
 		return render.WriteJSON(w, v)
 	}
 	o := a.outOpts()
 	if o.Color && highlight != "" {
 		if highlight == "diff" {
-			return render.HighlightDiff(w, render.Safe(v.Text))
+			return render.HighlightDiffFor(w, render.Safe(v.Text), o)
 		}
-		return render.HighlightFile(w, highlight, render.Safe(v.Text))
+		return render.HighlightFileFor(w, highlight, render.Safe(v.Text), o)
 	}
-	return render.Write(w, a.errOut, v, o)
-}
-
-// report prints an error the agsh way ("agsh: …", or "agsh: line 3: …" in
-// a script) and returns its exit status.
-func (a *app) report(ctx context.Context, w io.Writer, err error) int {
-	prefix := interp.MessagePrefix(ctx)
-	if prefix == "" {
-		prefix = "agsh: "
-	}
-	a.message(w, prefix, err.Error())
-	if a.g.json() {
-		writeJSONErrorLine(w, err)
-	}
-	return exitCode(err)
-}
-
-func isLaunchOnly(name string) bool { return slices.Contains(launchOnly, name) }
-
-// orList joins suggestions: "a", "a or b", "a, b or c".
-func orList(s []string) string {
-	switch len(s) {
-	case 0:
-		return ""
-	case 1:
-		return s[0]
-	}
-	out := ""
-	for i, x := range s[:len(s)-1] {
-		if i > 0 {
-			out += ", "
-		}
-		out += x
-	}
-	return out + " or " + s[len(s)-1]
+	return render.Write(w, errW, v, o)
 }

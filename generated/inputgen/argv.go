@@ -1,10 +1,8 @@
 package inputgen
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/agsh-dev/agsh/generated"
@@ -74,13 +72,5 @@ func text(f *generated.Flag, v any) string {
 	if f.Type == "json" {
 		return string(compact(v))
 	}
-	switch x := v.(type) {
-	case string:
-		return x
-	case json.Number:
-		return string(x)
-	case bool:
-		return strconv.FormatBool(x)
-	}
-	return string(compact(v))
+	return textOf(v)
 }

@@ -8,23 +8,50 @@ import (
 
 const module = "github.com/agsh-dev/agsh"
 
+// leaves are the small leaf packages every agsh package may import: they
+// import nothing of agsh themselves. Each holds one fact that several
+// packages need, so that no import rule forces a second copy of it.
+var leaves = []string{
+	"internal/names",    // kebab-casing, did-you-mean suggestions
+	"internal/exitcode", // the exit-status table
+	"internal/jsontext", // the ordered JSON reader
+}
+
 // allowed lists, per package prefix (relative to the module), the agsh
-// packages it may import. A package not matched here may import anything but
-// cmd/... .
+// packages it may import besides the leaves. A package not matched here may
+// import anything but cmd/... .
 var allowed = []struct {
 	pkg   string
 	may   []string
 	noNet bool
 }{
+	{pkg: "internal/names", may: nil, noNet: true},
+	{pkg: "internal/exitcode", may: nil, noNet: true},
+	{pkg: "internal/jsontext", may: nil, noNet: true},
 	{pkg: "catalog", may: nil},
 	{pkg: "generated", may: []string{"catalog", "generated"}},
 	{pkg: "curated", may: []string{"generated", "catalog", "curated"}},
 	{pkg: "interp", may: []string{"interp"}, noNet: true},
 	{pkg: "render", may: []string{"render"}, noNet: true},
 	{pkg: "internal/iostreams", may: nil},
+	{pkg: "internal/termbg", may: nil, noNet: true},
+	{pkg: "internal/pager", may: nil, noNet: true},
+	{pkg: "internal/spin", may: nil, noNet: true},
 	{pkg: "internal/repl", may: []string{"interp", "render", "catalog", "generated", "curated", "internal/repl", "internal/iostreams"}},
+	{pkg: "internal/command", may: []string{"catalog", "generated", "curated", "interp", "render", "internal/repl", "internal/command"}},
 	{pkg: "internal/devserver", may: []string{"catalog", "internal/devserver"}},
+	{pkg: "internal/resultstream", may: []string{"catalog", "curated", "generated", "render", "internal/resultstream"}},
 	{pkg: "internal/testmcp", may: nil},
+}
+
+// isLeaf reports a leaf package.
+func isLeaf(p string) bool {
+	for _, l := range leaves {
+		if p == l {
+			return true
+		}
+	}
+	return false
 }
 
 type pkgInfo struct {
@@ -80,14 +107,14 @@ func TestImportDirections(t *testing.T) {
 				if !within(me, rule.pkg) {
 					continue
 				}
-				ok := false
+				ok := isLeaf(r) && !isLeaf(me)
 				for _, m := range rule.may {
 					if within(r, m) {
 						ok = true
 					}
 				}
 				if !ok {
-					t.Errorf("%s imports %s; it may import only %v", me, r, rule.may)
+					t.Errorf("%s imports %s; it may import only %v and the leaves %v", me, r, rule.may, leaves)
 				}
 			}
 		}

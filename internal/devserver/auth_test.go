@@ -13,9 +13,13 @@ import (
 // serveAs drives the handler directly so the remote address can be chosen.
 func serveAs(t *testing.T, s *devserver.Server, remote, method, path string, header map[string]string) (int, string) {
 	t.Helper()
-	req := httptest.NewRequest(method, "http://devserver"+path, nil)
+	req := httptest.NewRequest(method, "http://127.0.0.1"+path, nil)
 	req.RemoteAddr = remote
 	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
 		req.Header.Set(k, v)
 	}
 	rec := httptest.NewRecorder()

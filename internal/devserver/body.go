@@ -26,8 +26,11 @@ func decodeBody(c *reqCtx, limit int64, v any, allowEmpty bool) *apiError {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return errorf(http.StatusRequestEntityTooLarge, codeTooLarge,
-				fmt.Sprintf("the request body is larger than %d bytes", limit))
+			return tooLargeError(limit)
+		}
+		if errors.Is(err, errBodyStalled) {
+			return errorf(http.StatusRequestTimeout, codeRequestTimeout,
+				"the request body stalled: nothing arrived for a while, so the request was dropped")
 		}
 		return errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "reading the request body: "+err.Error())
 	}
@@ -38,6 +41,12 @@ func decodeBody(c *reqCtx, limit int64, v any, allowEmpty bool) *apiError {
 		return errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "the request body is empty; expected a JSON object")
 	}
 	return decodeJSON(b, v)
+}
+
+// tooLargeError is the 413 answer of a body over limit bytes.
+func tooLargeError(limit int64) *apiError {
+	return errorf(http.StatusRequestEntityTooLarge, codeTooLarge,
+		fmt.Sprintf("the request body is larger than %d bytes", limit))
 }
 
 // decodeJSON decodes b, which must hold exactly one JSON object, into v.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -138,6 +139,11 @@ func (a *agent) run(c *reqCtx, e *entry, b binding, input []byte, scratch bool) 
 		writeError(c.w, invalidInput(e.t.Name, inErr.Issues))
 		return
 	}
+	var stErr *tool.StatusError
+	if errors.As(err, &stErr) {
+		writeError(c.w, errorf(stErr.Status, stErr.Code, stErr.Message))
+		return
+	}
 	if err != nil {
 		res = tool.ErrorText(err.Error())
 	}
@@ -171,24 +177,17 @@ func (a *agent) run(c *reqCtx, e *entry, b binding, input []byte, scratch bool) 
 // record appends a call and what it recorded to the session, bumping its
 // activity time.
 func (a *agent) record(id string, cr callRecord, records []record) {
-	a.sessions.with(id, func(s *session) bool {
-		now := a.sessions.stamp()
-		cr.At = now
-		for _, r := range records {
-			r.At = now
-			s.Records = append(s.Records, r)
-		}
-		s.Calls = append(s.Calls, cr)
-		s.Updated = now
-		return true
-	})
+	a.sessions.addCall(id, cr, records)
 }
 
 // invoke runs the tool body; a panic becomes an error result.
 func invoke(ctx context.Context, t *tool.Tool, call *tool.Call, logf func(string, ...any)) (res tool.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			logf("devserver: tool %s panicked: %v\n%s", t.Name, p, debug.Stack())
+			logf("devserver: tool %s panicked: %v", t.Name, p)
+			for _, line := range strings.Split(strings.TrimSpace(string(debug.Stack())), "\n") {
+				logf("devserver:   %s", line)
+			}
 			res, err = tool.Result{}, fmt.Errorf("%s failed: internal error (%v)", t.Name, p)
 		}
 	}()

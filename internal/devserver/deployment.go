@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agsh-dev/agsh/internal/devserver/fstools"
 	"github.com/agsh-dev/agsh/internal/devserver/mcpconn"
@@ -43,6 +44,10 @@ type Options struct {
 	// --control-plane).
 	ControlPlane ControlPlane
 	Logf         func(format string, args ...any)
+	// MaxConns and BodyStallTimeout bound connections and request bodies
+	// (Config); zero means the defaults.
+	MaxConns         int
+	BodyStallTimeout time.Duration
 }
 
 // Build composes the deployment: the executor gets the workspace file
@@ -52,6 +57,7 @@ type Options struct {
 // function closes it and ends the MCP connections. A connection that fails
 // to start is logged and left out; bad options are an error.
 func Build(ctx context.Context, opts Options) (*Server, func() error, error) {
+	opts.Logf = SafeLogf(opts.Logf)
 	mounts, err := workspaceMounts(opts.Root, opts.Mounts)
 	if err != nil {
 		return nil, nil, err
@@ -73,6 +79,9 @@ func Build(ctx context.Context, opts Options) (*Server, func() error, error) {
 		StateDir:       opts.StateDir,
 		ControlPlane:   opts.ControlPlane,
 		Logf:           opts.Logf,
+
+		MaxConns:         opts.MaxConns,
+		BodyStallTimeout: opts.BodyStallTimeout,
 	})
 	if err != nil {
 		_ = set.Close()

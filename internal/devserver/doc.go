@@ -25,4 +25,12 @@
 // under /internal/agentsdk/deployments/<name>/v1/… for an API key and its teams. Every answer is the JSON envelope
 // ({"ok": …}); a path outside every agent mount is a plain 404, so a client
 // can tell "not an agent" from an agent's own 404.
+//
+// Hardening (browser.go, logsafe.go, limits.go): in the loopback mode a Host
+// other than the listen address, localhost or a loopback literal is 403; in
+// every mode a cross-origin Origin is 403 and a non-JSON POST 415 (413
+// first); the log escapes control characters; a stalled request body is 408;
+// connections are capped (503 over the cap); faults belong to the principal
+// that armed them; sessions keep their last calls (calllog.go), and --state
+// appends each call to a per-session call log.
 package devserver

@@ -13,6 +13,9 @@ import (
 
 // fault is one armed failure for the next Count requests of a route.
 type fault struct {
+	// Principal armed the fault; it applies only to that principal's
+	// requests.
+	Principal    string
 	Method, Path string
 	Count        int
 	Status       int
@@ -28,14 +31,14 @@ type faultSet struct {
 	faults []*fault
 }
 
-// take consumes one use of the first fault armed for the route, or returns
-// nil.
-func (fs *faultSet) take(method, path string) *fault {
+// take consumes one use of the first fault principal armed for the route,
+// or returns nil.
+func (fs *faultSet) take(principal, method, path string) *fault {
 	path = strings.TrimSuffix(path, "/")
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	for i, f := range fs.faults {
-		if f.Method != method || f.Path != path {
+		if f.Principal != principal || f.Method != method || f.Path != path {
 			continue
 		}
 		f.Count--
@@ -53,11 +56,19 @@ func (fs *faultSet) add(f *fault) {
 	fs.faults = append(fs.faults, f)
 }
 
-func (fs *faultSet) clear() int {
+// clear removes the faults principal armed and says how many.
+func (fs *faultSet) clear(principal string) int {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	n := len(fs.faults)
-	fs.faults = nil
+	kept := fs.faults[:0]
+	for _, f := range fs.faults {
+		if f.Principal != principal {
+			kept = append(kept, f)
+		}
+	}
+	n := len(fs.faults) - len(kept)
+	clear(fs.faults[len(kept):])
+	fs.faults = kept
 	return n
 }
 
@@ -72,12 +83,15 @@ type faultBody struct {
 	Truncate bool            `json:"truncate"`
 }
 
-// list describes the armed faults (bodies by their size).
-func (fs *faultSet) list() []map[string]any {
+// list describes the faults principal armed (bodies by their size).
+func (fs *faultSet) list(principal string) []map[string]any {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	out := []map[string]any{}
 	for _, f := range fs.faults {
+		if f.Principal != principal {
+			continue
+		}
 		out = append(out, map[string]any{"route": f.Method + " " + f.Path, "count": f.Count, "status": f.Status,
 			"delayMs": f.DelayMs, "hangMs": f.HangMs, "bodyBytes": len(f.Body), "truncate": f.Truncate})
 	}
@@ -85,14 +99,14 @@ func (fs *faultSet) list() []map[string]any {
 }
 
 // serveFaults answers POST /v1/dev/faults (arm one), GET (list the armed
-// ones) and DELETE (clear all).
+// ones) and DELETE (clear them), each for the caller's own faults only.
 func (a *agent) serveFaults(c *reqCtx) {
 	if c.r.Method == http.MethodGet || c.r.Method == http.MethodHead {
-		writeJSON(c.w, http.StatusOK, map[string]any{"ok": true, "faults": a.faults.list()})
+		writeJSON(c.w, http.StatusOK, map[string]any{"ok": true, "faults": a.faults.list(c.principal)})
 		return
 	}
 	if c.r.Method == http.MethodDelete {
-		n := a.faults.clear()
+		n := a.faults.clear(c.principal)
 		writeJSON(c.w, http.StatusOK, map[string]any{"ok": true, "cleared": n})
 		return
 	}
@@ -108,6 +122,7 @@ func (a *agent) serveFaults(c *reqCtx) {
 		writeError(c.w, e)
 		return
 	}
+	f.Principal = c.principal
 	a.faults.add(f)
 	writeJSON(c.w, http.StatusOK, map[string]any{"ok": true, "route": f.Method + " " + f.Path, "count": f.Count})
 }

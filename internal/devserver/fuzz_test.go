@@ -33,7 +33,7 @@ func FuzzCallBody(f *testing.F) {
 		if name == "" {
 			name = "limited"
 		}
-		req := httptest.NewRequest(http.MethodPost, "http://devserver/executor/v1/tools/"+url.PathEscape(name), strings.NewReader(body))
+		req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/executor/v1/tools/"+url.PathEscape(name), strings.NewReader(body))
 		req.RemoteAddr = "127.0.0.1:9"
 		rec := httptest.NewRecorder()
 		s.Handler().ServeHTTP(rec, req)

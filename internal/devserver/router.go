@@ -13,6 +13,7 @@ import (
 type route struct {
 	methods []string
 	handle  func(a *agent, c *reqCtx)
+	limit   int64 // the largest request body a POST may send
 }
 
 // reqCtx is what an agent route handler works with.
@@ -31,6 +32,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		s.logf("%s %s %d %s", r.Method, r.URL.Path, lw.status, time.Since(start).Round(time.Microsecond))
 	}()
+	if r.Body != nil && r.Body != http.NoBody {
+		guardBody(w, r, s.stall)
+	}
+	if aerr := s.browse.check(r, s.boundHost()); aerr != nil {
+		writeError(lw, aerr)
+		return
+	}
 	segs, ok := splitPath(r.URL.EscapedPath())
 	if !ok {
 		writeError(lw, errorf(http.StatusBadRequest, codeNotFound, "the request path is not a valid escaped path"))
@@ -97,14 +105,30 @@ func (s *Server) serveAgentAs(w http.ResponseWriter, r *http.Request, a *agent, 
 		methodNotAllowed(w, rt.methods)
 		return
 	}
+	if r.Method == http.MethodPost {
+		if aerr := checkPostBody(r, rt.limit); aerr != nil {
+			writeError(w, aerr)
+			return
+		}
+	}
 	c := &reqCtx{w: w, r: r, principal: principal, segs: params}
 	if !isFaultRoute(segs) {
-		if f := a.faults.take(r.Method, "/"+strings.Join(segs, "/")); f != nil {
+		if f := a.faults.take(principal, r.Method, "/"+strings.Join(segs, "/")); f != nil {
 			s.applyFault(c, f, func() { rt.handle(a, c) })
 			return
 		}
 	}
 	rt.handle(a, c)
+}
+
+// boundHost is the host of the address the server listens on, "" before
+// Start.
+func (s *Server) boundHost() string {
+	u, err := url.Parse(s.URL())
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
 }
 
 // matchRoute finds the route of the segments after /v1 and returns the
@@ -116,17 +140,17 @@ func matchRoute(segs []string) (*route, []string) {
 	case len(segs) == 1 && segs[0] == "tools":
 		return &route{methods: []string{http.MethodGet}, handle: (*agent).serveTools}, nil
 	case len(segs) == 2 && segs[0] == "tools" && segs[1] != "":
-		return &route{methods: []string{http.MethodGet, http.MethodPost}, handle: (*agent).serveTool}, segs[1:]
+		return &route{methods: []string{http.MethodGet, http.MethodPost}, handle: (*agent).serveTool, limit: maxCallBody}, segs[1:]
 	case len(segs) == 1 && segs[0] == "sessions":
 		return &route{methods: []string{http.MethodGet}, handle: (*agent).serveSessions}, nil
 	case len(segs) == 1 && segs[0] == "session":
-		return &route{methods: []string{http.MethodPost}, handle: (*agent).serveNewSession}, nil
+		return &route{methods: []string{http.MethodPost}, handle: (*agent).serveNewSession, limit: maxSmallBody}, nil
 	case len(segs) == 2 && segs[0] == "dev" && segs[1] == "turn":
-		return &route{methods: []string{http.MethodPost}, handle: (*agent).serveTurn}, nil
+		return &route{methods: []string{http.MethodPost}, handle: (*agent).serveTurn, limit: maxSmallBody}, nil
 	case len(segs) == 4 && segs[0] == "dev" && segs[1] == "sessions" && segs[3] == "calls":
 		return &route{methods: []string{http.MethodGet}, handle: (*agent).serveCalls}, segs[2:3]
 	case len(segs) == 2 && segs[0] == "dev" && segs[1] == "faults":
-		return &route{methods: []string{http.MethodGet, http.MethodPost, http.MethodDelete}, handle: (*agent).serveFaults}, nil
+		return &route{methods: []string{http.MethodGet, http.MethodPost, http.MethodDelete}, handle: (*agent).serveFaults, limit: maxFaultBody}, nil
 	}
 	return nil, nil
 }

@@ -136,7 +136,7 @@ func TestBodyTooLarge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := httptest.NewRequest(http.MethodPost, "http://devserver/executor/v1/tools/echo_read",
+	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/executor/v1/tools/echo_read",
 		strings.NewReader(`{"input":{"pad":"`+strings.Repeat("x", 64<<20)+`"}}`))
 	req.RemoteAddr = "127.0.0.1:9"
 	rec := httptest.NewRecorder()

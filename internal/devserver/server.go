@@ -43,6 +43,11 @@ type Config struct {
 	ControlPlane ControlPlane
 	// Logf receives one line per request and every problem; nil discards.
 	Logf func(format string, args ...any)
+	// MaxConns caps the connections open at once (0: DefaultMaxConns).
+	MaxConns int
+	// BodyStallTimeout bounds how long a request body may send nothing
+	// (0: DefaultBodyStallTimeout).
+	BodyStallTimeout time.Duration
 }
 
 // Server is a running (or ready to run) development deployment.
@@ -50,9 +55,13 @@ type Server struct {
 	agents []*agent
 	bySlug map[string]*agent
 	auth   *authPolicy
+	browse browserPolicy
 	cp     *controlPlane // nil: the control-plane mode is off
 	logf   func(string, ...any)
 	addr   string
+
+	maxConns int
+	stall    time.Duration
 
 	handler http.Handler
 	done    chan struct{} // closed by Close: ends hangs and delays
@@ -71,10 +80,7 @@ func New(cfg Config) (*Server, error) {
 	if len(cfg.Agents) == 0 {
 		return nil, errors.New("devserver: no agents configured")
 	}
-	logf := cfg.Logf
-	if logf == nil {
-		logf = func(string, ...any) {}
-	}
+	logf := SafeLogf(cfg.Logf)
 	auth, err := newAuthPolicy(cfg.BearerTokens, cfg.AllowAnonymous)
 	if err != nil {
 		return nil, err
@@ -89,6 +95,14 @@ func New(cfg Config) (*Server, error) {
 	if s.addr == "" {
 		s.addr = "127.0.0.1:0"
 	}
+	s.maxConns, s.stall = cfg.MaxConns, cfg.BodyStallTimeout
+	if s.maxConns <= 0 {
+		s.maxConns = DefaultMaxConns
+	}
+	if s.stall <= 0 {
+		s.stall = DefaultBodyStallTimeout
+	}
+	s.browse = newBrowserPolicy(s.addr, len(cfg.BearerTokens), cfg.AllowAnonymous)
 	slugRE := regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 	for _, ac := range cfg.Agents {
 		if !slugRE.MatchString(ac.Slug) || ac.Slug == "v1" {
@@ -127,8 +141,9 @@ func (s *Server) Start() error {
 	if err != nil {
 		return fmt.Errorf("devserver: listen on %s: %w", s.addr, err)
 	}
-	s.ln = ln
 	s.url = baseURL(ln.Addr())
+	ln = &capListener{Listener: ln, max: int64(s.maxConns), logf: s.logf}
+	s.ln = ln
 	s.srv = &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -120,7 +120,9 @@ func (a *agent) serveCalls(c *reqCtx) {
 		return
 	}
 	var calls, records [][]byte
+	var droppedCalls, droppedRecords int
 	a.sessions.with(b.sessionID, func(s *session) bool {
+		droppedCalls, droppedRecords = s.DroppedCalls, s.DroppedRecords
 		for _, cr := range s.Calls {
 			calls = append(calls, object(
 				val("callId", cr.CallID), val("toolName", cr.ToolName), raw("input", cr.Input),
@@ -133,6 +135,13 @@ func (a *agent) serveCalls(c *reqCtx) {
 		}
 		return false
 	})
+	note := ""
+	if droppedCalls > 0 || droppedRecords > 0 {
+		note = fmt.Sprintf("%d older calls and %d older records were dropped: a session keeps its last %d calls and %d records, %d MiB in all",
+			droppedCalls, droppedRecords, maxSessionCalls, maxSessionRecords, maxSessionBytes>>20)
+	}
 	writeBody(c.w, http.StatusOK, object(val("ok", true), val("sessionId", b.sessionID),
-		raw("calls", array(calls)), raw("records", array(records))))
+		raw("calls", array(calls)), raw("records", array(records)),
+		valIf(note != "", "droppedCalls", droppedCalls), valIf(note != "", "droppedRecords", droppedRecords),
+		valIf(note != "", "note", note)))
 }

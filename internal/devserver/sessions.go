@@ -31,8 +31,17 @@ type session struct {
 	Queued      bool `json:"queued"`
 	Unavailable bool `json:"workspaceUnavailable,omitempty"`
 
-	Calls   []callRecord `json:"calls"`
-	Records []record     `json:"records"`
+	// Calls and Records are kept in memory and in the session's call log
+	// (calllog.go); a saved session of the first format holds them here.
+	Calls   []callRecord `json:"calls,omitempty"`
+	Records []record     `json:"records,omitempty"`
+
+	// DroppedCalls and DroppedRecords count what the caps dropped.
+	DroppedCalls   int   `json:"-"`
+	DroppedRecords int   `json:"-"`
+	bytes          int   // the size of Calls and Records, for the cap
+	logBytes       int64 // the size of the call log on disk
+	legacy         bool  // loaded from a file of the first format
 }
 
 // callRecord is one session-bound call, as GET /v1/dev/sessions/{id}/calls
@@ -153,6 +162,26 @@ func (st *sessionStore) list(owner string) []catalog.Session {
 		return rows[i].SessionID < rows[j].SessionID
 	})
 	return rows
+}
+
+// addCall records a call and what it recorded on the session id: in
+// memory (capped) and appended to its call log. The call bumps the
+// session's activity time; its stamp is set here.
+func (st *sessionStore) addCall(id string, cr callRecord, records []record) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	s := st.byID[id]
+	if s == nil {
+		return
+	}
+	now := st.stamp()
+	cr.At = now
+	for i := range records {
+		records[i].At = now
+	}
+	s.addCall(cr, records)
+	s.Updated = now
+	st.appendLog(s, cr, records)
 }
 
 // with runs fn on the session id under the store's lock; fn reports whether

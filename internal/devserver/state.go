@@ -25,6 +25,8 @@ func newSessionStore(stateDir, slug string, logf func(string, ...any)) (*session
 	if err != nil {
 		return nil, fmt.Errorf("devserver: state directory: %w", err)
 	}
+	var loaded []*session
+	tokens := map[string]int{}
 	for _, de := range names {
 		name := de.Name()
 		if de.IsDir() || !strings.HasPrefix(name, "ses_") || !strings.HasSuffix(name, ".json") {
@@ -35,16 +37,51 @@ func newSessionStore(stateDir, slug string, logf func(string, ...any)) (*session
 			logf("devserver: skipping saved session %s: %v", name, err)
 			continue
 		}
-		st.byID[s.ID] = s
-		st.byToken[s.Token] = s
-		for _, stamp := range []string{s.Created, s.Updated} {
-			if t, err := time.Parse(time.RFC3339Nano, stamp); err == nil && t.After(st.last) {
+		st.loadLog(s)
+		if s.legacy {
+			// The first format kept the calls in the session file: move
+			// them to the call log, so the next save keeps them.
+			st.compactLog(s)
+			st.persist(s)
+		}
+		loaded = append(loaded, s)
+		tokens[s.Token]++
+	}
+	// A stamp in the future (a clock set wrong, an edited file) is brought
+	// back to now: kept, it would pin every later stamp after it and stay
+	// the latest session for good. Stamps a busy server handed out run a
+	// little ahead of the clock (each is a millisecond after the last), so
+	// up to futureSlack ahead is kept as it is.
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	for _, s := range loaded {
+		if tokens[s.Token] > 1 {
+			// Two sessions answering one continuation token: neither can be
+			// trusted to be the token's, so both are refused.
+			logf("devserver: skipping saved session %s: its continuation token is also another saved session's", s.ID)
+			continue
+		}
+		for _, stamp := range []*string{&s.Created, &s.Updated} {
+			t, err := time.Parse(time.RFC3339Nano, *stamp)
+			if err != nil {
+				continue
+			}
+			if t.After(now.Add(futureSlack)) {
+				logf("devserver: saved session %s has a time in the future (%s); using the current time", s.ID, *stamp)
+				t = now
+				*stamp = now.Format(stampLayout)
+			}
+			if t.After(st.last) {
 				st.last = t
 			}
 		}
+		st.byID[s.ID] = s
+		st.byToken[s.Token] = s
 	}
 	return st, nil
 }
+
+// futureSlack is how far ahead of the clock a loaded stamp may be.
+const futureSlack = time.Minute
 
 // loadSession reads one saved session and checks it is whole.
 func loadSession(path string) (*session, error) {
@@ -62,43 +99,37 @@ func loadSession(path string) (*session, error) {
 	if !strings.Contains(s.Token, ":") {
 		return nil, fmt.Errorf("session %s has no valid continuation token", s.ID)
 	}
-	if s.Calls == nil {
-		s.Calls = []callRecord{}
+	// A session saved in the first format holds its calls; they count
+	// toward the caps like the call log's.
+	calls, records := s.Calls, s.Records
+	s.legacy = len(calls)+len(records) > 0
+	s.Calls, s.Records = []callRecord{}, []record{}
+	for _, cr := range calls {
+		s.addCall(cr, nil)
 	}
-	if s.Records == nil {
-		s.Records = []record{}
+	for _, r := range records {
+		s.Records = append(s.Records, r)
+		s.bytes += r.size()
 	}
+	s.trim()
 	return &s, nil
 }
 
-// persist writes the session's file (write to a temporary file, then
-// rename, so a crash never leaves half a file). Callers hold mu. A failure
-// is logged: the session lives on in memory.
+// persist writes the session's file: the session without its calls, which
+// its call log holds (calllog.go). Callers hold mu. A failure is logged:
+// the session lives on in memory.
 func (st *sessionStore) persist(s *session) {
 	if st.dir == "" {
 		return
 	}
-	b, err := json.MarshalIndent(s, "", "  ")
+	head := *s
+	head.Calls, head.Records = nil, nil
+	b, err := json.MarshalIndent(&head, "", "  ")
 	if err != nil {
 		st.logf("devserver: saving session %s: %v", s.ID, err)
 		return
 	}
-	path := filepath.Join(st.dir, s.ID+".json")
-	tmp, err := os.CreateTemp(st.dir, ".tmp-"+s.ID+"-*")
-	if err != nil {
+	if err := writeAtomic(st.dir, s.ID+".json", append(b, '\n')); err != nil {
 		st.logf("devserver: saving session %s: %v", s.ID, err)
-		return
-	}
-	_, werr := tmp.Write(append(b, '\n'))
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		_ = os.Remove(tmp.Name())
-		st.logf("devserver: saving session %s: %v", s.ID, werr)
 	}
 }

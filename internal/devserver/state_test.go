@@ -1,6 +1,7 @@
 package devserver_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,8 +30,8 @@ func TestStatePersistsAcrossRestarts(t *testing.T) {
 
 	var logs strings.Builder
 	cfg.Logf = func(f string, a ...any) {
-		if strings.HasPrefix(f, "devserver: skipping") {
-			logs.WriteString(f)
+		if line := fmt.Sprintf(f, a...); strings.HasPrefix(line, "devserver: skipping") {
+			logs.WriteString(line)
 		}
 	}
 	second := devservertest.Start(t, cfg)

@@ -28,6 +28,31 @@ type IOStreams struct {
 	// InFd is standard input's file descriptor when it is a file (for raw
 	// mode in the REPL); -1 otherwise.
 	InFd int
+
+	// termSize asks standard output's terminal for its size (nil when it
+	// is not a terminal).
+	termSize func() (cols, rows int)
+}
+
+// Rows is the height of standard output's terminal now (0 when it is not
+// one).
+func (s *IOStreams) Rows() int {
+	if s.termSize == nil {
+		return 0
+	}
+	_, rows := s.termSize()
+	return rows
+}
+
+// CurrentWidth is the width to render to now: the terminal's present
+// width when standard output is one (it follows a resize), else Width.
+func (s *IOStreams) CurrentWidth() int {
+	if s.termSize != nil {
+		if w, _ := s.termSize(); w > 0 {
+			return w
+		}
+	}
+	return s.Width
 }
 
 // Getenv is how System reads the environment; cmd/agsh passes os.Getenv.
@@ -44,6 +69,8 @@ func System(getenv Getenv) *IOStreams {
 	s.ColorErr = ColorPolicy(getenv, s.ErrTTY)
 	s.Width = 0
 	if s.OutTTY {
+		fd := int(os.Stdout.Fd())
+		s.termSize = func() (int, int) { w, h, _ := term.GetSize(fd); return w, h }
 		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
 			s.Width = w
 		}

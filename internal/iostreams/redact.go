@@ -39,11 +39,25 @@ func usable(secrets []string) [][]byte {
 
 var mask = []byte("***")
 
+// redactChunk is how much of one Write is redacted at a time: a big write
+// (a whole answer) is not copied whole.
+const redactChunk = 64 << 10
+
 // Write redacts p (joined with any held tail) and writes it on.
 func (r *Redactor) Write(p []byte) (int, error) {
 	if len(r.secrets) == 0 {
 		return r.w.Write(p)
 	}
+	for off := 0; off < len(p); off += redactChunk {
+		if err := r.write(p[off:min(len(p), off+redactChunk)]); err != nil {
+			return off, err
+		}
+	}
+	return len(p), nil
+}
+
+// write redacts one chunk of a Write.
+func (r *Redactor) write(p []byte) error {
 	buf := append(r.held, p...)
 	r.held = nil
 	for _, s := range r.secrets {
@@ -58,10 +72,10 @@ func (r *Redactor) Write(p []byte) (int, error) {
 	}
 	if len(out) > 0 {
 		if _, err := r.w.Write(out); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	return len(p), nil
+	return nil
 }
 
 // partialTail is the length of the longest suffix of b that is a proper

@@ -74,3 +74,23 @@ func TestColorPolicy(t *testing.T) {
 		}
 	}
 }
+
+// A big write is redacted in pieces: a secret across a piece boundary is
+// still masked, and nothing is lost.
+func TestRedactorBigWrite(t *testing.T) {
+	const secret = "s3cr3t-value"
+	for _, at := range []int{0, redactChunk - 5, redactChunk - 1, redactChunk, 3*redactChunk - 7} {
+		b := bytes.Repeat([]byte("x"), 4*redactChunk)
+		copy(b[at:], secret)
+		var out bytes.Buffer
+		r := NewRedactor(&out, secret)
+		if n, err := r.Write(b); n != len(b) || err != nil {
+			t.Fatalf("Write = %d, %v", n, err)
+		}
+		r.Flush()
+		want := string(b[:at]) + "***" + string(b[at+len(secret):])
+		if out.String() != want {
+			t.Errorf("secret at %d: got %d bytes, masked %v", at, out.Len(), !strings.Contains(out.String(), secret))
+		}
+	}
+}

@@ -61,6 +61,11 @@ type Config struct {
 	In          io.Reader
 	Out, ErrOut io.Writer
 
+	// Pager, when set (AGSH_PAGER), is the command a line's output taller
+	// than the screen is shown through (sh -c Pager), once the line has
+	// run; "" prints everything in the scrollback (the default: the REPL
+	// never stalls on a large output).
+	Pager string
 	// NoColor turns off the dimmed styles of the REPL (cmd/agsh sets it
 	// from its color policy); the cursor stays in reverse video.
 	NoColor bool

@@ -21,6 +21,7 @@ type completion struct {
 	line     string
 	cursor   int
 	list     []Candidate
+	page     int    // the page of list shown (a Tab on a list of pages turns it)
 	note     string // shown instead of a list: an error
 	answered int    // the newest request whose answer came back
 }
@@ -114,8 +115,21 @@ func (m *model) completed(msg completionMsg) tea.Cmd {
 		m.replace(src, off, res.Start, res.End, p)
 		return nil
 	}
-	m.comp.list = res.Candidates
+	m.comp.list, m.comp.page = res.Candidates, 0
 	return nil
+}
+
+// nextPage turns the list to its next page, when it has more than one
+// (Tab again, instead of asking anew); false otherwise.
+func (m *model) nextPage() bool {
+	if m.comp.note != "" {
+		return false
+	}
+	if n := len(m.completionPages()); n > 1 {
+		m.comp.page = (m.comp.page + 1) % n
+		return true
+	}
+	return false
 }
 
 // replace puts text in place of src[start:end] (inside the current line)
@@ -152,6 +166,6 @@ func commonPrefix(cs []Candidate) string {
 
 // clearCompletion forgets the list and makes answers in flight stale.
 func (m *model) clearCompletion() {
-	m.comp.list, m.comp.note = nil, ""
+	m.comp.list, m.comp.note, m.comp.page = nil, "", 0
 	m.comp.seq++
 }

@@ -3,6 +3,7 @@ package repl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -97,7 +98,7 @@ func TestTabListClearedByTyping(t *testing.T) {
 	h.typeText("a")
 	h.key(tea.KeyTab)
 	h.until(func() bool { return h.answered(h.m.comp.seq) })
-	if got, want := h.view(), "agent ❯ a[ ]\nab\nac"; got != want {
+	if got, want := h.view(), "agent ❯ a[ ]\nab  ac"; got != want {
 		t.Fatalf("view %q, want %q", got, want)
 	}
 	h.typeText("b")
@@ -106,18 +107,48 @@ func TestTabListClearedByTyping(t *testing.T) {
 	}
 }
 
-func TestTabListCapped(t *testing.T) {
+// More candidates than fit show in columns, down then across, a page at a
+// time with a count; Tab turns the page (and comes back to the first)
+// without asking the Completer again.
+func TestTabListPages(t *testing.T) {
 	var many []Candidate
-	for i := 0; i < 15; i++ {
-		many = append(many, Candidate{Text: string(rune('a'+i)) + "x"})
+	for i := 0; i < 130; i++ {
+		many = append(many, Candidate{Text: fmt.Sprintf("tool_%03d", i)})
 	}
-	c := &fakeCompleter{answers: map[string]Completion{"": {Candidates: many}}}
+	c := &fakeCompleter{answers: map[string]Completion{"tool_": {Start: 0, End: 5, Candidates: many}}}
 	h := newHarness(t, Config{Completer: c})
+	h.m.width = 40 // 4 columns of 8 cells + 2
+	h.typeText("tool_")
 	h.key(tea.KeyTab)
 	h.until(func() bool { return h.answered(h.m.comp.seq) })
 	rows := splitLines(h.view())
-	if len(rows) != 1+maxListed+1 || rows[len(rows)-1] != "… and 3 more" {
-		t.Fatalf("rows %q", rows)
+	want := []string{"agent ❯ tool_[ ]",
+		"tool_000  tool_012  tool_024  tool_036",
+		"tool_001  tool_013  tool_025  tool_037"}
+	if len(rows) != 1+maxListed+1 || rows[1] != want[1] || rows[2] != want[2] ||
+		rows[len(rows)-1] != "130 candidates (page 1/3, Tab: more)" {
+		t.Fatalf("page 1: rows %q", rows)
+	}
+	seq := h.m.comp.seq
+	h.key(tea.KeyTab)
+	rows = splitLines(h.view())
+	if h.m.comp.seq != seq || rows[1] != "tool_048  tool_060  tool_072  tool_084" ||
+		rows[len(rows)-1] != "130 candidates (page 2/3, Tab: more)" {
+		t.Fatalf("page 2 (asked again: %v): rows %q", h.m.comp.seq != seq, rows)
+	}
+	h.key(tea.KeyTab)
+	rows = splitLines(h.view())
+	// The last page: 34 left, in 4 columns of 9 rows.
+	if len(rows) != 1+9+1 || rows[1] != "tool_096  tool_105  tool_114  tool_123" || rows[9] != "tool_104  tool_113  tool_122" {
+		t.Fatalf("page 3: rows %q", rows)
+	}
+	h.key(tea.KeyTab)
+	if rows = splitLines(h.view()); rows[1] != want[1] {
+		t.Fatalf("back to page 1: rows %q", rows)
+	}
+	h.typeText("x")
+	if got := h.view(); got != "agent ❯ tool_x[ ]" {
+		t.Fatalf("typing did not clear the list: %q", got)
 	}
 }
 

@@ -30,7 +30,9 @@
 //	                 running it, Esc/Ctrl-G restores the line
 //	Tab              complete: one candidate is inserted (with a space unless
 //	                 it ends in / or =), a longer common prefix is inserted,
-//	                 otherwise the candidates are listed below the prompt
+//	                 otherwise the candidates are listed below the prompt (in
+//	                 columns; when they take more than a page, with a count,
+//	                 and Tab again shows the next page)
 //	Ctrl-C           clear the input (echoed with ^C), or cancel the call in
 //	                 flight
 //	Ctrl-D           exit on an empty line; in a continuation, run what was

@@ -160,19 +160,44 @@ func decodeHistoryLine(line string) string {
 	return b.String()
 }
 
-// containsSecret reports whether s contains any non-empty secret, or a
-// credential given on the line itself (--bearer-token's value: refused on a
-// command line, but a credential all the same).
+// containsSecret reports whether s contains any non-empty secret, also
+// once its words are unquoted and unescaped ('tok_'"abc", tok\_abc,
+// "tok_"abc), or a credential given on the line itself (--bearer-token's
+// value: refused on a command line, but a credential all the same).
 func containsSecret(s string, secrets []string) bool {
-	if strings.Contains(s, "--bearer-token") {
+	bare := unquoted(s)
+	if strings.Contains(s, "--bearer-token") || strings.Contains(bare, "--bearer-token") {
 		return true
 	}
 	for _, sec := range secrets {
-		if sec != "" && strings.Contains(s, sec) {
+		if sec != "" && (strings.Contains(s, sec) || strings.Contains(bare, sec)) {
 			return true
 		}
 	}
 	return false
+}
+
+// unquoted is s without its quotes and backslashes: every word as the
+// shell reads it, or a little more (a backslash inside double quotes that
+// the shell keeps is dropped too, which can only make a match likelier).
+func unquoted(s string) string {
+	if !strings.ContainsAny(s, `'"\`) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				i++ // a line continuation joins the word
+			}
+		case '\'', '"':
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
 }
 
 // maskSecrets replaces every non-empty secret in s with ***.

@@ -187,3 +187,27 @@ func TestHistoryNeverWritesBearerTokenFlag(t *testing.T) {
 		t.Errorf("history file = %q", b)
 	}
 }
+
+// A line whose words, unquoted and unescaped, spell a credential is kept
+// out of the history, however it is quoted.
+func TestHistorySkipsQuotedCredential(t *testing.T) {
+	secrets := []string{"tok_abc123"}
+	for _, e := range []string{
+		`echo 'tok_''abc123'`,
+		`echo "tok_"abc123`,
+		`echo tok\_abc\123`,
+		`echo "tok_abc\
+123"`,
+		`grep -e 'tok_abc'"123" /x`,
+		`ls '--bearer''-token' x`,
+	} {
+		if !containsSecret(e, secrets) {
+			t.Errorf("%q: not taken for a credential", e)
+		}
+	}
+	for _, e := range []string{`echo tok_ abc123`, `echo 'tok_' 'abc123'`, `read /x`} {
+		if containsSecret(e, secrets) {
+			t.Errorf("%q: taken for a credential", e)
+		}
+	}
+}

@@ -32,6 +32,9 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	case tea.KeyEnter:
 		return m.submit()
 	case tea.KeyTab:
+		if m.nextPage() {
+			return nil
+		}
 		return m.complete()
 	case tea.KeyCtrlC:
 		return m.cancelLine()

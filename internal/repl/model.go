@@ -15,12 +15,13 @@ const maxTypeahead = 4096
 // model is the REPL's bubbletea model. Update only changes state and
 // returns commands; all I/O is in those commands.
 type model struct {
-	cfg   Config
-	ctx   context.Context // the REPL's lifetime; runs and completions derive from it
-	st    styles
-	now   func() time.Time        // the clock (tests set a fake one)
-	tick  func(runID int) tea.Cmd // schedules the next spinner frame
-	width int
+	cfg    Config
+	ctx    context.Context // the REPL's lifetime; runs and completions derive from it
+	st     styles
+	now    func() time.Time        // the clock (tests set a fake one)
+	tick   func(runID int) tea.Cmd // schedules the next spinner frame
+	width  int
+	height int
 
 	ed      editor
 	hist    ring
@@ -103,8 +104,10 @@ func bannerLines(cfg Config) []string {
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width = msg.Width
+		m.width, m.height = msg.Width, msg.Height
 		return m, nil
+	case pagerDoneMsg:
+		return m, m.finishRun()
 	case tea.KeyMsg:
 		return m, m.key(msg)
 	case printedMsg:

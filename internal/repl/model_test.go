@@ -59,17 +59,17 @@ func TestEnterRunsCompleteLine(t *testing.T) {
 	if h.m.status != 4 || h.quit {
 		t.Fatalf("status %d quit %v", h.m.status, h.quit)
 	}
-	if got, want := h.view(), "agent ❯ [ ]"; got != want {
-		t.Fatalf("view after run = %q, want %q", got, want)
+	if got, want := h.view(), "agent [4] ❯ [ ]"; got != want {
+		t.Fatalf("view after run = %q, want %q (the last status shows)", got, want)
 	}
 	// An empty line runs nothing and leaves a bare prompt.
 	h.line("  ")
-	if len(r.ran()) != 1 || h.lines[len(h.lines)-1] != "agent ❯   " {
+	if len(r.ran()) != 1 || h.lines[len(h.lines)-1] != "agent [4] ❯   " {
 		t.Fatalf("blank line: ran %q, scrollback %q", r.ran(), h.lines)
 	}
 	// A credential is masked in the echo and kept out of the history.
 	h.line("read --token s3cret /x")
-	if got := h.lines[len(h.lines)-4]; got != "agent ❯ read --token *** /x" {
+	if got := h.lines[len(h.lines)-4]; got != "agent [4] ❯ read --token *** /x" {
 		t.Fatalf("echo = %q", got)
 	}
 	if got := h.m.hist.entries; !reflect.DeepEqual(got, []string{"ls /"}) {
@@ -236,7 +236,7 @@ func TestCtrlCCancelsRunningCall(t *testing.T) {
 	if want := []string{"agent ❯ slow", "agsh: interrupted"}; !reflect.DeepEqual(h.lines, want) {
 		t.Fatalf("scrollback %q, want %q", h.lines, want)
 	}
-	if got, want := h.view(), "agent ❯ [ ]"; got != want {
+	if got, want := h.view(), "agent [130] ❯ [ ]"; got != want {
 		t.Fatalf("view %q, want %q (Ctrl-C drops type-ahead)", got, want)
 	}
 }
@@ -277,7 +277,7 @@ func TestCtrlDExits(t *testing.T) {
 	h.typeText("ab")
 	h.key(tea.KeyHome)
 	h.key(tea.KeyCtrlD) // deletes under the cursor
-	if got, want := h.view(), "agent ❯ [b]"; got != want || h.quit {
+	if got, want := h.view(), "agent [3] ❯ [b]"; got != want || h.quit {
 		t.Fatalf("view %q, want %q", got, want)
 	}
 	h.key(tea.KeyCtrlK)
@@ -286,7 +286,7 @@ func TestCtrlDExits(t *testing.T) {
 	if h.m.status != 3 || h.view() != "" {
 		t.Fatalf("status %d view %q", h.m.status, h.view())
 	}
-	if got := h.lines[len(h.lines)-1]; got != "agent ❯ " {
+	if got := h.lines[len(h.lines)-1]; got != "agent [3] ❯ " {
 		t.Fatalf("last scrollback line %q", got)
 	}
 }

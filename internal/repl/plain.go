@@ -87,11 +87,11 @@ func (sh *plainShell) loop() int {
 }
 
 func (sh *plainShell) prompt() {
-	p := promptMark
+	p := statusMark(sh.status) + promptMark
 	if len(sh.pending) > 0 {
 		p = continuationMark
 	} else if sh.cfg.AgentName != "" {
-		p = sh.cfg.AgentName + " " + promptMark
+		p = sh.cfg.AgentName + " " + p
 	}
 	fmt.Fprint(sh.cfg.ErrOut, p)
 }

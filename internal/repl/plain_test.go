@@ -55,7 +55,7 @@ func TestRunPlain(t *testing.T) {
 			runner:     &fakeRunner{out: "a\r\nb", errOut: "warn\n", status: 1},
 			wantStatus: 1, wantRan: []string{"ls /", "read x"},
 			wantOut: "a\r\nba\r\nb",
-			wantErr: plainBanner + "agent ❯ warn\nagent ❯ agent ❯ warn\nagent ❯ \n",
+			wantErr: plainBanner + "agent ❯ warn\nagent [1] ❯ agent [1] ❯ warn\nagent [1] ❯ \n",
 		},
 		{
 			name: "continuation", in: "ls |\nhead\n",
@@ -144,7 +144,7 @@ func TestRunPlainInterrupts(t *testing.T) {
 	_, _ = io.WriteString(inW, "ls |\n")
 	waitFor(t, func() bool { return strings.HasSuffix(errOut.String(), "… ") })
 	intr <- struct{}{} // drops the input being typed
-	waitFor(t, func() bool { return strings.HasSuffix(errOut.String(), "\nagent ❯ ") })
+	waitFor(t, func() bool { return strings.HasSuffix(errOut.String(), "\nagent [130] ❯ ") })
 	_, _ = io.WriteString(inW, "fast\n")
 	_ = inW.Close()
 	if st := <-done; st != 0 {
@@ -156,7 +156,7 @@ func TestRunPlainInterrupts(t *testing.T) {
 	if out.String() != "ran fast\n" {
 		t.Fatalf("stdout %q", out.String())
 	}
-	if want := plainBanner + "agent ❯ agent ❯ … \nagent ❯ agent ❯ \n"; errOut.String() != want {
+	if want := plainBanner + "agent ❯ agent [130] ❯ … \nagent [130] ❯ agent ❯ \n"; errOut.String() != want {
 		t.Fatalf("stderr %q, want %q", errOut.String(), want)
 	}
 }

@@ -5,10 +5,12 @@ import (
 	"errors"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/agsh-dev/agsh/internal/exitcode"
 )
 
 // statusInterrupted is the status of a shell ended by an interrupt.
-const statusInterrupted = 130
+const statusInterrupted = exitcode.Interrupted
 
 // Run is the bubbletea REPL, for standard input and output that are
 // terminals. The whole interface and every result are written to cfg.Out:

@@ -3,10 +3,13 @@ package repl
 import (
 	"context"
 	"fmt"
+	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mattn/go-runewidth"
 )
 
 const (
@@ -30,6 +33,11 @@ type runState struct {
 	spinning    bool
 	frame       int
 	interrupted bool
+	// With a Pager: the output held until the run ends, and the screen
+	// rows it takes; paged once it has been shown through the pager.
+	held     []string
+	heldRows int
+	paged    bool
 }
 
 // Messages of a run.
@@ -101,7 +109,11 @@ func (m *model) output(msg outputMsg) tea.Cmd {
 	if text, ok := printable(msg.data); ok {
 		m.run.lastOutput = m.now()
 		m.run.spinning = false
-		cmds = append(cmds, m.out.print(text))
+		if m.cfg.Pager != "" && m.height > 0 {
+			m.hold(text)
+		} else {
+			cmds = append(cmds, m.out.print(text))
+		}
 	}
 	if msg.eof {
 		m.run.drained = true
@@ -128,6 +140,15 @@ func (m *model) finishRun() tea.Cmd {
 	if !m.run.done || !m.run.drained {
 		return nil
 	}
+	if held := strings.Join(m.run.held, ""); held != "" && !m.run.paged {
+		m.run.paged = true
+		if m.run.heldRows < m.height {
+			return tea.Sequence(m.out.print(held), func() tea.Msg { return pagerDoneMsg{} })
+		}
+		c := exec.Command("sh", "-c", m.cfg.Pager)
+		c.Stdin = strings.NewReader(held)
+		return tea.ExecProcess(c, func(error) tea.Msg { return pagerDoneMsg{} })
+	}
 	m.run.active = false
 	m.run.spinning = false
 	m.status = m.run.status
@@ -146,6 +167,20 @@ func (m *model) finishRun() tea.Cmd {
 		}
 	}
 	return tea.Batch(cmds...)
+}
+
+// pagerDoneMsg: the pager showing a run's output has exited.
+type pagerDoneMsg struct{}
+
+// hold keeps a chunk of output for the pager, counting the screen rows it
+// takes (a line wider than the screen wraps).
+func (m *model) hold(text string) {
+	m.run.held = append(m.run.held, text)
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if strings.HasSuffix(l, "\n") {
+			m.run.heldRows += 1 + max(0, runewidth.StringWidth(strings.TrimSuffix(l, "\n"))-1)/max(m.width, 1)
+		}
+	}
 }
 
 // spinnerTick shows the spinner once the run has been silent for

@@ -2,6 +2,7 @@ package repl
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/spinner"
@@ -34,15 +35,25 @@ func newStyles(noColor bool) styles {
 }
 
 // promptFor is the prompt of the n-th line of an input: "<agent> ❯ " (the
-// name dimmed) for the first, "… " for the others.
+// name dimmed; "<agent> [2] ❯ " after a command that failed with status 2)
+// for the first, "… " for the others.
 func (m *model) promptFor(n int) string {
 	if n > 0 {
 		return continuationMark
 	}
+	mark := statusMark(m.status) + promptMark
 	if m.cfg.AgentName == "" {
-		return promptMark
+		return mark
 	}
-	return m.st.dim.Render(m.cfg.AgentName) + " " + promptMark
+	return m.st.dim.Render(m.cfg.AgentName) + " " + mark
+}
+
+// statusMark shows the last status when it is not zero: "[1] ".
+func statusMark(status int) string {
+	if status == 0 {
+		return ""
+	}
+	return "[" + strconv.Itoa(status) + "] "
 }
 
 // View draws the input lines (or the search), the completion list and the
@@ -130,25 +141,78 @@ func (m *model) multiline(prompt func(i int) string, text []rune, cur int) []str
 	}
 }
 
-// completionRows lists the candidates, descriptions dimmed, at most
-// maxListed of them.
+// completionRows shows the current page of the candidates: one a row with
+// descriptions dimmed when any has one, else in columns (down, then
+// across); with more than one page, a last row counts them and says that
+// Tab shows the next page (the bash and zsh habit).
 func (m *model) completionRows() []string {
 	if m.comp.note != "" {
 		return []string{m.st.dim.Render(m.fit(m.comp.note))}
 	}
-	if len(m.comp.list) == 0 {
+	pages := m.completionPages()
+	if len(pages) == 0 {
 		return nil
 	}
-	shown := m.comp.list
-	if len(shown) > maxListed {
-		shown = shown[:maxListed]
+	p := m.comp.page % len(pages)
+	rows := pages[p]
+	if len(pages) > 1 {
+		rows = append(rows[:len(rows):len(rows)], m.st.dim.Render(m.fit(fmt.Sprintf(
+			"%d candidates (page %d/%d, Tab: more)", len(m.comp.list), p+1, len(pages)))))
 	}
+	return rows
+}
+
+// completionPages lays the whole list out in pages of rows.
+func (m *model) completionPages() [][]string {
+	list := m.comp.list
+	if len(list) == 0 {
+		return nil
+	}
+	described := false
 	wide := 0
-	for _, c := range shown {
+	for _, c := range list {
+		described = described || c.Description != ""
 		wide = max(wide, runewidth.StringWidth(display(c)))
 	}
-	rows := make([]string, 0, len(shown)+1)
-	for _, c := range shown {
+	if described {
+		var pages [][]string
+		for start := 0; start < len(list); start += maxListed {
+			pages = append(pages, m.describedRows(list[start:min(start+maxListed, len(list))], wide))
+		}
+		return pages
+	}
+	width := m.width
+	if width <= 0 {
+		width = 80
+	}
+	cols := max(1, (width+2)/(wide+2))
+	perPage := cols * maxListed
+	var pages [][]string
+	for start := 0; start < len(list); start += perPage {
+		page := list[start:min(start+perPage, len(list))]
+		n := (len(page) + cols - 1) / cols // rows on this page
+		rows := make([]string, n)
+		for i, c := range page {
+			r, col := i%n, i/n
+			d := display(c)
+			if col > 0 {
+				rows[r] += strings.Repeat(" ", (wide+2)*col-runewidth.StringWidth(rows[r]))
+			}
+			rows[r] += d
+		}
+		for r := range rows {
+			rows[r] = m.fit(rows[r])
+		}
+		pages = append(pages, rows)
+	}
+	return pages
+}
+
+// describedRows is one row a candidate, its description dimmed after the
+// column of names (wide cells).
+func (m *model) describedRows(list []Candidate, wide int) []string {
+	rows := make([]string, 0, len(list))
+	for _, c := range list {
 		d := display(c)
 		row := m.fit(d)
 		if c.Description != "" {
@@ -159,9 +223,6 @@ func (m *model) completionRows() []string {
 			}
 		}
 		rows = append(rows, row)
-	}
-	if more := len(m.comp.list) - len(shown); more > 0 {
-		rows = append(rows, m.st.dim.Render(fmt.Sprintf("… and %d more", more)))
 	}
 	return rows
 }

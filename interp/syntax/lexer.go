@@ -1,6 +1,9 @@
 package syntax
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // tokKind is the kind of a lexical token.
 type tokKind int
@@ -17,12 +20,16 @@ const (
 
 // token is one lexical token. For words, litLen is the number of bytes at the start
 // of val that came from plain unquoted, unescaped characters (used to recognise
-// assignments, which must be written bare).
+// assignments, which must be written bare); end is the byte offset just past the
+// token's last source character; open is the quote left open at the end of a
+// partial scan ('\” or '"'), else 0.
 type token struct {
 	kind   tokKind
 	val    string
 	pos    Pos
+	end    int
 	litLen int
+	open   byte
 }
 
 func (t token) String() string {
@@ -43,26 +50,39 @@ func (t token) String() string {
 	return "word"
 }
 
-// lexer turns source text into tokens, tracking line and column in runes.
+// lexer turns source text into tokens, tracking the byte offset, and line and
+// column in runes (an invalid byte counts as one rune, U+FFFD, as in a range
+// loop). A partial lexer (ScanPartial) ends a word at the end of the input
+// instead of failing on an open quote or a trailing backslash.
 type lexer struct {
-	src  []rune
-	i    int
-	line int
-	col  int
+	src     string
+	i       int // byte offset
+	line    int
+	col     int
+	partial bool
 }
 
-func (l *lexer) pos() Pos { return Pos{Line: l.line, Col: l.col} }
+func newLexer(src string) *lexer { return &lexer{src: src, line: 1, col: 1} }
 
+func (l *lexer) pos() Pos { return Pos{Line: l.line, Col: l.col, Offset: l.i} }
+
+// peek returns the rune k runes ahead.
 func (l *lexer) peek(k int) (rune, bool) {
-	if l.i+k < len(l.src) {
-		return l.src[l.i+k], true
+	i := l.i
+	for ; k > 0 && i < len(l.src); k-- {
+		_, n := utf8.DecodeRuneInString(l.src[i:])
+		i += n
 	}
-	return 0, false
+	if i >= len(l.src) {
+		return 0, false
+	}
+	r, _ := utf8.DecodeRuneInString(l.src[i:])
+	return r, true
 }
 
 func (l *lexer) advance() rune {
-	r := l.src[l.i]
-	l.i++
+	r, n := utf8.DecodeRuneInString(l.src[l.i:])
+	l.i += n
 	if r == '\n' {
 		l.line++
 		l.col = 1
@@ -85,7 +105,7 @@ func isMeta(r rune) bool {
 
 // tokenize splits the whole source into tokens, ending with tEOF.
 func tokenize(src string) ([]token, error) {
-	l := &lexer{src: []rune(src), line: 1, col: 1}
+	l := newLexer(src)
 	var toks []token
 	for {
 		t, err := l.next()
@@ -101,6 +121,12 @@ func tokenize(src string) ([]token, error) {
 
 // next returns the next token, skipping blanks, comments and line continuations.
 func (l *lexer) next() (token, error) {
+	t, err := l.scan()
+	t.end = l.i
+	return t, err
+}
+
+func (l *lexer) scan() (token, error) {
 	for {
 		r, ok := l.peek(0)
 		if !ok {
@@ -117,6 +143,9 @@ func (l *lexer) next() (token, error) {
 			}
 		case r == '\\':
 			if _, ok := l.peek(1); !ok {
+				if l.partial {
+					break // the word being typed starts here
+				}
 				return token{}, incompleteAt(l.pos(), "'\\' at end of input")
 			}
 			if k := l.lineBreak(1); k > 0 {
@@ -214,45 +243,21 @@ func (l *lexer) word(p Pos) (token, error) {
 			break
 		}
 		switch r {
-		case '\'':
+		case '\'', '"':
 			markQuoted()
-			q := l.pos()
-			l.advance()
-			for {
-				c, ok := l.peek(0)
-				if !ok {
-					return token{}, incompleteAt(q, "unclosed single quote")
-				}
-				l.advance()
-				if c == '\'' {
-					break
-				}
-				b.WriteRune(c)
+			open, err := l.quoted(&b, r)
+			if err != nil {
+				return token{}, err
 			}
-		case '"':
-			markQuoted()
-			q := l.pos()
-			l.advance()
-			for {
-				c, ok := l.peek(0)
-				if !ok {
-					return token{}, incompleteAt(q, "unclosed double quote")
-				}
-				l.advance()
-				if c == '"' {
-					break
-				}
-				if c == '\\' {
-					if n, ok := l.peek(0); ok && (n == '"' || n == '\\') {
-						l.advance()
-						b.WriteRune(n)
-						continue
-					}
-				}
-				b.WriteRune(c)
+			if open {
+				return token{kind: tWord, val: b.String(), pos: p, litLen: litLen, open: byte(r)}, nil
 			}
 		case '\\':
 			n, ok := l.peek(1)
+			if !ok && l.partial {
+				l.advance() // a trailing backslash: the word ends with the input
+				return token{kind: tWord, val: b.String(), pos: p, litLen: litLen}, nil
+			}
 			if !ok {
 				return token{}, incompleteAt(l.pos(), "'\\' at end of input")
 			}
@@ -283,6 +288,37 @@ func (l *lexer) word(p Pos) (token, error) {
 	return token{kind: tWord, val: b.String(), pos: p, litLen: litLen}, nil
 }
 
+// quoted reads a quoted part of a word, from its opening quote q, into b. Inside
+// double quotes a backslash escapes only '"' and '\\'. open reports that a partial
+// lexer met the end of the input before the closing quote.
+func (l *lexer) quoted(b *strings.Builder, q rune) (open bool, err error) {
+	start := l.pos()
+	l.advance()
+	for {
+		c, ok := l.peek(0)
+		if !ok && l.partial {
+			return true, nil
+		}
+		if !ok && q == '\'' {
+			return false, incompleteAt(start, "unclosed single quote")
+		}
+		if !ok {
+			return false, incompleteAt(start, "unclosed double quote")
+		}
+		l.advance()
+		if c == q {
+			return false, nil
+		}
+		if q == '"' && c == '\\' {
+			if n, ok := l.peek(0); ok && (n == '"' || n == '\\') {
+				l.advance()
+				c = n
+			}
+		}
+		b.WriteRune(c)
+	}
+}
+
 // lineBreak is the length of the line break ("\n" or "\r\n") k runes ahead, or 0.
 func (l *lexer) lineBreak(k int) int {
 	switch r, _ := l.peek(k); r {
@@ -301,7 +337,7 @@ func (l *lexer) lineBreak(k int) int {
 // last line asks for one more (shell.md).
 func (l *lexer) continuation(k int) error {
 	p := l.pos()
-	if _, ok := l.peek(1 + k); !ok {
+	if _, ok := l.peek(1 + k); !ok && !l.partial {
 		return incompleteAt(p, "'\\' at end of input")
 	}
 	for ; k >= 0; k-- {

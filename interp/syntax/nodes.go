@@ -6,16 +6,18 @@
 // substitution, parentheses, assignments) is a parse error naming the construct.
 //
 // Every node carries its position and every error its line and column (1-based,
-// counted in characters). An error whose Incomplete method reports true means the
+// counted in characters) and its byte offset. ScanPartial scans the text before a
+// cursor for completion, with the same rules. An error whose Incomplete method reports true means the
 // input ended in the middle of a construct (an open quote, a trailing '|', '&&',
 // '||' or '\'): an interactive reader should ask for another line.
 package syntax
 
 // Pos is a position in the source: 1-based line and 1-based column counted in
-// characters (runes), not bytes.
+// characters (runes), and the 0-based byte offset.
 type Pos struct {
-	Line int
-	Col  int
+	Line   int
+	Col    int
+	Offset int
 }
 
 // Op is an operator joining two pipelines of a list.
@@ -71,10 +73,11 @@ type Command struct {
 }
 
 // Word is one argument after quote removal. Pos is where its first character
-// (or opening quote) stands.
+// (or opening quote) stands; End is the byte offset just past its last one.
 type Word struct {
 	Value string
 	Pos   Pos
+	End   int
 }
 
 // Args returns the command's words as plain strings (a nil word as "").

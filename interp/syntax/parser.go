@@ -129,7 +129,7 @@ func (p *parser) command() (*Command, error) {
 	c := &Command{Pos: t.pos}
 	for p.peek().kind == tWord {
 		w := p.take()
-		c.Words = append(c.Words, &Word{Value: w.val, Pos: w.pos})
+		c.Words = append(c.Words, &Word{Value: w.val, Pos: w.pos, End: w.end})
 	}
 	return c, nil
 }

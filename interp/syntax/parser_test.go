@@ -175,11 +175,14 @@ func TestPositions(t *testing.T) {
 		s.Lists[1].Pipelines[1].Commands[0].Words[1].Pos,
 		s.Lists[2].Pipelines[1].Pos,
 	}
-	want := []Pos{{1, 1}, {3, 3}, {3, 8}, {3, 21}, {3, 13}, {4, 4}}
+	want := []Pos{{1, 1, 0}, {3, 3, 8}, {3, 8, 14}, {3, 21, 27}, {3, 13, 19}, {4, 4, 35}}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("position %d = %+v, want %+v", i, got[i], want[i])
 		}
+	}
+	if end := s.Lists[1].Pipelines[1].Commands[0].Words[1].End; end != 24 {
+		t.Errorf("End of 'a b' = %d, want 24", end)
 	}
 	if ops := s.Lists[1].Ops; len(ops) != 1 || ops[0] != OpAnd {
 		t.Errorf("ops = %v", ops)

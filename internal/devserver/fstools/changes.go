@@ -43,7 +43,7 @@ func (w *workspace) listChanges(ctx context.Context, in input) ([]change, error)
 	if !hasHead(ctx, dir) {
 		return []change{}, nil
 	}
-	args := []string{"-c", "core.quotePath=false", "log", "-z", "--no-color", "--name-only",
+	args := []string{"-c", "core.quotePath=false", "log", "-z", "--no-color", "--no-show-signature", "--name-only",
 		"--format=%x1e%H%x00%an%x00%aI%x00%s%x00", "-n", strconv.Itoa(limit)}
 	if author != "" {
 		args = append(args, "--fixed-strings", "--regexp-ignore-case", "--author="+author)

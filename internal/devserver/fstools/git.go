@@ -4,25 +4,259 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 )
 
-// gitEnv is the environment git runs with: no pager, no prompts, no
-// optional locks (a read must not contend with the agent's writes), and
-// no user or system config changing the output (diff.external, color).
+// git runs on served repositories, whose .git is not the operator's: a
+// repository's config (core.fsmonitor, diff.external, textconv and filter
+// drivers, gpg.program with log.showSignature, core.pager, core.sshCommand
+// of a promisor remote…), its hooks and its info/attributes can all name
+// programs. So git never reads them: it runs with a clean GIT_DIR of its
+// own — a temporary directory holding a copy of HEAD, a minimal config (the
+// repository format and object format only) and links to the real objects,
+// refs and packed-refs — the real work tree (GIT_WORK_TREE) and the real
+// index (GIT_INDEX_FILE); with no system or global config; and with the
+// known program keys overridden on the command line as well. A filter or
+// diff driver that .gitattributes names is then undefined, so nothing runs.
+
+// gitEnv is the environment git runs with: the caller's without any GIT_*
+// variable (GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND, GIT_DIR…), no system or
+// global config, no pager, no prompts, no optional locks (a read must not
+// contend with the agent's writes), no lazy fetch, C locale.
 func gitEnv() []string {
-	env := os.Environ()
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "GIT_") || strings.HasPrefix(kv, "PAGER=") || strings.HasPrefix(kv, "LC_ALL=") {
+			continue
+		}
+		env = append(env, kv)
+	}
 	return append(env,
-		"GIT_PAGER=cat", "PAGER=cat", "GIT_TERMINAL_PROMPT=0",
-		"GIT_OPTIONAL_LOCKS=0", "GIT_CONFIG_NOSYSTEM=1", "LC_ALL=C")
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_ATTR_NOSYSTEM=1",
+		"GIT_PAGER=cat", "PAGER=cat", "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=",
+		"GIT_OPTIONAL_LOCKS=0", "GIT_NO_LAZY_FETCH=1", "GIT_NO_REPLACE_OBJECTS=1",
+		"GIT_PROTOCOL_FROM_USER=0", "LC_ALL=C")
 }
 
-// runGit runs git in dir and returns its standard output.
-func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+// gitSafetyArgs override, on the command line, every configuration key
+// known to name a program or reach the network, in case a value comes from
+// anywhere despite the clean GIT_DIR.
+var gitSafetyArgs = []string{
+	"-c", "core.fsmonitor=false", "-c", "core.hooksPath=" + os.DevNull,
+	"-c", "core.pager=cat", "-c", "core.sshCommand=", "-c", "core.askPass=",
+	"-c", "core.untrackedCache=false", "-c", "core.attributesFile=" + os.DevNull,
+	"-c", "diff.external=", "-c", "log.showSignature=false", "-c", "gpg.program=" + os.DevNull,
+	"-c", "protocol.allow=never", "-c", "credential.helper=", "-c", "submodule.recurse=false",
+	"-c", "diff.ignoreSubmodules=all", "-c", "core.alternateRefsCommand=",
+}
+
+// repo is a git checkout found from a directory, by reading files only.
+type repo struct {
+	top    string // the work tree
+	gitDir string // its git directory (.git, or .git/worktrees/NAME)
+	common string // the common directory (objects, refs, config)
+}
+
+// findRepo looks for the checkout holding dir without running git (which
+// would read the repository's config): a .git directory, or a .git file
+// naming one ("gitdir: …", linked work trees and submodules), in dir or
+// above.
+func findRepo(dir string) (repo, bool) {
+	for d := dir; ; {
+		dotGit := filepath.Join(d, ".git")
+		if fi, err := os.Lstat(dotGit); err == nil {
+			switch {
+			case fi.IsDir():
+				if isGitDir(dotGit) {
+					return repo{top: d, gitDir: dotGit, common: dotGit}, true
+				}
+			case fi.Mode().IsRegular():
+				if r, ok := linkedRepo(d, dotGit); ok {
+					return r, true
+				}
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return repo{}, false
+		}
+		d = parent
+	}
+}
+
+// linkedRepo reads a .git file ("gitdir: PATH") and the commondir file of
+// the directory it names.
+func linkedRepo(top, dotGit string) (repo, bool) {
+	b, err := os.ReadFile(dotGit)
+	if err != nil || len(b) > 4096 {
+		return repo{}, false
+	}
+	p, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	if !ok {
+		return repo{}, false
+	}
+	p = strings.TrimSpace(p)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(top, p)
+	}
+	r := repo{top: top, gitDir: filepath.Clean(p), common: filepath.Clean(p)}
+	if c, err := os.ReadFile(filepath.Join(r.gitDir, "commondir")); err == nil {
+		cd := strings.TrimSpace(string(c))
+		if !filepath.IsAbs(cd) {
+			cd = filepath.Join(r.gitDir, cd)
+		}
+		r.common = filepath.Clean(cd)
+	}
+	if !isGitDir(r.gitDir) && !fileExists(filepath.Join(r.gitDir, "HEAD")) {
+		return repo{}, false
+	}
+	return r, true
+}
+
+// isGitDir reports whether d looks like a git directory: HEAD, objects and
+// refs.
+func isGitDir(d string) bool {
+	return fileExists(filepath.Join(d, "HEAD")) && fileExists(filepath.Join(d, "objects")) && fileExists(filepath.Join(d, "refs"))
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// formatCache keeps the repository-format lines of each config file, by
+// its path, size and modification time.
+var formatCache sync.Map // string → string
+
+// formatConfig returns the part of the repository's config the clean
+// GIT_DIR keeps: the repository format version and the object and ref
+// storage formats. It asks git to read the file alone (--file: no includes,
+// nothing run).
+func formatConfig(ctx context.Context, common string) string {
+	cfg := filepath.Join(common, "config")
+	fi, err := os.Stat(cfg)
+	if err != nil {
+		return "[core]\n\trepositoryformatversion = 0\n"
+	}
+	key := fmt.Sprintf("%s\x00%d\x00%d", cfg, fi.Size(), fi.ModTime().UnixNano())
+	if v, ok := formatCache.Load(key); ok {
+		return v.(string)
+	}
+	cmd := exec.CommandContext(ctx, "git", "config", "--file", cfg, "--get-regexp",
+		`^(core\.repositoryformatversion|extensions\.objectformat|extensions\.refstorage)$`)
 	cmd.Env = gitEnv()
+	cmd.Dir = os.TempDir()
+	out, _ := cmd.Output()
+	version, ext := "0", ""
+	for _, line := range strings.Split(string(out), "\n") {
+		k, v, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if !validConfigValue(v) {
+			continue
+		}
+		switch k {
+		case "core.repositoryformatversion":
+			version = v
+		case "extensions.objectformat":
+			ext += "\tobjectformat = " + v + "\n"
+		case "extensions.refstorage":
+			ext += "\trefstorage = " + v + "\n"
+		}
+	}
+	s := "[core]\n\trepositoryformatversion = " + version + "\n\tbare = false\n"
+	if ext != "" {
+		s += "[extensions]\n" + ext
+	}
+	formatCache.Store(key, s)
+	return s
+}
+
+// validConfigValue accepts the plain words the format keys hold.
+func validConfigValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return v != ""
+}
+
+// cleanGitDir makes the temporary git directory git runs with and returns
+// it and the function removing it.
+func cleanGitDir(ctx context.Context, r repo) (string, func(), error) {
+	tmp, err := os.MkdirTemp("", "agsh-devserver-git-")
+	if err != nil {
+		return "", nil, err
+	}
+	done := func() { _ = os.RemoveAll(tmp) }
+	head, err := os.ReadFile(filepath.Join(r.gitDir, "HEAD"))
+	if err != nil {
+		done()
+		return "", nil, err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "HEAD"), head, 0o600); err != nil {
+		done()
+		return "", nil, err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "config"), []byte(formatConfig(ctx, r.common)), 0o600); err != nil {
+		done()
+		return "", nil, err
+	}
+	// Data only: objects, refs, packed refs, the shallow list; a split
+	// index's shared parts. Never config, hooks, info/attributes.
+	links := []struct{ dir, name string }{
+		{r.common, "objects"}, {r.common, "refs"}, {r.common, "packed-refs"},
+		{r.common, "reftable"}, {r.common, "shallow"},
+	}
+	if shared, _ := filepath.Glob(filepath.Join(r.gitDir, "sharedindex.*")); len(shared) > 0 {
+		for _, p := range shared {
+			links = append(links, struct{ dir, name string }{r.gitDir, filepath.Base(p)})
+		}
+	}
+	for _, l := range links {
+		src := filepath.Join(l.dir, l.name)
+		if _, err := os.Lstat(src); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err := os.Symlink(src, filepath.Join(tmp, l.name)); err != nil {
+			done()
+			return "", nil, err
+		}
+	}
+	if !fileExists(filepath.Join(tmp, "refs")) {
+		_ = os.Mkdir(filepath.Join(tmp, "refs"), 0o700)
+	}
+	return tmp, done, nil
+}
+
+// runGit runs git in dir, a directory of a checkout, with a clean git
+// directory (see above), and returns its standard output.
+func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	return runGitInput(ctx, dir, "", args...)
+}
+
+// runGitInput is runGit with stdin holding input.
+func runGitInput(ctx context.Context, dir, input string, args ...string) ([]byte, error) {
+	r, ok := findRepo(dir)
+	if !ok {
+		return nil, errors.New("git: not a git checkout")
+	}
+	gitDir, done, err := cleanGitDir(ctx, r)
+	if err != nil {
+		return nil, fmt.Errorf("git: preparing to read the checkout: %v", err)
+	}
+	defer done()
+	cmd := exec.CommandContext(ctx, "git", append(append([]string{"-C", dir}, gitSafetyArgs...), args...)...)
+	cmd.Env = append(gitEnv(), "GIT_DIR="+gitDir, "GIT_WORK_TREE="+r.top,
+		"GIT_INDEX_FILE="+filepath.Join(r.gitDir, "index"),
+		"GIT_OBJECT_DIRECTORY="+filepath.Join(r.common, "objects"))
+	cmd.Stdin = strings.NewReader(input)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -41,7 +275,8 @@ func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	return stdout.Bytes(), nil
 }
 
-// isCheckout reports whether dir is inside a git work tree.
+// isCheckout reports whether dir is inside a git work tree (and not inside
+// the git directory itself).
 func isCheckout(ctx context.Context, dir string) bool {
 	out, err := runGit(ctx, dir, "rev-parse", "--is-inside-work-tree")
 	return err == nil && strings.TrimSpace(string(out)) == "true"
@@ -55,10 +290,7 @@ func hasHead(ctx context.Context, dir string) bool {
 
 // emptyTree is the id of the empty tree in the checkout's hash format.
 func emptyTree(ctx context.Context, dir string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", "-C", dir, "hash-object", "-t", "tree", "--stdin")
-	cmd.Env = gitEnv()
-	cmd.Stdin = strings.NewReader("")
-	out, err := cmd.Output()
+	out, err := runGitInput(ctx, dir, "", "hash-object", "-t", "tree", "--stdin")
 	if err != nil {
 		return "", errors.New("git: cannot compute the empty tree")
 	}
@@ -67,7 +299,8 @@ func emptyTree(ctx context.Context, dir string) (string, error) {
 
 // gitDiff is `git diff HEAD` of the checkout at dir limited to pathspec
 // (relative to dir); a checkout without commits diffs against the empty
-// tree, so its staged files show as added.
+// tree, so its staged files show as added. No external diff, no textconv,
+// submodules not entered (their own config would apply there).
 func gitDiff(ctx context.Context, dir, pathspec string) ([]byte, error) {
 	base := "HEAD"
 	if !hasHead(ctx, dir) {
@@ -77,6 +310,6 @@ func gitDiff(ctx context.Context, dir, pathspec string) ([]byte, error) {
 		}
 		base = t
 	}
-	return runGit(ctx, dir, "diff", "--no-color", "--no-ext-diff",
+	return runGit(ctx, dir, "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all",
 		"--src-prefix=a/", "--dst-prefix=b/", "--no-relative", base, "--", ":(literal)"+pathspec)
 }

@@ -190,3 +190,33 @@ func TestParseLog(t *testing.T) {
 		t.Fatalf("parseLog(nil) = %#v", got)
 	}
 }
+
+// The clean git directory keeps what a linked work tree and a sha256
+// repository need: the work tree's own HEAD and index, the common objects
+// and refs, the object format.
+func TestDiffLinkedWorktreeAndSHA256(t *testing.T) {
+	dir := gitTree(t)
+	wt := filepath.Join(t.TempDir(), "wt")
+	gitRun(t, dir, nil, "worktree", "add", "-q", "-b", "side", wt)
+	write(t, wt, "README.md", "# demo\nchanged in the work tree\n")
+	ts := toolSet(wt)
+	if got, want := mustText(t, ts, "diff", `{}`), gitRun(t, wt, nil, "diff", "HEAD"); got != want || got == "" {
+		t.Errorf("linked work tree diff:\ngot\n%s\nwant\n%s", got, want)
+	}
+	if got := mustText(t, ts, "list_changes", `{"limit":1}`); !strings.Contains(got, `"subject":"Extend the guide"`) {
+		t.Errorf("linked work tree list_changes: %s", got)
+	}
+
+	sha := writeTree(t, map[string]string{"a.txt": "a\n"})
+	gitRun(t, sha, nil, "init", "-q", "--object-format=sha256")
+	gitRun(t, sha, nil, "add", ".")
+	gitRun(t, sha, nil, "commit", "-q", "-m", "one")
+	write(t, sha, "a.txt", "a\nb\n")
+	ts = toolSet(sha)
+	if got, want := mustText(t, ts, "diff", `{}`), gitRun(t, sha, nil, "diff", "HEAD"); got != want || got == "" {
+		t.Errorf("sha256 diff:\ngot\n%s\nwant\n%s", got, want)
+	}
+	if got := mustText(t, ts, "list_changes", `{}`); !strings.Contains(got, `"subject":"one"`) || len(got) < 64 {
+		t.Errorf("sha256 list_changes: %s", got)
+	}
+}

@@ -2,6 +2,7 @@ package fstools
 
 import (
 	"context"
+	"github.com/agsh-dev/agsh/internal/devserver/tool"
 	"os"
 	"sort"
 	"strings"
@@ -30,7 +31,10 @@ func (w *workspace) glob(ctx context.Context, in input) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	g := compileGlob(pattern)
+	g, err := compileGlob(pattern)
+	if err != nil {
+		return "", tool.BadInput("glob_pattern", "%v", err)
+	}
 	var hits []globHit
 	err = w.eachFile(ctx, l, func(mount int, e entry, rel string) error {
 		if !g.match(rel, false) {

@@ -123,7 +123,10 @@ func (w *workspace) parseGrep(in input) (*grepRequest, error) {
 	if g, ok, err := in.str("glob"); err != nil {
 		return nil, err
 	} else if ok && g != "" {
-		cg := compileGlob(g)
+		cg, err := compileGlob(g)
+		if err != nil {
+			return nil, tool.BadInput("glob", "%v", err)
+		}
 		r.glob = &cg
 	}
 	if t, ok, err := in.str("type"); err != nil {

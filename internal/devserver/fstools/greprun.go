@@ -3,7 +3,6 @@ package fstools
 import (
 	"context"
 	"errors"
-	"os"
 	"runtime"
 	"sync"
 )
@@ -33,9 +32,17 @@ type grepDone struct {
 // offset+head_limit are known, so the caller can tell the limit cut.
 func (w *workspace) grepFiles(ctx context.Context, r *grepRequest) ([]grepFile, error) {
 	if r.targetIsFile {
-		data, err := os.ReadFile(r.target.real)
+		// The same rules as a directory walk: regular files only, none
+		// over maxGrepFileSize.
+		data, ok, err := readFileInto(r.target.real, nil)
+		if errors.Is(err, errNotRegular) {
+			return nil, errorf("Not a regular file: %s", r.target.virt)
+		}
 		if err != nil {
 			return nil, statError(r.target, err)
+		}
+		if !ok {
+			return nil, errorf("File too large to search: %s (grep searches files up to %d bytes)", r.target.virt, maxGrepFileSize)
 		}
 		if isBinary(data) {
 			return nil, errorf("Binary file: %s", r.target.virt)

@@ -3,7 +3,6 @@ package fstools
 import (
 	"bytes"
 	"io"
-	"os"
 	"regexp"
 )
 
@@ -219,19 +218,18 @@ func lineEnd(buf []byte, i int) int {
 
 // readFileInto reads the file at name into buf's storage, growing it as
 // needed, and returns the contents (skipping files over maxGrepFileSize).
+// Only regular files are read (a FIFO behind a symlink would hang the
+// search, a device would never end).
 func readFileInto(name string, buf []byte) ([]byte, bool, error) {
-	f, err := os.Open(name)
+	f, fi, err := openRegular(name)
 	if err != nil {
 		return buf[:0], false, err
 	}
 	defer f.Close()
-	size := 0
-	if fi, err := f.Stat(); err == nil {
-		if fi.Size() > maxGrepFileSize {
-			return buf[:0], false, nil
-		}
-		size = int(fi.Size())
+	if fi.Size() > maxGrepFileSize {
+		return buf[:0], false, nil
 	}
+	size := int(fi.Size())
 	if cap(buf) < size+1 {
 		buf = make([]byte, 0, size+512)
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"strconv"
 	"strings"
+
+	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/devserver/tool"
 )
 
 // lsBudget is how many bytes of rows ls prints (indentation and newlines
@@ -27,9 +30,13 @@ func (w *workspace) ls(ctx context.Context, in input) (string, error) {
 		return "", err
 	}
 	var pats []globPattern
-	for _, g := range globs {
+	for i, g := range globs {
 		if g != "" {
-			pats = append(pats, compileGlob(g))
+			cg, err := compileGlob(g)
+			if err != nil {
+				return "", &tool.InputError{Issues: []catalog.Issue{{Path: []any{"ignore_globs", i}, Message: err.Error()}}}
+			}
+			pats = append(pats, cg)
 		}
 	}
 	l, err := w.resolve(target)

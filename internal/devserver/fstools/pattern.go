@@ -1,13 +1,20 @@
 package fstools
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// maxBraceExpansions caps how many patterns one glob's {a,b} groups expand to.
-const maxBraceExpansions = 256
+// Bounds of one glob: how many patterns its {a,b} groups may expand to,
+// their total size, and the pattern's own length. A glob over them is
+// refused (400), not cut short: a cut would silently match less.
+const (
+	maxBraceExpansions = 10_000
+	maxExpandedBytes   = 4 << 20
+	maxGlobLength      = 4096
+)
 
 // globPattern is a compiled path pattern of glob, grep's glob and ls's
 // ignore_globs: brace alternatives, each split into segments.
@@ -19,8 +26,14 @@ type globPattern struct {
 // compileGlob compiles a user's glob: a pattern not starting with "**/" gets
 // it prepended, {a,b} groups expand, and a trailing "/" restricts the
 // pattern to directories.
-func compileGlob(p string) globPattern {
+//
+// A glob longer than maxGlobLength, or whose braces expand to more than
+// maxBraceExpansions patterns (or maxExpandedBytes), is an error.
+func compileGlob(p string) (globPattern, error) {
 	var g globPattern
+	if len(p) > maxGlobLength {
+		return g, fmt.Errorf("the pattern is %d bytes long; at most %d", len(p), maxGlobLength)
+	}
 	if strings.HasSuffix(p, "/") && len(p) > 1 {
 		g.dirOnly = true
 		p = strings.TrimRight(p, "/")
@@ -31,10 +44,14 @@ func compileGlob(p string) globPattern {
 	if !strings.HasPrefix(p, "**/") {
 		p = "**/" + p
 	}
-	for _, alt := range expandBraces(p) {
+	alts, ok := expandBraces(p)
+	if !ok {
+		return g, fmt.Errorf("its {…} groups expand to more than %d patterns", maxBraceExpansions)
+	}
+	for _, alt := range alts {
 		g.alts = append(g.alts, strings.Split(alt, "/"))
 	}
-	return g
+	return g, nil
 }
 
 // match reports whether the slash-separated relative path matches.
@@ -52,12 +69,15 @@ func (g globPattern) match(rel string, isDir bool) bool {
 }
 
 // expandBraces expands {a,b} groups (nested ones too) into separate
-// patterns; an unbalanced brace or one without a comma is literal.
-func expandBraces(p string) []string {
+// patterns; an unbalanced brace or one without a comma is literal. It stops
+// and reports false as soon as the patterns would be more than
+// maxBraceExpansions or maxExpandedBytes.
+func expandBraces(p string) ([]string, bool) {
 	out := []string{}
+	size, over := 0, false
 	var expand func(s string)
 	expand = func(s string) {
-		if len(out) >= maxBraceExpansions {
+		if over {
 			return
 		}
 		for i := 0; i < len(s); i++ {
@@ -77,10 +97,18 @@ func expandBraces(p string) []string {
 				return
 			}
 		}
+		if len(out) == maxBraceExpansions || size+len(s) > maxExpandedBytes {
+			over = true
+			return
+		}
+		size += len(s)
 		out = append(out, s)
 	}
 	expand(p)
-	return out
+	if over {
+		return nil, false
+	}
+	return out, true
 }
 
 // braceGroup finds the '}' closing the '{' at open and the top-level commas

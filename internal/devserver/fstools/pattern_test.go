@@ -1,6 +1,9 @@
 package fstools
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestMatchSegment(t *testing.T) {
 	tests := []struct {
@@ -64,19 +67,31 @@ func TestGlobPattern(t *testing.T) {
 		{"{unbalanced.txt", "{unbalanced.txt", false, true},
 	}
 	for _, tt := range tests {
-		if got := compileGlob(tt.pat).match(tt.rel, tt.isDir); got != tt.want {
+		if got := mustGlob(t, tt.pat).match(tt.rel, tt.isDir); got != tt.want {
 			t.Errorf("glob %q on %q (dir %v) = %v, want %v", tt.pat, tt.rel, tt.isDir, got, tt.want)
 		}
 	}
 }
 
-func TestExpandBracesCapped(t *testing.T) {
+func TestExpandBracesBounded(t *testing.T) {
 	p := ""
-	for range 20 {
+	for range 13 { // 8,192 patterns: taken
 		p += "{a,b}"
 	}
-	if n := len(expandBraces(p)); n != maxBraceExpansions {
-		t.Fatalf("expanded to %d patterns, want the cap %d", n, maxBraceExpansions)
+	if alts, ok := expandBraces(p); !ok || len(alts) != 8192 {
+		t.Fatalf("expanded to %d patterns (ok %v), want 8192", len(alts), ok)
+	}
+	for range 27 { // 2^40 patterns: refused at once, not expanded
+		p += "{a,b}"
+	}
+	if alts, ok := expandBraces(p); ok || alts != nil {
+		t.Fatalf("2^40 patterns: got %d (ok %v), want a refusal", len(alts), ok)
+	}
+	if _, err := compileGlob(p); err == nil || !strings.Contains(err.Error(), "more than 10000 patterns") {
+		t.Fatalf("compileGlob: %v", err)
+	}
+	if _, err := compileGlob(strings.Repeat("a", maxGlobLength+1)); err == nil {
+		t.Fatal("an overlong glob was taken")
 	}
 }
 
@@ -85,8 +100,19 @@ func FuzzGlob(f *testing.F) {
 		f.Add(s, "a/b/c.go")
 	}
 	f.Fuzz(func(t *testing.T, pat, rel string) {
-		compileGlob(pat).match(rel, false)
+		if g, err := compileGlob(pat); err == nil {
+			g.match(rel, false)
+		}
 		parseIgnore([]byte(pat), "").rules = nil
 		matchSegment(pat, rel)
 	})
+}
+
+func mustGlob(t *testing.T, p string) globPattern {
+	t.Helper()
+	g, err := compileGlob(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

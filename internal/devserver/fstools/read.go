@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
+	"errors"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -63,9 +63,15 @@ func (w *workspace) read(_ context.Context, in input) (string, error) {
 	if fi.Size() > maxReadFileSize {
 		return "", errorf("File too large: %s (%d bytes; read handles up to %d)", l.virt, fi.Size(), maxReadFileSize)
 	}
-	data, err := os.ReadFile(l.real)
+	data, ok, err := readRegular(l.real, maxReadFileSize)
+	if errors.Is(err, errNotRegular) {
+		return "", errorf("Not a regular file: %s", l.virt)
+	}
 	if err != nil {
 		return "", statError(l, err)
+	}
+	if !ok {
+		return "", errorf("File too large: %s (read handles up to %d bytes)", l.virt, maxReadFileSize)
 	}
 	if isBinary(data) {
 		return "", errorf("Binary file: %s", l.virt)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,8 +38,22 @@ type conn struct {
 	// cleanup releases what the session runs on (an in-process server
 	// session, a child process); it runs after the client session closes.
 	cleanup func() error
-	pid     int          // the server's process id, 0 when it runs in-process
-	capture *captureConn // the client's capturing connection
+	pid     int             // the server's process id, 0 when it runs in-process
+	capture *captureConn    // the client's capturing connection
+	stderr  *tailBuffer     // the tail of a stdio server's standard error
+	exited  <-chan struct{} // closed when a stdio server's process is reaped
+
+	// Restarting a connection that died (restart.go). mu guards session,
+	// capture, pid, cleanup, stderr and the fields below.
+	mu      sync.Mutex
+	logf    func(string, ...any)
+	restart func(ctx context.Context) (*conn, error) // nil: cannot be restarted
+	dead    bool
+	deadWhy string
+	closed  bool
+	nextTry time.Time
+	backoff time.Duration // the wait after the next failed restart
+	minWait time.Duration // backoff's first value
 }
 
 // clientImpl is how the development deployment introduces itself.
@@ -60,6 +75,16 @@ type listedTool struct {
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema"`
 	Annotations  json.RawMessage `json:"annotations"`
+	Execution    json.RawMessage `json:"execution"` // read by needsTasks
+}
+
+// needsTasks reports whether the tool declares execution.taskSupport
+// "required" (a malformed execution object counts as no declaration).
+func (lt listedTool) needsTasks() bool {
+	var e struct {
+		TaskSupport string `json:"taskSupport"`
+	}
+	return len(lt.Execution) > 0 && json.Unmarshal(lt.Execution, &e) == nil && e.TaskSupport == "required"
 }
 
 // listPage is a tools/list result with each tool kept raw.
@@ -186,6 +211,13 @@ func (c *conn) tools(ctx context.Context, names *nameSet) ([]*tool.Tool, error) 
 func (c *conn) makeTools(listed []listedTool, names *nameSet) []*tool.Tool {
 	out := make([]*tool.Tool, 0, len(listed))
 	for _, lt := range listed {
+		if lt.needsTasks() {
+			// Such a tool can only be called as an MCP task, which this
+			// client does not speak: advertised, every call would fail
+			// with -32601.
+			names.logf("mcp %s: tool %q is left out: it requires MCP tasks (execution.taskSupport \"required\"), which agsh-devserver does not run", c.name, lt.Name)
+			continue
+		}
 		t := c.makeTool(lt)
 		if t.Name == "" || !names.claim(t, lt.Name) {
 			continue
@@ -217,8 +249,12 @@ func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Re
 		if input[0] != '{' {
 			return tool.Result{}, &tool.InputError{Issues: []catalog.Issue{{Path: []any{}, Message: "input must be a JSON object"}}}
 		}
+		session, err := c.live(ctx)
+		if err != nil {
+			return tool.Result{}, err
+		}
 		slot := &rawSlot{}
-		res, err := c.session.CallTool(withSlot(ctx, slot), &mcp.CallToolParams{Name: mcpName, Arguments: json.RawMessage(input)})
+		res, err := session.CallTool(withSlot(ctx, slot), &mcp.CallToolParams{Name: mcpName, Arguments: json.RawMessage(input)})
 		slot.release()
 		if raw := slot.bytes(); raw != nil {
 			// The server answered a result. It is served as sent even when
@@ -230,6 +266,9 @@ func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Re
 			return tool.Result{Value: raw, IsError: flag.IsError}, nil
 		}
 		if err != nil {
+			if ctx.Err() == nil && c.ended(session, err) {
+				return tool.Result{}, c.failedDuringCall(session, err)
+			}
 			if errors.Is(err, mcp.ErrConnectionClosed) {
 				return tool.Result{}, fmt.Errorf("connection %s is closed: %v", c.name, err)
 			}
@@ -252,14 +291,18 @@ const closeGrace = 2 * time.Second
 // server that never answers), the process is killed or the in-process
 // server closed first, which fails them and lets the session close.
 func (c *conn) close() error {
+	c.mu.Lock()
+	c.closed = true
+	session, cleanup := c.session, c.cleanup
+	c.mu.Unlock()
 	done := make(chan error, 1)
-	go func() { done <- c.session.Close() }()
+	go func() { done <- session.Close() }()
 	var err error
 	select {
 	case err = <-done:
 	case <-time.After(closeGrace):
-		if c.cleanup != nil {
-			_ = c.cleanup()
+		if cleanup != nil {
+			_ = cleanup()
 		}
 		select {
 		case err = <-done:
@@ -267,8 +310,8 @@ func (c *conn) close() error {
 			err = fmt.Errorf("connection %s: the session did not close", c.name)
 		}
 	}
-	if c.cleanup != nil {
-		err = errors.Join(err, c.cleanup())
+	if cleanup != nil {
+		err = errors.Join(err, cleanup())
 	}
 	return err
 }

@@ -17,5 +17,11 @@
 // SDK's client decodes schemas into maps). A call forwards the input bytes as
 // the MCP arguments and answers the raw MCP result.
 //
+// A stdio server's standard output is filtered: lines that are not JSON-RPC
+// (log lines) are logged and skipped (lines.go). A connection that dies is
+// restarted on the next call, with backoff, its tools still listed; calls it
+// cannot serve answer 502 connection_failed (restart.go). Tools that require
+// MCP tasks are left out with a log line.
+//
 // The HTTP server uses Start, Set.Tools and Set.Close.
 package mcpconn

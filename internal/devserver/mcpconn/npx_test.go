@@ -63,3 +63,33 @@ func TestNpxFilesystemServer(t *testing.T) {
 		t.Errorf("%s answered %s", read, res.Value)
 	}
 }
+
+// TestNpxCodeRunnerLogsOnStdout runs mcp-server-code-runner, a real server
+// that prints log lines on standard output, through npx (an optional extra:
+// it skips without npx or when the package cannot be fetched).
+func TestNpxCodeRunnerLogsOnStdout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the npx server")
+	}
+	if _, err := exec.LookPath("npx"); err != nil {
+		t.Skip("npx is not installed; skipping the optional npx MCP server test")
+	}
+	logs := &logSink{}
+	s := startSet(t, Config{MCP: []string{"runner=npx -y mcp-server-code-runner@latest"}, Logf: logs.logf, StartTimeout: 3 * time.Minute})
+	var names []string
+	for _, tl := range s.Tools("planner") {
+		if strings.HasPrefix(tl.Name, "runner_") {
+			names = append(names, tl.Name)
+		}
+	}
+	if len(names) == 0 {
+		if strings.Contains(logs.String(), "looking for beginning of value") {
+			t.Fatalf("a log line on standard output broke the connection:\n%s", logs)
+		}
+		if strings.Contains(logs.String(), "its tools are absent") {
+			t.Skipf("mcp-server-code-runner did not start (offline?): %s", logs)
+		}
+		t.Fatalf("no runner tools; logs:\n%s", logs)
+	}
+	t.Logf("tools %v; logs:\n%s", names, logs)
+}

@@ -22,13 +22,16 @@ type Config struct {
 	// list, a bad echo file, a tool name already taken. Nil discards them.
 	Logf func(format string, args ...any)
 	// StartTimeout bounds how long one --mcp server may take to start and
-	// list its tools; zero means DefaultStartTimeout.
+	// list its tools (and to restart); zero means DefaultStartTimeout.
 	StartTimeout time.Duration
+	// RestartBackoff is the first wait after a failed restart of a
+	// connection that died; zero means DefaultRestartBackoff.
+	RestartBackoff time.Duration
 }
 
-// DefaultStartTimeout is the start-up budget of one --mcp server. It is
-// generous because `npx -y` may download the server first.
-const DefaultStartTimeout = 2 * time.Minute
+// DefaultStartTimeout is the start-up budget of one --mcp server: a silent
+// server delays start-up by that much at most, then is reported absent.
+const DefaultStartTimeout = 10 * time.Second
 
 // Set is the running connections of a development deployment.
 type Set struct {
@@ -77,11 +80,19 @@ func Start(ctx context.Context, cfg Config) (*Set, error) {
 		s.planner = append(s.planner, tools...)
 	}
 
-	for _, r := range startAll(ctx, specs, timeout) {
+	backoff := cfg.RestartBackoff
+	if backoff <= 0 {
+		backoff = DefaultRestartBackoff
+	}
+	for _, r := range startAll(ctx, specs, timeout, logf) {
 		if r.err != nil {
 			logf("mcp %s: %v; its tools are absent", r.spec.name, r.err)
 			continue
 		}
+		spec := r.spec
+		r.conn.enableRestart(func(ctx context.Context) (*conn, error) {
+			return startStdio(ctx, spec, timeout, logf)
+		}, backoff, logf)
 		s.conns = append(s.conns, r.conn)
 		s.planner = append(s.planner, r.conn.makeTools(r.listed, names)...)
 	}

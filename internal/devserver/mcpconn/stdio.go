@@ -3,6 +3,8 @@ package mcpconn
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -51,81 +53,144 @@ func parseMCPFlag(flag string) (stdioSpec, error) {
 }
 
 // terminateWait is how long Close waits for a stdio server to exit after its
-// standard input closes, before signalling it.
+// standard input closes, before killing it.
 const terminateWait = 2 * time.Second
 
 // startStdio spawns the server of spec and makes a client session with it.
 // The process runs in its own process group, killed as a whole on close
-// (npx, for one, runs the server as a grandchild). A failure carries the tail
-// of the server's standard error.
-func startStdio(ctx context.Context, spec stdioSpec, timeout time.Duration) (*conn, error) {
-	cmd := exec.Command(spec.argv[0], spec.argv[1:]...)
+// (npx, for one, runs the server as a grandchild). Its standard output is
+// filtered (lines.go). A failure carries the tail of the server's standard
+// error.
+func startStdio(ctx context.Context, spec stdioSpec, timeout time.Duration, logf func(string, ...any)) (*conn, error) {
 	stderr := &tailBuffer{max: 2048}
-	cmd.Stderr = stderr
-	setProcessGroup(cmd)
-	p := &process{}
+	t := &stdioTransport{argv: spec.argv, name: spec.name, stderr: stderr, logf: logf}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	// A server that does not answer in time is killed at once rather than
-	// after the SDK's polite shutdown.
-	stop := context.AfterFunc(cctx, p.kill)
-	session, capture, err := dial(cctx, &processTransport{CommandTransport: mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, proc: p})
+	// after a polite shutdown.
+	stop := context.AfterFunc(cctx, t.kill)
+	session, capture, err := dial(cctx, t)
 	if !stop() && err == nil {
 		_ = session.Close()
 		err = cctx.Err()
 	}
 	if err != nil {
-		p.kill()
+		t.kill()
 		if cctx.Err() == context.DeadlineExceeded {
 			err = fmt.Errorf("no MCP answer within %s", timeout)
 		}
 		return nil, withStderr(fmt.Errorf("starting %q: %w", strings.Join(spec.argv, " "), err), stderr)
 	}
-	return &conn{name: spec.name, session: session, capture: capture, pid: p.id(), cleanup: func() error {
-		p.kill()
+	t.mu.Lock()
+	exited := t.exited
+	t.mu.Unlock()
+	return &conn{name: spec.name, session: session, capture: capture, pid: t.pid(), stderr: stderr, exited: exited, cleanup: func() error {
+		t.kill()
 		return nil
 	}}, nil
 }
 
-// process is a started server's process id, shared with the goroutine that
-// kills it when start-up takes too long.
-type process struct {
-	mu  sync.Mutex
-	pid int
+// stdioTransport runs a server command and speaks newline-delimited JSON
+// with it over its standard input and a filtered standard output.
+type stdioTransport struct {
+	argv   []string
+	name   string
+	stderr io.Writer
+	logf   func(string, ...any)
+
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	exited chan struct{} // closed once the process is reaped
 }
 
-func (p *process) set(pid int) {
-	p.mu.Lock()
-	p.pid = pid
-	p.mu.Unlock()
+// Connect implements mcp.Transport: it starts the process, its reaper and
+// the filter of its standard output.
+func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	cmd := exec.Command(t.argv[0], t.argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, t.stderr
+	setProcessGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	// The child holds its ends now.
+	inR.Close()
+	outW.Close()
+	exited := make(chan struct{})
+	t.mu.Lock()
+	t.cmd, t.exited = cmd, exited
+	t.mu.Unlock()
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	pr, pw := io.Pipe()
+	f := &lineFilter{name: t.name, logf: t.logf}
+	go func() {
+		f.run(outR, pw)
+		outR.Close()
+	}()
+	tr := &mcp.IOTransport{Reader: pr, Writer: &stdinCloser{w: inW, t: t}, MaxLineLength: -1}
+	return tr.Connect(ctx)
 }
 
-func (p *process) id() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.pid
+// pid is the process id, 0 before the start.
+func (t *stdioTransport) pid() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cmd == nil || t.cmd.Process == nil {
+		return 0
+	}
+	return t.cmd.Process.Pid
 }
 
 // kill kills what is left of the process group; nothing before the start.
-func (p *process) kill() {
-	if pid := p.id(); pid > 0 {
+func (t *stdioTransport) kill() {
+	if pid := t.pid(); pid > 0 {
 		killProcessGroup(pid)
 	}
 }
 
-// processTransport is a CommandTransport that records the process id.
-type processTransport struct {
-	mcp.CommandTransport
-	proc *process
+// stdinCloser is the server's standard input; closing it ends the server
+// as the MCP stdio transport says: close its input, wait for it to exit,
+// then kill it.
+type stdinCloser struct {
+	w    *os.File
+	t    *stdioTransport
+	once sync.Once
 }
 
-// Connect starts the command (see mcp.CommandTransport) and records its id.
-func (t *processTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := t.CommandTransport.Connect(ctx)
-	if err == nil && t.Command.Process != nil {
-		t.proc.set(t.Command.Process.Pid)
-	}
-	return c, err
+func (s *stdinCloser) Write(p []byte) (int, error) { return s.w.Write(p) }
+
+func (s *stdinCloser) Close() error {
+	s.once.Do(func() {
+		_ = s.w.Close()
+		s.t.mu.Lock()
+		exited := s.t.exited
+		s.t.mu.Unlock()
+		if exited == nil {
+			return
+		}
+		select {
+		case <-exited:
+		case <-time.After(terminateWait):
+			s.t.kill()
+		}
+	})
+	return nil
 }
 
 // withStderr appends the server's last standard error line(s) to err.
@@ -179,12 +244,12 @@ type started struct {
 // startAll starts every --mcp server in parallel, each with its own
 // start-up budget covering the handshake and the listing, and answers the
 // outcomes in flag order.
-func startAll(ctx context.Context, specs []stdioSpec, timeout time.Duration) []started {
+func startAll(ctx context.Context, specs []stdioSpec, timeout time.Duration, logf func(string, ...any)) []started {
 	out := make([]started, len(specs))
 	var wg sync.WaitGroup
 	for i, spec := range specs {
 		wg.Go(func() {
-			out[i] = startOne(ctx, spec, timeout)
+			out[i] = startOne(ctx, spec, timeout, logf)
 		})
 	}
 	wg.Wait()
@@ -192,10 +257,10 @@ func startAll(ctx context.Context, specs []stdioSpec, timeout time.Duration) []s
 }
 
 // startOne starts and lists one --mcp server.
-func startOne(ctx context.Context, spec stdioSpec, timeout time.Duration) started {
+func startOne(ctx context.Context, spec stdioSpec, timeout time.Duration, logf func(string, ...any)) started {
 	r := started{spec: spec}
 	deadline := time.Now().Add(timeout)
-	c, err := startStdio(ctx, spec, timeout)
+	c, err := startStdio(ctx, spec, timeout, logf)
 	if err != nil {
 		r.err = err
 		return r

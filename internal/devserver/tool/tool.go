@@ -32,8 +32,9 @@ type Tool struct {
 	// before Call runs (authored tools); invalid input answers 400
 	// invalid_input with issues.
 	Validate bool
-	// Call runs the tool. A returned *InputError answers 400 invalid_input;
-	// any other error answers 200 with isError true and the error's text.
+	// Call runs the tool. A returned *InputError answers 400 invalid_input,
+	// a *StatusError its status and code; any other error answers 200 with
+	// isError true and the error's text.
 	Call func(ctx context.Context, c *Call) (Result, error)
 }
 
@@ -105,6 +106,20 @@ func (e *InputError) Error() string {
 	i := e.Issues[0]
 	return fmt.Sprintf("%v: %s", i.Path, i.Message)
 }
+
+// StatusError makes the server answer an error envelope with Status and
+// Code instead of a result: a connection tool whose MCP server is down
+// answers 502 connection_failed.
+type StatusError struct {
+	Status  int
+	Code    string
+	Message string
+}
+
+func (e *StatusError) Error() string { return e.Message }
+
+// CodeConnectionFailed is the code of a call whose connection is down.
+const CodeConnectionFailed = "connection_failed"
 
 // BadInput is a one-issue InputError at the property named by field.
 func BadInput(field, format string, args ...any) *InputError {

@@ -10,7 +10,8 @@
 //	wait      answers only when its call is cancelled (or after a minute)
 //
 // With -exit it writes a line to standard error and exits 3 before speaking
-// MCP, for the start-failure test.
+// MCP, for the start-failure test. With -raw it is a hand-written server
+// whose standard output the tests control (raw.go).
 package main
 
 import (
@@ -35,6 +36,10 @@ const (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "-raw" {
+		runRaw(os.Args[2:])
+		return
+	}
 	if len(os.Args) > 1 && os.Args[1] == "-exit" {
 		fmt.Fprintln(os.Stderr, "stdioserver: told to exit before serving")
 		os.Exit(3)

@@ -1,0 +1,163 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"sync"
+)
+
+// Run is one agsh run's view of a deployment: the session binding every
+// request carries (explicit, or looked up once for the default, wire.md), the
+// session the last answer named, whether any request reached the deployment
+// (the session line is printed only then), and what the run has fetched once:
+// /v1/info, the listing and each tool's detail. A shell keeps one Run for its
+// whole life. Its methods are not safe for concurrent use, except Client.
+type Run struct {
+	client   *Client
+	explicit Binding
+	binding  Binding
+	bound    bool
+	answer   string
+	reached  bool
+
+	info    *Info
+	tools   []ToolEntry
+	details map[string]*ToolDetail
+	mu      sync.Mutex
+}
+
+// NewRun starts a run against c; explicit is the binding the user asked for
+// (zero: the deployment's latest session).
+func NewRun(c *Client, explicit Binding) *Run {
+	return &Run{client: c, explicit: explicit, details: map[string]*ToolDetail{}}
+}
+
+// Client is the run's client.
+func (r *Run) Client() *Client { return r.client }
+
+// Binding is the binding in force (zero before it is known, or unbound).
+func (r *Run) Binding() Binding { return r.binding }
+
+// Reached reports whether a request reached the deployment.
+func (r *Run) Reached() bool { return r.reached }
+
+// SessionLine is the final standard-error line (SessionLine of the binding
+// and the last answer's session).
+func (r *Run) SessionLine() string { return SessionLine(r.binding, r.answer) }
+
+// Info fetches /v1/info once.
+func (r *Run) Info(ctx context.Context) (*Info, error) {
+	if r.info != nil {
+		return r.info, nil
+	}
+	info, err := r.client.Info(ctx)
+	r.note(err)
+	if err != nil {
+		return nil, err
+	}
+	r.info = info
+	return info, nil
+}
+
+// Tools fetches the listing once, with the run's binding: unbound in parallel
+// with the session lookup by default (wire.md). Never nil without an error.
+func (r *Run) Tools(ctx context.Context) ([]ToolEntry, error) {
+	if r.tools != nil {
+		return r.tools, nil
+	}
+	var (
+		tools []ToolEntry
+		err   error
+	)
+	if r.bound {
+		tools, err = r.client.Tools(ctx, r.binding)
+	} else {
+		tools, r.binding, err = r.client.ToolsBound(ctx, r.explicit)
+		r.bound = err == nil
+	}
+	r.note(err)
+	if err != nil {
+		return nil, err
+	}
+	if tools == nil {
+		tools = []ToolEntry{}
+	}
+	r.tools = tools
+	return tools, nil
+}
+
+// Index fetches /v1/info afresh, in parallel with the listing (once), for
+// `agsh help`.
+func (r *Run) Index(ctx context.Context) (*Info, []ToolEntry, error) {
+	type infoResult struct {
+		info *Info
+		err  error
+	}
+	ch := make(chan infoResult, 1)
+	go func() {
+		info, err := r.client.Info(ctx)
+		ch <- infoResult{info, err}
+	}()
+	tools, err := r.Tools(ctx)
+	ir := <-ch
+	if err != nil {
+		return nil, nil, err
+	}
+	r.note(ir.err)
+	if ir.err != nil {
+		return nil, nil, ir.err
+	}
+	r.info = ir.info
+	return ir.info, tools, nil
+}
+
+// Tool fetches a tool's detail once with the run's binding: the first request
+// of a run in parallel with the session lookup of the default binding.
+func (r *Run) Tool(ctx context.Context, name string) (*ToolDetail, error) {
+	r.mu.Lock()
+	d, ok := r.details[name]
+	r.mu.Unlock()
+	if ok {
+		return d, nil
+	}
+	var err error
+	if r.bound {
+		d, err = r.client.Tool(ctx, name, r.binding)
+	} else {
+		d, r.binding, err = r.client.ToolBound(ctx, name, r.explicit)
+		r.bound = err == nil || !r.binding.IsZero() || !r.explicit.IsZero()
+	}
+	r.note(err)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	r.details[name] = d
+	r.mu.Unlock()
+	return d, nil
+}
+
+// Call invokes a tool with the run's binding and remembers the answer's
+// session for the session line.
+func (r *Run) Call(ctx context.Context, name string, input []byte) (*CallResult, error) {
+	return r.CallStream(ctx, name, input, nil)
+}
+
+// CallStream is Call with the result streamed when it may (Client.CallStream).
+func (r *Run) CallStream(ctx context.Context, name string, input []byte, stream StreamFunc) (*CallResult, error) {
+	res, err := r.client.CallStream(ctx, name, input, r.binding, stream)
+	r.note(err)
+	if res != nil && res.SessionID != "" {
+		r.answer = res.SessionID
+	}
+	return res, err
+}
+
+// note records that a request reached the deployment: any answer, even an
+// error envelope, but not a host that has no agent at the target.
+func (r *Run) note(err error) {
+	var e *Error
+	if err == nil || errors.As(err, &e) && e.Status != 0 && e.ErrCode != CodeNotAnAgent {
+		r.reached = true
+	}
+}

@@ -1,0 +1,332 @@
+package catalog
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"net/http"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
+)
+
+// A call's answer decoded as a stream: when "ok": true and "isError": false
+// arrive before "result" (the deployment picks the key order) and the
+// result is a JSON string, the string's bytes go to the caller's writer as
+// they arrive, escapes and all, instead of being held; everything else of
+// the answer is held and decoded as before. Any other answer is held whole
+// and decoded as before.
+
+// StreamFunc is asked for the writer of a streamed result when streaming
+// can begin; nil declines (the answer is then held). The writer gets the
+// content of the result's JSON string token as received (between the
+// quotes, escapes included, checked as JSON), in chunks cut anywhere.
+type StreamFunc func() io.Writer
+
+// DefaultMaxStreamedBytes bounds a call's answer whose text result is
+// written through as it arrives (Options.MaxStreamedBytes): memory stays
+// flat, so the bound only ends an answer that never ends.
+const DefaultMaxStreamedBytes = 2 << 30
+
+// streamChunk is the size of the reads of a streamed answer.
+const streamChunk = 64 << 10
+
+// streamMin: an answer whose declared length is at most this is held
+// whole, as before; streaming it would only cost a buffer. (A variable
+// for the tests.)
+var streamMin int64 = 1 << 20
+
+// streamCall reads a call's answer, streaming its result to r.stream when
+// it may. streamed reports that it did: err is then the call's outcome
+// (the answer's remainder was decoded into a). Otherwise data is every byte
+// of the answer and err the error that ended reading it, as readBody.
+func (c *Client) streamCall(ctx context.Context, r *request, resp *http.Response, b *body, a *callAnswer) (data []byte, streamed bool, err error) {
+	s := &envScan{br: bufio.NewReaderSize(b, streamChunk)}
+	start, ok := s.head()
+	if !ok || s.err != nil {
+		return s.rest(s.err)
+	}
+	var w io.Writer
+	if w = r.stream(); w == nil {
+		return s.rest(nil)
+	}
+	a.Streamed = true
+	// The text is written through, not held: its bound is the streamed
+	// one.
+	b.in.limit = max(b.in.limit, c.opts.MaxStreamedBytes)
+	if err := s.copyString(w); err != nil {
+		return nil, true, c.streamError(ctx, r, resp, b, err)
+	}
+	tail, err := readBody(s.br, 0, b.in.limit)
+	if err != nil {
+		return nil, true, c.streamError(ctx, r, resp, b, err)
+	}
+	rest := append(append(s.held[:start:start], "null"...), tail...)
+	dec := json.NewDecoder(bytes.NewReader(rest))
+	dec.UseNumber()
+	if err := dec.Decode(a); err != nil {
+		var typ *json.UnmarshalTypeError
+		if !errors.As(err, &typ) || !softTypeError(fieldPath(typ), []string{essentialIsError}) {
+			return nil, true, c.bodyError(ctx, r, resp, b, err)
+		}
+	}
+	a.Result = nil
+	a.Streamed = true
+	return nil, true, c.callChecked(r, resp, a, rest)
+}
+
+// streamError is the error of a streamed answer that broke off or went
+// wrong after its result began to be written.
+func (c *Client) streamError(ctx context.Context, r *request, resp *http.Response, b *body, err error) error {
+	if errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return c.bodyError(ctx, r, resp, b, err)
+}
+
+// envScan reads an answer's head from br, keeping every byte it read.
+type envScan struct {
+	br   *bufio.Reader
+	held []byte
+	err  error
+}
+
+// rest is the not-streamed outcome: every byte read, then the rest.
+func (s *envScan) rest(err error) ([]byte, bool, error) {
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			err = nil
+		}
+		return s.held, false, err
+	}
+	tail, err := readBody(s.br, 0, math.MaxInt64)
+	return append(s.held, tail...), false, err
+}
+
+// next reads one byte, nil error or the read's.
+func (s *envScan) next() (byte, bool) {
+	c, err := s.br.ReadByte()
+	if err != nil {
+		s.err = err
+		return 0, false
+	}
+	s.held = append(s.held, c)
+	return c, true
+}
+
+// ws skips white space and returns the next byte (read).
+func (s *envScan) ws() (byte, bool) {
+	for {
+		c, ok := s.next()
+		if !ok || !(c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			return c, ok
+		}
+	}
+}
+
+// head reads the answer up to the quote that opens a "result" string that
+// may stream: the answer is an object, "ok" was true and "isError" false
+// (exactly, each once), every member before it is valid JSON, and no key
+// is one encoding/json might take for result, ok or isError without being
+// spelled so. start is the offset in held where the result's value
+// begins. false: it may not stream (held has what was read).
+func (s *envScan) head() (start int, ok bool) {
+	if c, ok := s.ws(); !ok || c != '{' {
+		return 0, false
+	}
+	var okTrue, isErrorFalse, seenOK, seenIsError bool
+	for first := true; ; first = false {
+		c, ok := s.ws()
+		if !ok || c == '}' {
+			return 0, false
+		}
+		if !first {
+			if c != ',' {
+				return 0, false
+			}
+			if c, ok = s.ws(); !ok {
+				return 0, false
+			}
+		}
+		if c != '"' {
+			return 0, false
+		}
+		ks := len(s.held) - 1
+		if !s.value(c) {
+			return 0, false
+		}
+		key := s.held[ks+1 : len(s.held)-1]
+		if c, ok = s.ws(); !ok || c != ':' {
+			return 0, false
+		}
+		c, ok = s.ws()
+		if !ok {
+			return 0, false
+		}
+		vs := len(s.held) - 1
+		switch string(key) {
+		case "result":
+			if c != '"' || !okTrue || !isErrorFalse {
+				return 0, false
+			}
+			return vs, true
+		case "ok", "isError":
+		default:
+			if foldsTo(key, "result", "ok", "isError") {
+				return 0, false
+			}
+		}
+		if !s.value(c) || !json.Valid(s.held[vs:]) {
+			return 0, false
+		}
+		val := string(s.held[vs:])
+		switch string(key) {
+		case "ok":
+			okTrue, seenOK = val == "true" && !seenOK, true
+		case "isError":
+			isErrorFalse, seenIsError = val == "false" && !seenIsError, true
+		}
+	}
+}
+
+// value reads the rest of the value that begins with c (read): strings
+// and brackets are followed, nothing is checked (json.Valid is, after).
+func (s *envScan) value(c byte) bool {
+	switch c {
+	case '"':
+		return s.skipString()
+	case '{', '[':
+		for depth := 1; depth > 0; {
+			c, ok := s.next()
+			if !ok {
+				return false
+			}
+			switch c {
+			case '"':
+				if !s.skipString() {
+					return false
+				}
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+		}
+		return true
+	}
+	// A scalar: up to a delimiter.
+	for {
+		p, err := s.br.Peek(1)
+		if err != nil || isDelim(p[0]) {
+			return true
+		}
+		if _, ok := s.next(); !ok {
+			return false
+		}
+	}
+}
+
+func isDelim(c byte) bool {
+	return c == ',' || c == '}' || c == ']' || c == ':' || c == ' ' || c == '\t' || c == '\n' || c == '\r'
+}
+
+// skipString reads the rest of a string whose quote was read.
+func (s *envScan) skipString() bool {
+	for {
+		c, ok := s.next()
+		switch {
+		case !ok:
+			return false
+		case c == '\\':
+			if _, ok := s.next(); !ok {
+				return false
+			}
+		case c == '"':
+			return true
+		}
+	}
+}
+
+// copyString writes the content of the string whose opening quote was read
+// to w, chunk by chunk, checking it as encoding/json's scanner does; it
+// stops after the closing quote.
+func (s *envScan) copyString(w io.Writer) error {
+	var st strState
+	for {
+		p, err := s.br.Peek(max(s.br.Buffered(), 1))
+		if len(p) == 0 {
+			if err == nil {
+				err = io.ErrUnexpectedEOF
+			}
+			return err
+		}
+		end, done, bad := st.scan(p)
+		if bad {
+			return errBadString
+		}
+		if end > 0 {
+			if _, err := w.Write(p[:end]); err != nil {
+				return &writeError{err}
+			}
+		}
+		if done {
+			_, _ = s.br.Discard(end + 1)
+			return nil
+		}
+		_, _ = s.br.Discard(len(p))
+	}
+}
+
+var errBadString = errors.New("invalid JSON: a bad escape or a control character in the result string")
+
+// writeError is a failure of the caller's writer (a closed pipe, say).
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return e.err.Error() }
+func (e *writeError) Unwrap() error { return e.err }
+
+// strState checks a JSON string's content across chunks.
+type strState struct {
+	esc int // 0: plain; 1: after a backslash; 2..5: hex digits of \u to come (5-esc+1)
+}
+
+// scan checks p: end is how many bytes of content p holds, done that the
+// closing quote is at p[end], bad that the string is not valid JSON.
+func (st *strState) scan(p []byte) (end int, done, bad bool) {
+	for i := 0; i < len(p); i++ {
+		switch {
+		case st.esc == 0:
+			if i += jsontext.PlainLen(p[i:]); i >= len(p) {
+				return len(p), false, false
+			}
+			switch c := p[i]; {
+			case c == '"':
+				return i, true, false
+			case c == '\\':
+				st.esc = 1
+			default: // a control byte
+				return 0, false, true
+			}
+		case st.esc == 1:
+			switch p[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				st.esc = 0
+			case 'u':
+				st.esc = 2
+			default:
+				return 0, false, true
+			}
+		default:
+			if h := p[i]; !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+				return 0, false, true
+			}
+			if st.esc++; st.esc == 6 {
+				st.esc = 0
+			}
+		}
+	}
+	return len(p), false, false
+}

@@ -1,0 +1,48 @@
+package catalog
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+)
+
+// TestCallStreamBounds: a streamed answer may pass the held bound
+// (MaxAnswerBytes) up to MaxStreamedBytes, every byte counted; a held
+// answer may not; a streamed answer is still checked as a call's answer.
+func TestCallStreamBounds(t *testing.T) {
+	streamSmall(t)
+	text := strings.Repeat("x", 3<<20)
+	for _, tt := range []struct {
+		name, body string
+		streamed   int64
+		want       string
+	}{
+		{"streamed past the held bound", `{"ok":true,"isError":false,"result":"` + text + `"}`, 8 << 20, ""},
+		{"streamed past its own bound", `{"ok":true,"isError":false,"result":"` + text + `"}`, 2 << 20, "larger than 2 MiB"},
+		{"held past the bound", `{"ok":true,"result":"` + text + `","isError":false}`, 8 << 20, "larger than 1 MiB"},
+		{"streamed, then a second result", `{"ok":true,"isError":false,"result":"a","result":"b"}`, 8 << 20, `"result" appears more than once`},
+		{"streamed, then bytes after", `{"ok":true,"isError":false,"result":"a"} {}`, 8 << 20, "more follows the JSON object"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := fastOptions()
+			o.MaxAnswerBytes, o.MaxStreamedBytes = 1<<20, tt.streamed
+			srv := serveBody(t, []byte(tt.body))
+			c, err := New(srv.URL, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var n countWriter
+			_, err = c.CallStream(context.Background(), "read", nil, Binding{}, func() io.Writer { return &n })
+			if tt.want == "" {
+				if err != nil || int(n) != len(text) {
+					t.Fatalf("streamed %d bytes: %v", n, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}

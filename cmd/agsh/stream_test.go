@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"crypto/md5"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// With AGSH_TEST_RSS_FILE set, the test binary runs agsh (itself, as
+// AGSH_TEST_AS_AGSH) as its child and writes the child's peak RSS in
+// bytes to that file: a child started straight from the test process
+// would report the test process's own peak (it shares its memory until
+// exec), which holds the 50 MB answers.
+func init() {
+	file := os.Getenv("AGSH_TEST_RSS_FILE")
+	if file == "" {
+		return
+	}
+	cmd := exec.Command(os.Args[0], os.Args[1:]...)
+	cmd.Env = append(os.Environ(), "AGSH_TEST_RSS_FILE=", "AGSH_TEST_AS_AGSH=1")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err := cmd.Run()
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = int64(ru.Maxrss) << 10
+	}
+	_ = os.WriteFile(file, []byte(fmt.Sprint(rss)), 0o644)
+	if err != nil {
+		os.Exit(cmd.ProcessState.ExitCode())
+	}
+	os.Exit(0)
+}
+
+// streamText is a 50 MB text of numbered lines (a read answer) with
+// escapes, non-ASCII and control bytes, no final newline.
+func streamText(numbered bool) string {
+	var b strings.Builder
+	for i := 1; b.Len() < 50<<20; i++ {
+		if i > 1 {
+			b.WriteByte('\n')
+		}
+		if numbered {
+			fmt.Fprintf(&b, "%6d|", i)
+		}
+		fmt.Fprintf(&b, "line %d \"quoted\" \\ tab\t café ✓ \x1b[1m", i)
+	}
+	return b.String()
+}
+
+// TestStreamedOutputIdentical: each streamed path writes the bytes
+// today's agsh wrote for the same 50 MB answer (md5 of its stdout, taken
+// from the build before streaming; AGSH_BEFORE_BINARY=path prints them
+// for another build).
+func TestStreamedOutputIdentical(t *testing.T) {
+	if testing.Short() {
+		t.Skip("50 MB answers")
+	}
+	srv := startDeployment(t)
+	exe := srv.AgentURL("executor")
+	for _, c := range []struct {
+		name, tool string
+		numbered   bool
+		args       []string
+		want       string
+	}{
+		{"read reformatted line by line", "read", true, []string{"read", "/repo/big.log"}, "353bf0ceff22fde69eb1dd5d4e656283"},
+		{"read --output json", "read", true, []string{"--output", "json", "read", "/repo/big.log"}, "657593f18afe84d0f02b501aa49c16dc"},
+		{"text view", "report_change_succeeded", false, []string{"report_change_succeeded", "--summary", "x"}, "e398629c702f825cbdc5b7bc5bd5b48e"},
+		{"text --output json", "report_change_succeeded", false, []string{"--output", "json", "report_change_succeeded", "--summary", "x"}, "6a4aeadc708d7e6df8ca8f659def0de8"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// ok and isError come before result (json.Marshal sorts keys).
+			envelope, _ := json.Marshal(map[string]any{"ok": true, "toolName": c.tool, "callId": "c1", "isError": false, "result": streamText(c.numbered)})
+			fault, _ := json.Marshal(map[string]any{"route": "POST /v1/tools/" + c.tool, "count": 1, "status": 200, "body": json.RawMessage(envelope)})
+			resp, err := http.Post(exe+"/v1/dev/faults", "application/json", bytes.NewReader(fault))
+			if err != nil || resp.StatusCode != 200 {
+				t.Fatalf("arming the fault: %v %v", err, resp)
+			}
+			resp.Body.Close()
+			cmd := agshCommand(append([]string{"--target", exe}, c.args...)...)
+			if before := os.Getenv("AGSH_BEFORE_BINARY"); before != "" {
+				cmd = exec.Command(before, append([]string{"--target", exe}, c.args...)...)
+				cmd.Env = append(os.Environ(), "AGENT_SHELL_TARGET=", "NO_COLOR=1")
+			}
+			rssFile := t.TempDir() + "/rss"
+			cmd.Env = append(cmd.Env, "AGSH_TEST_RSS_FILE="+rssFile)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%v: %s", err, stderr.String())
+			}
+			sum := md5.Sum(out)
+			got := hex.EncodeToString(sum[:])
+			if os.Getenv("AGSH_BEFORE_BINARY") != "" {
+				t.Logf("%s: md5 %s (%d bytes)", c.name, got, len(out))
+				return
+			}
+			if got != c.want {
+				t.Fatalf("md5 of stdout %s (%d bytes), today's %s", got, len(out), c.want)
+			}
+			// Streamed, not held: the process stayed far below the
+			// answer's size (held, it took 400 MB).
+			data, err := os.ReadFile(rssFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rss int64
+			fmt.Sscan(string(data), &rss)
+			if rss == 0 {
+				t.Fatalf("no peak RSS measured")
+			}
+			t.Logf("peak RSS %d MiB", rss>>20)
+			if !raceEnabled && rss > 96<<20 {
+				t.Fatalf("peak RSS %d MiB for a 50 MB answer: it was held", rss>>20)
+			}
+		})
+	}
+}

@@ -1,0 +1,395 @@
+package curated
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// HoldLimit is how much of a streamed read or grep result is held before
+// it is reformatted line by line: up to it, the whole text is reformatted
+// at the end, all or nothing (a text not in the expected format prints
+// verbatim); past it, lines are reformatted as they come, and from the
+// first line that is not in the format the rest prints verbatim, with one
+// note.
+const HoldLimit = 8 << 20
+
+// flushSize is how much reformatted output is gathered per write.
+const flushSize = 64 << 10
+
+// Streams reports whether a command's results can be reformatted as a
+// stream (NewStream).
+func Streams(command string) bool { return command == "read" || command == "grep" }
+
+// Stream reformats a streamed read or grep result written to it (the
+// decoded text, in chunks cut anywhere) onto w. Close ends it and tells
+// what the caller still has to do.
+type Stream struct {
+	w       io.Writer
+	command string
+	opts    ReformatOptions
+
+	held  []byte // the text, while it is at most HoldLimit
+	lines bool   // past HoldLimit: reformatting line by line
+	// buf holds the lines not reformatted yet: up to two complete lines
+	// wait (a read's closing notice is a blank line and a bracketed one),
+	// then the line being received, from scan on.
+	buf   []byte
+	wait  [2]span
+	nwait int
+	scan  int
+	n     int // lines reformatted so far
+	fmt   lineFormat
+	raw   bool // verbatim from here on
+	out   []byte
+	err   error
+	notes []string
+}
+
+// span is a line's bounds in buf.
+type span struct{ a, b int }
+
+// NewStream returns the reformatting stream of command (Streams) onto w.
+func NewStream(w io.Writer, command string, opts ReformatOptions) *Stream {
+	return &Stream{w: w, command: command, opts: opts}
+}
+
+// StreamEnd is what a Stream leaves to its caller.
+type StreamEnd struct {
+	// Notes go to standard error, one line each.
+	Notes []string
+	// Status is the command's exit status (grep without matches: 1).
+	Status int
+	// Verbatim: the output ends as text printed verbatim does (a newline
+	// is added when it has none), not as reformatted output.
+	Verbatim bool
+}
+
+// Write takes the next bytes of the text.
+func (s *Stream) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	if !s.lines {
+		if len(s.held)+len(p) <= HoldLimit {
+			s.held = append(s.held, p...)
+			return len(p), nil
+		}
+		s.lines = true
+		s.fmt = newLineFormat(s.command, s.opts)
+		s.buf, s.held = s.held, nil
+	}
+	s.feed(p)
+	if s.err != nil {
+		return 0, s.err
+	}
+	return len(p), nil
+}
+
+// feed reformats the complete lines of buf and p but the two last.
+func (s *Stream) feed(p []byte) {
+	s.out = s.out[:0]
+	if s.raw {
+		s.put(p)
+		return
+	}
+	s.buf = append(s.buf, p...)
+	i := s.scan
+	for {
+		j := bytes.IndexByte(s.buf[i:], '\n')
+		if j < 0 {
+			break
+		}
+		line := span{i, i + j}
+		i += j + 1
+		if s.nwait < 2 {
+			s.wait[s.nwait] = line
+			s.nwait++
+			continue
+		}
+		first := s.wait[0]
+		s.wait[0], s.wait[1] = s.wait[1], line
+		s.emit(s.buf[first.a:first.b])
+		if s.raw {
+			// The rest goes as received.
+			s.out = append(s.out, '\n')
+			s.put(s.buf[s.wait[0].a:])
+			s.buf, s.nwait, s.scan = nil, 0, 0
+			return
+		}
+		if len(s.out) >= flushSize {
+			s.put(nil)
+		}
+	}
+	// Keep what waits at the front of buf.
+	k := i
+	if s.nwait > 0 {
+		k = s.wait[0].a
+	}
+	n := copy(s.buf, s.buf[k:])
+	s.buf = s.buf[:n]
+	for w := 0; w < s.nwait; w++ {
+		s.wait[w].a -= k
+		s.wait[w].b -= k
+	}
+	s.scan = i - k
+	s.put(nil)
+}
+
+// put writes out and then p.
+func (s *Stream) put(p []byte) {
+	if s.err != nil {
+		return
+	}
+	if len(s.out) > 0 {
+		_, s.err = s.w.Write(s.out)
+		s.out = s.out[:0]
+	}
+	if len(p) > 0 && s.err == nil {
+		_, s.err = s.w.Write(p)
+	}
+}
+
+// emit reformats one line onto out; a line not in the format turns the
+// stream verbatim from it on.
+func (s *Stream) emit(l []byte) {
+	out, ok := s.fmt.line(s.out, l, s.n == 0)
+	if !ok {
+		s.raw = true
+		s.notes = append(s.notes, "note: the "+s.command+" result is not in its usual format from line "+
+			strconv.Itoa(s.n+1)+" on; the rest is printed as received")
+		if s.n > 0 && s.fmt.joins() {
+			s.out = append(s.out, '\n')
+		}
+		s.out = append(s.out, l...)
+		s.n++
+		return
+	}
+	s.out = out
+	s.n++
+}
+
+// Close ends the text: a held text is reformatted whole (or printed
+// verbatim), a line-by-line one finished.
+func (s *Stream) Close() (StreamEnd, error) {
+	if s.err != nil {
+		return StreamEnd{}, s.err
+	}
+	if !s.lines {
+		text := string(s.held)
+		s.held = nil
+		out, ok := Reformat(s.command, text, s.opts)
+		if !ok {
+			return StreamEnd{Verbatim: true}, s.write(text)
+		}
+		return StreamEnd{Notes: out.Notes, Status: out.Status}, s.write(out.Stdout)
+	}
+	s.out = s.out[:0]
+	if s.raw {
+		return StreamEnd{Notes: s.notes, Verbatim: true}, nil
+	}
+	// The lines still waiting, and the last (no newline after it).
+	var all [][]byte
+	for w := 0; w < s.nwait; w++ {
+		all = append(all, s.buf[s.wait[w].a:s.wait[w].b])
+	}
+	all = append(all, s.buf[s.scan:])
+	lines, notes := s.fmt.last(all)
+	for i, l := range lines {
+		if s.emit(l); s.raw {
+			// The rest as received, a closing notice included.
+			for _, r := range all[i+1:] {
+				s.out = append(append(s.out, '\n'), r...)
+			}
+			notes = nil
+			break
+		}
+	}
+	s.buf = nil
+	s.notes = append(s.notes, notes...)
+	if !s.raw {
+		s.out = append(s.out, s.fmt.end(len(notes) > 0)...)
+	}
+	if s.put(nil); s.err != nil {
+		return StreamEnd{}, s.err
+	}
+	return StreamEnd{Notes: s.notes, Status: s.fmt.status(), Verbatim: s.raw}, nil
+}
+
+func (s *Stream) write(text string) error {
+	if text == "" {
+		return nil
+	}
+	_, err := io.WriteString(s.w, text)
+	return err
+}
+
+// lineFormat is the line-by-line form of a reformatter.
+type lineFormat interface {
+	// line appends the reformatted line (first: the text's first line)
+	// to out; false (out unchanged) when it is not in the format.
+	line(out, l []byte, first bool) ([]byte, bool)
+	// joins: lines are joined by newlines (read), not ended by them.
+	joins() bool
+	// last takes the lines still waiting at the end: those to reformat,
+	// and notes.
+	last(lines [][]byte) ([][]byte, []string)
+	// end is what follows the last line.
+	end(noted bool) string
+	status() int
+}
+
+func newLineFormat(command string, opts ReformatOptions) lineFormat {
+	if command == "grep" {
+		return &grepLines{context: opts.Context}
+	}
+	return readLines{}
+}
+
+// readLines is ReformatRead line by line.
+type readLines struct{}
+
+func (readLines) line(out, l []byte, first bool) ([]byte, bool) {
+	bar := bytes.IndexByte(l, '|')
+	if bar < 1 || !isUint(bytes.TrimLeft(l[:bar], " ")) {
+		return out, false
+	}
+	if !first {
+		out = append(out, '\n')
+	}
+	return append(out, l[bar+1:]...), true
+}
+
+func (readLines) joins() bool { return true }
+
+func (readLines) last(lines [][]byte) ([][]byte, []string) {
+	if n := len(lines); n >= 2 && len(lines[n-2]) == 0 && isNotice(string(lines[n-1])) {
+		return lines[:n-2], []string{flagSpelling(string(lines[n-1]))}
+	}
+	return lines, nil
+}
+
+func (readLines) end(noted bool) string {
+	if noted {
+		// More of the file follows: the last line shown had its newline.
+		return "\n"
+	}
+	return ""
+}
+
+func (readLines) status() int { return 0 }
+
+// isUint reports what strconv.ParseUint(string(b), 10, 64) accepts.
+func isUint(b []byte) bool {
+	const maxUint = "18446744073709551615"
+	if len(b) == 0 || len(b) > len(maxUint) {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) < len(maxUint) || string(b) <= maxUint
+}
+
+// grepLines is ReformatGrep line by line.
+type grepLines struct {
+	context bool
+	mode    byte // 'c' content, 'f' files, 'n' counts
+	path    []byte
+	inFile  bool
+	prev    int
+	printed bool
+	notes   []string
+}
+
+func (g *grepLines) line(out, l []byte, first bool) ([]byte, bool) {
+	if first {
+		h := string(l)
+		if !strings.HasPrefix(h, "Found ") {
+			return out, false
+		}
+		switch {
+		case strings.Contains(h, " across "):
+			g.mode = 'n'
+		case strings.HasSuffix(h, " file") || strings.HasSuffix(h, " files"):
+			g.mode = 'f'
+		case strings.HasSuffix(h, " matching line") || strings.HasSuffix(h, " matching lines"):
+			g.mode = 'c'
+		default:
+			return out, false
+		}
+		if strings.HasPrefix(h, "Found at least ") {
+			g.notes = append(g.notes, "note: "+h+" (the head limit cut the result)")
+		}
+		return out, true
+	}
+	switch g.mode {
+	case 'f':
+		if len(l) == 0 {
+			return out, false
+		}
+		return append(append(out, l...), '\n'), true
+	case 'n':
+		i := bytes.LastIndexByte(l, ':')
+		if i < 1 || !isUint(l[i+1:]) {
+			return out, false
+		}
+		return append(append(out, l...), '\n'), true
+	}
+	if len(l) == 0 {
+		g.inFile = false
+		return out, true
+	}
+	if !g.inFile {
+		g.path, g.prev, g.inFile = append(g.path[:0], l...), -1, true
+		return out, true
+	}
+	n, sep, rest, ok := splitNumberedBytes(l)
+	if !ok {
+		return out, false
+	}
+	if g.context && g.printed && (g.prev < 0 || n != g.prev+1) {
+		out = append(out, "--\n"...)
+	}
+	out = append(append(out, g.path...), sep)
+	out = append(strconv.AppendInt(out, int64(n), 10), sep)
+	out = append(append(out, rest...), '\n')
+	g.prev, g.printed = n, true
+	return out, true
+}
+
+// splitNumberedBytes is splitNumbered on bytes.
+func splitNumberedBytes(l []byte) (n int, sep byte, rest []byte, ok bool) {
+	i := 0
+	for i < len(l) && l[i] >= '0' && l[i] <= '9' {
+		i++
+	}
+	if i == 0 || i == len(l) || (l[i] != ':' && l[i] != '-') {
+		return 0, 0, nil, false
+	}
+	for _, c := range l[:i] {
+		d := int(c - '0')
+		if n > (math.MaxInt-d)/10 {
+			return 0, 0, nil, false // strconv.Atoi's range error
+		}
+		n = n*10 + d
+	}
+	return n, l[i], l[i+1:], true
+}
+
+func (g *grepLines) joins() bool { return false }
+
+func (g *grepLines) last(lines [][]byte) ([][]byte, []string) {
+	// The text's final newline, if any, was trimmed.
+	if n := len(lines); n > 0 && len(lines[n-1]) == 0 {
+		lines = lines[:n-1]
+	}
+	return lines, g.notes
+}
+
+func (g *grepLines) end(bool) string { return "" }
+func (g *grepLines) status() int     { return 0 }

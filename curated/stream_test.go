@@ -1,0 +1,150 @@
+package curated
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// runStream writes text to a Stream in random chunks.
+func runStream(t *testing.T, command, text string, opts ReformatOptions, seed int64) (string, StreamEnd) {
+	t.Helper()
+	var out bytes.Buffer
+	s := NewStream(&out, command, opts)
+	rng := rand.New(rand.NewSource(seed))
+	for p := []byte(text); len(p) > 0; {
+		n := 1 + rng.Intn(min(len(p), 1<<20))
+		if _, err := s.Write(p[:n]); err != nil {
+			t.Fatal(err)
+		}
+		p = p[n:]
+	}
+	end, err := s.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), end
+}
+
+func bigRead(size int, notice string) string {
+	var b strings.Builder
+	for i := 1; b.Len() < size; i++ {
+		if i > 1 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%6d|line %d of a big file", i, i)
+	}
+	if notice != "" {
+		b.WriteString("\n\n" + notice)
+	}
+	return b.String()
+}
+
+func bigGrep(size int) string {
+	var b strings.Builder
+	b.WriteString("Found 123 matching lines\n")
+	for f := 0; b.Len() < size; f++ {
+		if f > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "dir/file%d.go\n", f)
+		for n := 1; n < 40; n += 3 {
+			fmt.Fprintf(&b, "%d-context\n%d:match here\n", n, n+1)
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// TestStreamMatchesWhole: held or line by line, a text in the format is
+// reformatted exactly as the whole-text reformatter does.
+func TestStreamMatchesWhole(t *testing.T) {
+	cases := []struct {
+		command, text string
+		opts          ReformatOptions
+	}{
+		{"read", bigRead(1000, ""), ReformatOptions{}},
+		{"read", "File is empty.", ReformatOptions{}},
+		{"read", "not numbered", ReformatOptions{}},
+		{"grep", "No matches found", ReformatOptions{}},
+		{"read", bigRead(HoldLimit+3<<20, ""), ReformatOptions{}},
+		{"read", bigRead(HoldLimit+3<<20, "[Showing lines 1-9 of 99. Use offset=10 to continue.]"), ReformatOptions{}},
+		{"grep", bigGrep(HoldLimit + 2<<20), ReformatOptions{Context: true}},
+		{"grep", bigGrep(HoldLimit+2<<20) + "\n", ReformatOptions{}},
+	}
+	for i, c := range cases {
+		want, ok := Reformat(c.command, c.text, c.opts)
+		got, end := runStream(t, c.command, c.text, c.opts, int64(i))
+		if !ok {
+			if got != c.text || !end.Verbatim {
+				t.Errorf("case %d: not in the format, got %.80q verbatim=%v", i, got, end.Verbatim)
+			}
+			continue
+		}
+		if got != want.Stdout {
+			t.Errorf("case %d (%s, %d bytes): output differs at %d", i, c.command, len(c.text), firstDiff(got, want.Stdout))
+		}
+		if !reflect.DeepEqual(end.Notes, want.Notes) || end.Status != want.Status || end.Verbatim {
+			t.Errorf("case %d: end %+v, want notes %q status %d", i, end, want.Notes, want.Status)
+		}
+	}
+}
+
+// TestStreamVerbatimFromBadLine: past HoldLimit, from the first line not
+// in the format the rest prints as received, with one note.
+func TestStreamVerbatimFromBadLine(t *testing.T) {
+	good := bigRead(HoldLimit+1<<20, "")
+	text := good + "\nnot a numbered line\n     7|numbered again\n\n[Showing lines 1-9 of 99. Use offset=10 to continue.]"
+	whole, _ := ReformatRead(good)
+	got, end := runStream(t, "read", text, ReformatOptions{}, 7)
+	want := whole.Stdout + "\nnot a numbered line\n     7|numbered again\n\n[Showing lines 1-9 of 99. Use offset=10 to continue.]"
+	if got != want {
+		t.Fatalf("output differs at %d", firstDiff(got, want))
+	}
+	if len(end.Notes) != 1 || !strings.Contains(end.Notes[0], "not in its usual format") || !end.Verbatim {
+		t.Fatalf("end %+v", end)
+	}
+	// The same in the middle of the text.
+	text = good + "\nbad line\n" + good
+	got, end = runStream(t, "read", text, ReformatOptions{}, 8)
+	if want := whole.Stdout + "\nbad line\n" + good; got != want {
+		t.Fatalf("middle: output differs at %d", firstDiff(got, want))
+	}
+	if len(end.Notes) != 1 {
+		t.Fatalf("notes %q", end.Notes)
+	}
+	// A final newline is a last line that is not numbered.
+	got, end = runStream(t, "read", good+"\n", ReformatOptions{}, 9)
+	if want := whole.Stdout + "\n"; got != want || len(end.Notes) != 1 || !end.Verbatim {
+		t.Fatalf("final newline: differs at %d, end %+v", firstDiff(got, want), end)
+	}
+}
+
+func firstDiff(a, b string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+// BenchmarkIssue15ReadStream50MB reformats a 50 MB read result line by
+// line as it streams (64 KiB writes).
+func BenchmarkIssue15ReadStream50MB(b *testing.B) {
+	text := []byte(bigRead(50<<20, ""))
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s := NewStream(io.Discard, "read", ReformatOptions{})
+		for p := text; len(p) > 0; {
+			n := min(len(p), 64<<10)
+			s.Write(p[:n])
+			p = p[n:]
+		}
+		s.Close()
+	}
+}

@@ -1,0 +1,90 @@
+package generated
+
+import "slices"
+
+// Scope says where a global option may stand.
+type Scope int
+
+const (
+	// Anywhere: before or after the command name on agsh's command line, and
+	// on every command line of the shell (--output, --help).
+	Anywhere Scope = iota
+	// Launch: before or after the command name on agsh's command line; it is
+	// set when agsh starts, so the shell refuses it on a command line
+	// (--target, --session …).
+	Launch
+	// BeforeCommand: on agsh's command line before the command name only
+	// (after it, the word is the command's): options that replace the
+	// command, such as a --version.
+	BeforeCommand
+)
+
+// GlobalOption is one of agsh's own options (cli.md, "Global options"). Every
+// command keeps its spelling: a tool property never takes it (mapping.md
+// renames such properties), and a command line gives it to agsh.
+type GlobalOption struct {
+	// Name is the spelling, "--target"; Short is a one-letter alias ("-h").
+	Name, Short string
+	// Placeholder is the value's, "<url|name>"; "" when it takes no value.
+	Placeholder string
+	// Values are the only values it accepts (nil: any).
+	Values []string
+	Scope  Scope
+	// Env is the environment variable standing for it, "" when none.
+	Env string
+	// Help is its text in agsh --help (lines after the first are continued
+	// under it).
+	Help string
+}
+
+// TakesValue reports whether the option takes a value.
+func (o GlobalOption) TakesValue() bool { return o.Placeholder != "" }
+
+// GlobalOptions is the one table of agsh's own options: argv extraction, the
+// tool-line parser, the shell's per-command check, completion, help and the
+// README's table all read it.
+var GlobalOptions = []GlobalOption{
+	{Name: "--target", Placeholder: "<url|name>", Scope: Launch, Env: "AGENT_SHELL_TARGET",
+		Help: "the deployment: a URL (http://127.0.0.1:39400/executor)\nor a production deployment name   [AGENT_SHELL_TARGET]"},
+	{Name: "--team", Placeholder: "<team>", Scope: Launch, Env: "AGENT_SHELL_TEAM",
+		Help: "team for a production name, by id or name [AGENT_SHELL_TEAM]"},
+	{Name: "--bearer-token", Placeholder: "<token>", Scope: Launch, Env: "AGENT_SHELL_BEARER_TOKEN",
+		Help: "bearer auth for a direct deployment [AGENT_SHELL_BEARER_TOKEN]"},
+	{Name: "--session", Placeholder: "<id>", Scope: Launch, Help: "bind to this session instead of the latest"},
+	{Name: "--continuation-token", Placeholder: "<token>", Scope: Launch, Help: "bind by continuation token"},
+	{Name: "--output", Placeholder: "<text|json>", Values: []string{"text", "json"}, Help: "human views (default) or JSON"},
+	{Name: "--help", Short: "-h", Help: "help"},
+}
+
+// LookupGlobal returns the global option spelled name (long or short).
+func LookupGlobal(name string) (GlobalOption, bool) {
+	i := slices.IndexFunc(GlobalOptions, func(o GlobalOption) bool { return o.Name == name || o.Short != "" && o.Short == name })
+	if i < 0 {
+		return GlobalOption{}, false
+	}
+	return GlobalOptions[i], true
+}
+
+// isReserved reports a spelling no tool flag may take: a global option's,
+// except one that stands before the command name only.
+func isReserved(name string) bool {
+	o, ok := LookupGlobal(name)
+	return ok && o.Scope != BeforeCommand
+}
+
+// isGlobalWithValue reports a reserved option that takes a value.
+func isGlobalWithValue(name string) bool {
+	o, ok := LookupGlobal(name)
+	return ok && o.Scope != BeforeCommand && o.TakesValue()
+}
+
+// reservedNames lists the reserved long spellings, for suggestions.
+func reservedNames() []string {
+	var out []string
+	for _, o := range GlobalOptions {
+		if o.Scope != BeforeCommand {
+			out = append(out, o.Name)
+		}
+	}
+	return out
+}

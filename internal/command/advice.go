@@ -1,0 +1,59 @@
+package command
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/agsh-dev/agsh/catalog"
+)
+
+// spelling is how agsh's command line names the settings catalog's errors
+// point at.
+var spelling = map[catalog.Setting]string{
+	catalog.SettingTarget:            "--target",
+	catalog.SettingControlPlane:      "AGENT_SHELL_API_URL",
+	catalog.SettingTeam:              "--team",
+	catalog.SettingToken:             "--bearer-token/AGENT_SHELL_BEARER_TOKEN",
+	catalog.SettingTokenVariable:     "AGENT_SHELL_BEARER_TOKEN",
+	catalog.SettingSession:           "--session",
+	catalog.SettingContinuationToken: "--continuation-token",
+}
+
+func spell(s catalog.Setting) string { return spelling[s] }
+
+// advice is what agsh tells its user to do, by error code: catalog says
+// what happened, the command line names its own flags and variables.
+var advice = map[string]string{
+	catalog.CodeSessionBusy:              "; wait for it to finish, or pass --session <another id>",
+	catalog.CodeWorkspaceUnavailable:     "; retry later or pass --session <another id>",
+	catalog.CodeUnknownSession:           "; pass a session id it lists, or omit --session to bind to the latest",
+	catalog.CodeInvalidContinuationToken: "; check --continuation-token, or pass --session <id>",
+	catalog.CodeConflictingBinding:       "; pass only one of --session and --continuation-token",
+	catalog.CodeUnauthorized:             "; pass --bearer-token (or set AGENT_SHELL_BEARER_TOKEN), or run agent-sdk login",
+}
+
+// Advise is the message of err for agsh's user: its text with the settings
+// it names spelled as agsh's flags and variables, and the advice of its
+// code: for a refusal from the deployment, and for a run without a target.
+func Advise(err error) string {
+	text := err.Error()
+	var e *catalog.Error
+	if !errors.As(err, &e) {
+		return text
+	}
+	plain := e.Error()
+	if !strings.Contains(text, plain) {
+		return text
+	}
+	worded := e.Text(spell)
+	switch {
+	case e.ErrCode == catalog.CodeNoTarget:
+		worded += ": pass --target <url|name> or set AGENT_SHELL_TARGET"
+	case !e.Remote:
+	case e.ErrCode == catalog.CodeUnknownTool && e.Tool != "":
+		worded += "; 'agsh help' lists the tools of this deployment"
+	default:
+		worded += advice[e.ErrCode]
+	}
+	return strings.Replace(text, plain, worded, 1)
+}

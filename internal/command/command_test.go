@@ -1,0 +1,221 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/generated"
+)
+
+func TestSplitGlobals(t *testing.T) {
+	cases := []struct {
+		args       string
+		rest, vals string
+		help       bool
+		err        string
+	}{
+		{args: "ls /repo --target u --output=json", rest: "ls /repo", vals: "--output=json --target=u"},
+		{args: "--session s read -- --target x", rest: "read -- --target x", vals: "--session=s"},
+		{args: "-h", vals: "--help=true", help: true},
+		{args: "read --help=x", rest: "read --help=x"},
+		{args: "ls --team", err: "--team needs a value"},
+		{args: "ls --output xml", err: `--output must be text or json, not "xml"`},
+	}
+	for _, tc := range cases {
+		g, rest, err := SplitGlobals(strings.Fields(tc.args))
+		if tc.err != "" || err != nil {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("SplitGlobals(%q) error = %v, want %q", tc.args, err, tc.err)
+			}
+			continue
+		}
+		var vals []string
+		for _, o := range []string{"--bearer-token", "--continuation-token", "--help", "--output", "--session", "--target", "--team"} {
+			if v, ok := g.Values[o]; ok {
+				vals = append(vals, o+"="+v)
+			}
+		}
+		if strings.Join(rest, " ") != tc.rest || strings.Join(vals, " ") != tc.vals || g.Help != tc.help {
+			t.Errorf("SplitGlobals(%q) = %q %q help %v", tc.args, rest, vals, g.Help)
+		}
+	}
+}
+
+func TestOutputWords(t *testing.T) {
+	args := []string{"a", "--output", "json", "b", "--output=text", "--", "--output", "x"}
+	if v, ok := OutputFlag(args); v != "text" || !ok {
+		t.Errorf("OutputFlag = %q %v", v, ok)
+	}
+	if got := strings.Join(WithoutOutput(args), " "); got != "a b -- --output x" {
+		t.Errorf("WithoutOutput = %q", got)
+	}
+	for in, want := range map[string]string{
+		"/a --output json": "--output text /a",
+		"/a --help":        "/a --help",
+		"/a --output xml":  "/a --output xml",
+		"-- -h":            "--output text -- -h",
+	} {
+		if got := strings.Join(ValueArgs(strings.Fields(in)), " "); got != want {
+			t.Errorf("ValueArgs(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if _, err := Output("xml"); err == nil || !IsLaunchOnly("--session") || IsLaunchOnly("--output") {
+		t.Error("Output accepts xml, or the launch-only scope is wrong")
+	}
+}
+
+// TestResolve: one answer for every place that asks what a name means.
+func TestResolve(t *testing.T) {
+	authored := catalog.Source{Kind: "authored"}
+	table := NewTable([]catalog.ToolEntry{
+		{Name: "read", Source: authored}, {Name: "grep", Source: catalog.Source{Kind: "mcp"}}, {Name: "datadog_list_monitors"},
+		{Name: "datadog_mute_monitor"}, {Name: "datadog_get_monitor"},
+	})
+	cases := []struct {
+		name string
+		kind Kind
+		sugg string
+	}{
+		{"read", Curated, ""},
+		{"grep", Tool, ""}, // not authored: a generated command, and it wins over the filter
+		{"head", Filter, ""},
+		{"exit", Word, ""},
+		{":nope", Unknown, ""},
+		{"raed", Unknown, "read"},
+		{"datadog_foo", Unknown, "datadog_get_monitor datadog_list_monitors datadog_mute_monitor"},
+	}
+	for _, tc := range cases {
+		r := table.Resolve(tc.name)
+		if r.Kind != tc.kind || strings.Join(r.Suggestions, " ") != tc.sugg {
+			t.Errorf("Resolve(%q) = %v %q, want %v %q", tc.name, r.Kind, r.Suggestions, tc.kind, tc.sugg)
+		}
+	}
+}
+
+// TestUnknownToolSuggestsAsTheShell: one-shot suggests what the shell does
+// for a name of the deployment's 404 unknown_tool answer.
+func TestUnknownToolSuggestsAsTheShell(t *testing.T) {
+	err := UnknownTool("datadog_foo", &catalog.Error{ErrCode: catalog.CodeUnknownTool, Status: 404, Remote: true,
+		Available: []string{"read", "datadog_list_monitors", "datadog_mute_monitor", "datadog_get_monitor"}})
+	want := "unknown command \"datadog_foo\"; did you mean datadog_get_monitor, datadog_list_monitors or datadog_mute_monitor?\n" +
+		"Run 'agsh help' for the commands of this deployment."
+	if err.Error() != want {
+		t.Errorf("got %q\nwant %q", err.Error(), want)
+	}
+	other := errors.New("x")
+	if UnknownTool("a", other) != other {
+		t.Error("another error is not returned as is")
+	}
+}
+
+// TestAdviseSpellsSettings: the settings catalog's messages name are spelled
+// as agsh's flags and variables.
+func TestAdviseSpellsSettings(t *testing.T) {
+	c, _ := catalog.New("http://127.0.0.1:1/a", catalog.Options{})
+	_, err := c.Call(context.Background(), "x", nil, catalog.Binding{SessionID: "s", ContinuationToken: "t"})
+	if got, want := Advise(err), "--session and --continuation-token cannot be used together; pass only one"; got != want {
+		t.Errorf("Advise = %q, want %q", got, want)
+	}
+	if got, want := err.Error(), "a session id and a continuation token cannot be used together; pass only one"; got != want {
+		t.Errorf("Error = %q, want %q", got, want)
+	}
+	for s, word := range spelling {
+		if word == "" || s == "" {
+			t.Errorf("setting %q has no spelling", s)
+		}
+	}
+}
+
+func TestAdvise(t *testing.T) {
+	busy := &catalog.Error{ErrCode: catalog.CodeSessionBusy, Status: 409, Remote: true, SessionID: "ses_1"}
+	cases := []struct {
+		err  error
+		want string
+	}{
+		{busy, "session ses_1 is busy (a model turn is running or queued); wait for it to finish, or pass --session <another id>"},
+		{&catalog.Error{ErrCode: catalog.CodeUnknownTool, Status: 404, Remote: true, Tool: "rd"},
+			`unknown tool "rd"; 'agsh help' lists the tools of this deployment`},
+		{&catalog.Error{ErrCode: catalog.CodeUnauthorized, Status: 401, Remote: true},
+			"the deployment refused the credentials (HTTP 401); pass --bearer-token (or set AGENT_SHELL_BEARER_TOKEN), or run agent-sdk login"},
+		{fmt.Errorf("wrapped: %w", busy), "wrapped: session ses_1 is busy (a model turn is running or queued); wait for it to finish, or pass --session <another id>"},
+		{&catalog.Error{ErrCode: catalog.CodeSessionBusy, Message: "not remote"}, "not remote"},
+		{catalog.NoTarget(), "no target deployment: pass --target <url|name> or set AGENT_SHELL_TARGET"},
+		{fmt.Errorf("w: %w", catalog.NoTarget()), "w: no target deployment: pass --target <url|name> or set AGENT_SHELL_TARGET"},
+		{errors.New("plain"), "plain"},
+	}
+	for _, tc := range cases {
+		if got := Advise(tc.err); got != tc.want {
+			t.Errorf("Advise(%v) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}
+
+// TestREADMEOptionTable: the README's table of options is the table's.
+func TestREADMEOptionTable(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for _, o := range generated.GlobalOptions {
+		if o.Name == "--help" {
+			continue
+		}
+		env := "—"
+		if o.Env != "" {
+			env = "`" + o.Env + "`"
+		}
+		spelling := strings.ReplaceAll(o.Name+" "+o.Placeholder, "|", `\|`)
+		row := regexp.MustCompile(`(?m)^\| ` + regexp.QuoteMeta("`"+spelling+"`") + ` \| ` + regexp.QuoteMeta(env) + ` \| `)
+		if !row.MatchString(readme) {
+			t.Errorf("README.md has no row for %s (environment %s)", spelling, env)
+		}
+	}
+}
+
+// TestAlias: an alias resolves to its tool where the catalog has it, and a
+// tool of the alias's own name wins.
+func TestAlias(t *testing.T) {
+	aliases["cat"] = "read"
+	defer delete(aliases, "cat")
+	table := NewTable([]catalog.ToolEntry{{Name: "read"}})
+	if r := table.Resolve("cat"); r.Kind != Curated || r.Tool.Name != "read" || table.ToolName("cat") != "read" {
+		t.Errorf("Resolve(cat) = %+v, ToolName %q", r, table.ToolName("cat"))
+	}
+	if s := table.Resolve("cta").Suggestions; strings.Join(s, " ") != "cat" {
+		t.Errorf("suggestions for cta: %q", s)
+	}
+	own := NewTable([]catalog.ToolEntry{{Name: "read"}, {Name: "cat", Source: catalog.Source{Kind: "mcp"}}})
+	if r := own.Resolve("cat"); r.Kind != Tool || r.Tool.Name != "cat" {
+		t.Errorf("a tool named cat: %+v", r)
+	}
+	if r := NewTable(nil).Resolve("cat"); r.Kind != Unknown {
+		t.Errorf("cat without read: %+v", r)
+	}
+}
+
+// TestBeforeCommandScope: an option that stands before the command name only
+// is agsh's there, and the command's word after it.
+func TestBeforeCommandScope(t *testing.T) {
+	saved := generated.GlobalOptions
+	defer func() { generated.GlobalOptions = saved }()
+	generated.GlobalOptions = append(slices.Clone(saved), generated.GlobalOption{Name: "--version", Scope: generated.BeforeCommand, Help: "version"})
+	g, rest, err := SplitGlobals([]string{"--version"})
+	if err != nil || g.Get("--version") != "true" || len(rest) != 0 {
+		t.Errorf("before: %v %q %v", g.Values, rest, err)
+	}
+	g, rest, err = SplitGlobals([]string{"read", "--version"})
+	if err != nil || g.Get("--version") != "" || strings.Join(rest, " ") != "read --version" {
+		t.Errorf("after: %v %q %v", g.Values, rest, err)
+	}
+	if IsLaunchOnly("--output") || !IsLaunchOnly("--version") || !strings.Contains(Usage(), "--version") {
+		t.Error("scope or usage")
+	}
+}

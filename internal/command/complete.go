@@ -1,0 +1,277 @@
+package command
+
+import (
+	"context"
+	"encoding/json"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/curated"
+	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/internal/repl"
+	"github.com/agsh-dev/agsh/interp"
+	"github.com/agsh-dev/agsh/interp/syntax"
+	"github.com/agsh-dev/agsh/render"
+)
+
+// Completer answers Tab in the REPL from the live catalog: command names,
+// the current command's flags, enum and option values, and remote paths for
+// curated path operands (asked of the deployment's ls, unbound, cached per
+// directory for the run). The text before the cursor is scanned by the
+// shell's own lexer (syntax.ScanPartial).
+type Completer struct {
+	run   *catalog.Run
+	table *Table
+	mu    sync.Mutex
+	cmds  map[string]*Command
+	dirs  map[string][]string
+}
+
+// NewCompleter completes against a run whose listing is loaded (table).
+func NewCompleter(run *catalog.Run, table *Table) *Completer {
+	return &Completer{run: run, table: table, cmds: map[string]*Command{}, dirs: map[string][]string{}}
+}
+
+// Complete implements repl.Completer.
+func (c *Completer) Complete(ctx context.Context, line string, cursor int) (repl.Completion, error) {
+	cursor = min(cursor, len(line))
+	p := syntax.ScanPartial(line[:cursor])
+	comp := repl.Completion{Start: p.Start, End: cursor}
+	switch {
+	case len(p.Words) == 0:
+		comp.Candidates = quoteCandidates(c.commandNames(p.Current, p.AfterPipe), p.Quote)
+		return comp, nil
+	case p.AfterPipe:
+		return comp, nil
+	case p.Words[0] == "help" && len(p.Words) == 1 && !c.table.Resolve("help").IsTool() && !strings.HasPrefix(p.Current, "-"):
+		// help's operand is a tool (or a filter).
+		comp.Candidates = quoteCandidates(c.commandNames(p.Current, false), p.Quote)
+		return comp, nil
+	}
+	cmd, err := c.command(ctx, p.Words[0])
+	if err != nil || cmd == nil {
+		return comp, nil
+	}
+	comp.Candidates = quoteCandidates(c.arguments(ctx, cmd, p), p.Quote)
+	return comp, nil
+}
+
+// arguments completes a word after the command name: a flag, a flag's
+// value, or a curated path operand.
+func (c *Completer) arguments(ctx context.Context, cmd *Command, p syntax.Partial) []repl.Candidate {
+	if strings.HasPrefix(p.Current, "-") {
+		return flagCandidates(cmd, p.Current)
+	}
+	prev := p.Words[len(p.Words)-1]
+	if o, ok := generated.LookupGlobal(prev); ok && o.Values != nil {
+		return prefixed(o.Values, p.Current)
+	}
+	if f := cmd.Flags.Lookup(prev); f != nil && len(f.Enum) > 0 {
+		var values []string
+		for _, e := range f.Enum {
+			values = append(values, EnumText(e))
+		}
+		return prefixed(values, p.Current)
+	}
+	if cmd.Reformats() && cmd.OperandAt(p.Words[1:]) == "path" {
+		return c.paths(ctx, p.Current)
+	}
+	return nil
+}
+
+func prefixed(values []string, prefix string) []repl.Candidate {
+	var out []repl.Candidate
+	for _, v := range matching(values, prefix, func(v string) string { return v }) {
+		out = append(out, repl.Candidate{Text: v})
+	}
+	return out
+}
+
+// matching keeps the items whose key starts with word, or, when none does,
+// those whose key contains it.
+func matching[T any](items []T, word string, key func(T) string) []T {
+	var out []T
+	for _, it := range items {
+		if strings.HasPrefix(key(it), word) {
+			out = append(out, it)
+		}
+	}
+	if len(out) > 0 || word == "" {
+		return out
+	}
+	for _, it := range items {
+		if strings.Contains(key(it), word) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// commandNames are the names that may stand at the cursor, sorted.
+func (c *Completer) commandNames(prefix string, afterPipe bool) []repl.Candidate {
+	pool := interp.FilterNames()
+	if !afterPipe {
+		pool = c.table.Commands()
+	}
+	seen := map[string]bool{}
+	var out []repl.Candidate
+	for _, n := range matching(pool, prefix, func(n string) string { return n }) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, repl.Candidate{Text: n})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Text < out[j].Text })
+	return out
+}
+
+// command returns the shape of a tool, fetching its detail once.
+func (c *Completer) command(ctx context.Context, name string) (*Command, error) {
+	r := c.table.Resolve(name)
+	if !r.IsTool() {
+		return nil, nil
+	}
+	name = r.Tool.Name
+	c.mu.Lock()
+	cmd, ok := c.cmds[name]
+	c.mu.Unlock()
+	if ok {
+		return cmd, nil
+	}
+	d, err := c.run.Client().Tool(ctx, name, c.run.Binding())
+	if err != nil {
+		return nil, err
+	}
+	if cmd, err = New(d); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.cmds[name] = cmd
+	c.mu.Unlock()
+	return cmd, nil
+}
+
+func flagCandidates(cmd *Command, prefix string) []repl.Candidate {
+	var out []repl.Candidate
+	for _, f := range cmd.Flags.Flags {
+		if !strings.HasPrefix(f.Name, prefix) {
+			continue
+		}
+		display := f.Name
+		if f.Placeholder != "" {
+			display += " " + f.Placeholder
+		}
+		desc, _, _ := strings.Cut(f.Description, "\n")
+		out = append(out, repl.Candidate{Text: f.Name, Display: display, Description: render.Safe(desc)})
+	}
+	for _, o := range generated.GlobalOptions {
+		if o.Scope == generated.Anywhere && strings.HasPrefix(o.Name, prefix) {
+			out = append(out, repl.Candidate{Text: o.Name})
+		}
+	}
+	return out
+}
+
+// paths completes a remote path: the children of its directory, listed by
+// the deployment's ls without a session binding.
+func (c *Completer) paths(ctx context.Context, word string) []repl.Candidate {
+	dir, base := path.Split(word)
+	listDir := dir
+	if listDir == "" {
+		listDir = curated.DefaultRoot
+	}
+	names, err := c.list(ctx, listDir)
+	if err != nil {
+		return nil
+	}
+	var out []repl.Candidate
+	for _, n := range matching(names, base, func(n string) string { return n }) {
+		out = append(out, repl.Candidate{Text: dir + n, Display: n})
+	}
+	return out
+}
+
+func (c *Completer) list(ctx context.Context, dir string) ([]string, error) {
+	c.mu.Lock()
+	names, ok := c.dirs[dir]
+	c.mu.Unlock()
+	if ok {
+		return names, nil
+	}
+	ls, err := c.command(ctx, "ls")
+	if err != nil || ls == nil || !ls.Reformats() {
+		return nil, err
+	}
+	input, _ := json.Marshal(map[string]string{ls.Curated.Operands[0].Field: dir})
+	res, err := c.run.Client().Call(ctx, "ls", input, catalog.Binding{})
+	if err != nil || res.IsError {
+		return nil, err
+	}
+	out, ok := curated.ReformatLs(render.FromResult(res.Result).Text)
+	if !ok {
+		return nil, nil
+	}
+	if out.Stdout != "" {
+		names = strings.Split(strings.TrimSuffix(out.Stdout, "\n"), "\n")
+	}
+	c.mu.Lock()
+	c.dirs[dir] = names
+	c.mu.Unlock()
+	return names, nil
+}
+
+// quoteCandidates turns candidate values into the text to insert, in the
+// shell's quoting (shell.md "Language"): inside the quote the user left
+// open, closed after a complete word (not after a directory's "/" or a
+// flag's "="); without one, special characters escaped with a backslash.
+// The list still shows the bare value.
+func quoteCandidates(cs []repl.Candidate, open byte) []repl.Candidate {
+	for i := range cs {
+		if cs[i].Display == "" {
+			cs[i].Display = cs[i].Text
+		}
+		cs[i].Text = QuoteWord(cs[i].Text, open)
+	}
+	return cs
+}
+
+// QuoteWord writes value as a shell word that reads back as value: inside
+// the quote the user opened (a double or a single quote; 0 for none),
+// closed unless value ends in "/" or "=" (more is to be typed).
+func QuoteWord(value string, open byte) string {
+	more := strings.HasSuffix(value, "/") || strings.HasSuffix(value, "=")
+	var b strings.Builder
+	switch open {
+	case '"':
+		b.WriteByte('"')
+		for _, r := range value {
+			if r == '"' || r == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		}
+		if !more {
+			b.WriteByte('"')
+		}
+	case '\'':
+		b.WriteByte('\'')
+		b.WriteString(strings.ReplaceAll(value, "'", `'\''`))
+		if !more {
+			b.WriteByte('\'')
+		}
+	default:
+		if value == "" || strings.ContainsAny(value, "\n\r") {
+			return QuoteWord(value, '\'')
+		}
+		for i, r := range value {
+			if strings.ContainsRune(" \t'\"\\|;&<>()`$", r) || r == '#' && i == 0 {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,32 @@
+package command
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/agsh-dev/agsh/generated"
+)
+
+// TestOptionFactsShowConstraints: help's facts line shows the validation
+// keywords a schema declares (mapping.md: "format, pattern, minimum,
+// maxLength and the like are shown in help, not enforced").
+func TestOptionFactsShowConstraints(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","required":["per_page"],"properties":{
+		"per_page":{"type":"integer","minimum":1,"maximum":100,"default":30},
+		"slug":{"type":"string","pattern":"^[a-z-]+$","maxLength":40,"format":"hostname"},
+		"plain":{"type":"string"}}}`)
+	cmd, err := generated.Build(schema, generated.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"--per-page": "Required. Default: 30. Minimum: 1. Maximum: 100.",
+		"--slug":     "Format: hostname. Pattern: ^[a-z-]+$. Max. length: 40.",
+		"--plain":    "",
+	}
+	for _, f := range cmd.Flags {
+		if got := OptionItem(f).Facts; got != want[f.Name] {
+			t.Errorf("%s facts = %q, want %q", f.Name, got, want[f.Name])
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package command
+
+import (
+	"sort"
+
+	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/render"
+)
+
+// IndexPage is the data of `agsh help` (render.md, "agsh help"): the
+// agent's commands, grouped by source, as a page and as the JSON document
+// of --output json (built when asked for: with 10,000 tools, sorting it
+// is not free).
+func IndexPage(info *catalog.Info, tools []catalog.ToolEntry) (render.IndexPage, func() any) {
+	page := render.IndexPage{Name: info.Name, Description: info.Description}
+	groups := map[string]*render.IndexGroup{}
+	for _, t := range tools {
+		row := render.IndexRow{Name: t.Name, Title: t.Title}
+		g := t.Source.Group()
+		if g == "" {
+			page.Commands = append(page.Commands, row)
+			continue
+		}
+		if groups[g] == nil {
+			groups[g] = &render.IndexGroup{Name: g}
+		}
+		groups[g].Rows = append(groups[g].Rows, row)
+	}
+	names := make([]string, 0, len(groups))
+	for g := range groups {
+		names = append(names, g)
+	}
+	sort.Strings(names)
+	for _, g := range names {
+		page.Groups = append(page.Groups, *groups[g])
+	}
+	return page, func() any { return indexDoc(info, tools) }
+}
+
+// indexDoc is the JSON document of `agsh help --output json`.
+func indexDoc(info *catalog.Info, tools []catalog.ToolEntry) any {
+	type jsonTool struct {
+		Name  string `json:"name"`
+		Title string `json:"title"` // "" when none is declared: the shape of render.md
+		Group string `json:"group"`
+	}
+	jt := make([]jsonTool, 0, len(tools))
+	for _, t := range tools {
+		jt = append(jt, jsonTool{t.Name, t.Title, t.Source.Group()})
+	}
+	sort.SliceStable(jt, func(i, j int) bool {
+		if (jt[i].Group == "") != (jt[j].Group == "") {
+			return jt[i].Group == ""
+		}
+		if jt[i].Group != jt[j].Group {
+			return jt[i].Group < jt[j].Group
+		}
+		return jt[i].Name < jt[j].Name
+	})
+	return struct {
+		Name        string     `json:"name"`
+		Description string     `json:"description"`
+		Tools       []jsonTool `json:"tools"`
+	}{info.Name, info.Description, jt}
+}

@@ -1,0 +1,198 @@
+package command
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/internal/exitcode"
+)
+
+// Globals are the values of agsh's own options on its command line, by
+// name ("--target"); Help is -h/--help.
+type Globals struct {
+	Values map[string]string
+	Help   bool
+}
+
+// Get is an option's value ("" when not given).
+func (g Globals) Get(name string) string { return g.Values[name] }
+
+// JSON reports whether --output json was asked for.
+func (g Globals) JSON() bool { return g.Values["--output"] == "json" }
+
+// UsageError is a command-line mistake: exit status 2.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// ExitCode is 2.
+func (e *UsageError) ExitCode() int { return exitcode.Usage }
+
+// Code is the JSON error line's code.
+func (e *UsageError) Code() string { return "usage" }
+
+// Usagef is a UsageError.
+func Usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(format, args...)} }
+
+// SplitGlobals takes agsh's own options out of its arguments. Everything else
+// (the command name, its operands and flags, and everything from `--` on) is
+// returned in order. A global option's spelling is never a tool flag
+// (mapping.md renames such properties), so any word spelled like one before
+// `--` is agsh's; one that stands before the command name only is taken
+// there only.
+func SplitGlobals(args []string) (g Globals, rest []string, err error) {
+	g.Values = map[string]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return g, append(rest, args[i:]...), checkValues(g)
+		}
+		name, value, hasValue := strings.Cut(a, "=")
+		o, ok := generated.LookupGlobal(name)
+		switch {
+		case !ok || o.Scope == generated.BeforeCommand && len(rest) > 0 || !o.TakesValue() && hasValue:
+			rest = append(rest, a)
+		case !o.TakesValue():
+			g.Help = g.Help || o.Name == "--help"
+			g.Values[o.Name] = "true"
+		case !hasValue && i+1 >= len(args):
+			return g, nil, Usagef("%s needs a value", name)
+		case !hasValue:
+			i++
+			g.Values[o.Name] = args[i]
+		default:
+			g.Values[o.Name] = value
+		}
+	}
+	return g, rest, checkValues(g)
+}
+
+// JSONRequested is a best-effort look for --output json when the options
+// themselves could not be read.
+func JSONRequested(args []string) bool {
+	for i, a := range args {
+		if a == "--output=json" || (a == "--output" && i+1 < len(args) && args[i+1] == "json") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkValues checks the values of the options that accept only some.
+func checkValues(g Globals) error {
+	for _, o := range generated.GlobalOptions {
+		if v, ok := g.Values[o.Name]; ok && o.Values != nil && !slices.Contains(o.Values, v) {
+			return valueError(o, v)
+		}
+	}
+	return nil
+}
+
+func valueError(o generated.GlobalOption, v string) error {
+	return Usagef("%s must be %s, not %q", o.Name, strings.Join(o.Values, " or "), v)
+}
+
+// Output reads a value of --output: json true for "json", false for "text".
+func Output(value string) (json bool, err error) {
+	o, _ := generated.LookupGlobal("--output")
+	if !slices.Contains(o.Values, value) {
+		return false, valueError(o, value)
+	}
+	return value == "json", nil
+}
+
+// OutputFlag is the value of the last --output among a command's arguments
+// (before "--"), "" when none; with present false when there is none.
+func OutputFlag(args []string) (value string, present bool) {
+	for i, arg := range args {
+		switch {
+		case arg == "--":
+			return value, present
+		case arg == "--output" && i+1 < len(args):
+			value, present = args[i+1], true
+		case strings.HasPrefix(arg, "--output="):
+			value, present = strings.TrimPrefix(arg, "--output="), true
+		}
+	}
+	return value, present
+}
+
+// WithoutOutput drops every --output and its value from args (up to "--").
+func WithoutOutput(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		switch arg := args[i]; {
+		case arg == "--":
+			return append(out, args[i:]...)
+		case arg == "--output" && i+1 < len(args):
+			i++
+		case strings.HasPrefix(arg, "--output="):
+		default:
+			out = append(out, arg)
+		}
+	}
+	return out
+}
+
+// IsLaunchOnly reports an option the shell accepts at launch only.
+func IsLaunchOnly(name string) bool {
+	o, ok := generated.LookupGlobal(name)
+	return ok && o.Scope != generated.Anywhere
+}
+
+// LaunchOnlyError is the shell's refusal of a launch-only option on a
+// command line.
+func LaunchOnlyError(name string) error {
+	return Usagef("%s is set when the shell starts (agsh %s … ); it cannot change on a command line", name, name)
+}
+
+// ValueArgs are the arguments of a tool before a pipe: its value is what the
+// filters get, a curated command's reformatted output whatever the --output
+// (shell.md: read /repo/config.json | jq .version works), so --output text
+// replaces any --output given, unless help is asked for or the value is bad.
+func ValueArgs(args []string) []string {
+	if o, _ := OutputFlag(args); o != "" && o != "text" && o != "json" {
+		return args // the tool reports the bad value
+	}
+	rest := WithoutOutput(args)
+	for _, arg := range rest {
+		if arg == "--" {
+			break
+		}
+		if arg == "-h" || arg == "--help" {
+			return args
+		}
+	}
+	return append([]string{"--output", "text"}, rest...)
+}
+
+// LineOutput applies a tool line's global options, in order, to jsonOut (the
+// run's choice): --output text or json, any other value an error; in the
+// shell (inShell) a launch-only option is an error.
+func LineOutput(globals []generated.Global, jsonOut, inShell bool) (bool, error) {
+	var err error
+	for _, g := range globals {
+		if inShell && IsLaunchOnly(g.Name) {
+			return jsonOut, LaunchOnlyError(g.Name)
+		}
+		if g.Name == "--output" {
+			if jsonOut, err = Output(g.Value); err != nil {
+				return jsonOut, err
+			}
+		}
+	}
+	return jsonOut, nil
+}
+
+// HelpOutput is LineOutput for a line that asks for help: nothing is
+// checked, and the last --output json asks for JSON.
+func HelpOutput(globals []generated.Global, jsonOut bool) bool {
+	for _, g := range globals {
+		if g.Name == "--output" {
+			jsonOut = g.Value == "json"
+		}
+	}
+	return jsonOut
+}

@@ -1,0 +1,179 @@
+package command
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/curated"
+	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/names"
+	"github.com/agsh-dev/agsh/interp"
+)
+
+// Kind is what a command name stands for.
+type Kind int
+
+// The kinds of command names.
+const (
+	// Unknown names nothing; Resolution.Suggestions has what may be meant.
+	Unknown Kind = iota
+	// Tool is a tool of the catalog with a generated command.
+	Tool
+	// Curated is a tool of the catalog with a curated shape (an authored ls,
+	// read, grep, glob or diff).
+	Curated
+	// Filter is a local filter (head, tail, wc, grep, jq): it reads a pipe.
+	Filter
+	// Word is one of the shell's own words (help, exit).
+	Word
+	// Meta is a meta command (a name starting with ':').
+	Meta
+)
+
+// Resolution is what Resolve answers for a name.
+type Resolution struct {
+	Kind Kind
+	// Tool is the catalog entry of a Tool or Curated name.
+	Tool *catalog.ToolEntry
+	// Suggestions are up to three names an Unknown name may mean.
+	Suggestions []string
+}
+
+// IsTool reports a name that calls a tool of the catalog.
+func (r Resolution) IsTool() bool { return r.Kind == Tool || r.Kind == Curated }
+
+// metaCommands are the meta commands, each starting with ':' (shell.md).
+var metaCommands []string
+
+// aliases are agsh's other names for tools, alias → tool ("cat": "read"
+// would make cat call the deployment's read). A tool of the alias's own
+// name wins.
+var aliases = map[string]string{}
+
+// Alias is the tool an alias stands for.
+func Alias(name string) (tool string, ok bool) {
+	tool, ok = aliases[name]
+	return tool, ok
+}
+
+// Table resolves command names against one catalog listing. A tool of the
+// catalog wins over a shell word or a filter of the same name.
+type Table struct {
+	tools []catalog.ToolEntry
+	names []string // sorted
+}
+
+// NewTable is the table of a catalog listing.
+func NewTable(tools []catalog.ToolEntry) *Table {
+	t := &Table{tools: tools}
+	for _, e := range tools {
+		t.names = append(t.names, e.Name)
+	}
+	sort.Strings(t.names)
+	return t
+}
+
+// TableOf is the table of a list of tool names (an unknown_tool answer's).
+func TableOf(toolNames []string) *Table {
+	tools := make([]catalog.ToolEntry, len(toolNames))
+	for i, n := range toolNames {
+		tools[i].Name = n
+	}
+	return NewTable(tools)
+}
+
+// ToolNames are the catalog's tool names, sorted.
+func (t *Table) ToolNames() []string { return t.names }
+
+// Resolve answers what name stands for.
+func (t *Table) Resolve(name string) Resolution {
+	if r := t.tool(name); r.IsTool() {
+		return r
+	}
+	if to, ok := aliases[name]; ok {
+		if r := t.tool(to); r.IsTool() {
+			return r
+		}
+	}
+	switch {
+	case interp.IsFilter(name):
+		return Resolution{Kind: Filter}
+	case slices.Contains(interp.ShellWords(), name):
+		return Resolution{Kind: Word}
+	case strings.HasPrefix(name, ":") && slices.Contains(metaCommands, name):
+		return Resolution{Kind: Meta}
+	}
+	return Resolution{Suggestions: names.Suggest(name, t.Names(false))}
+}
+
+// ToolName is the name of the tool a command name calls: the name itself,
+// or what an alias stands for.
+func (t *Table) ToolName(name string) string {
+	if r := t.Resolve(name); r.IsTool() {
+		return r.Tool.Name
+	}
+	return name
+}
+
+// tool resolves a name of the catalog.
+func (t *Table) tool(name string) Resolution {
+	for i := range t.tools {
+		if e := &t.tools[i]; e.Name == name {
+			if e.Source.Authored() && curated.Has(name) {
+				return Resolution{Kind: Curated, Tool: e}
+			}
+			return Resolution{Kind: Tool, Tool: e}
+		}
+	}
+	return Resolution{}
+}
+
+// Commands are the names that may start a command: the tools, the shell's
+// words, the meta commands and the aliases of tools the catalog has.
+func (t *Table) Commands() []string {
+	out := append(slices.Clip(t.names), interp.ShellWords()...)
+	out = append(out, metaCommands...)
+	for alias, to := range aliases {
+		if t.tool(to).IsTool() {
+			out = append(out, alias)
+		}
+	}
+	return out
+}
+
+// Names are the names to suggest from: at the start of a command (afterPipe
+// false) the Commands and, to be told they read a pipe, the filters; after a
+// pipe the filters.
+func (t *Table) Names(afterPipe bool) []string {
+	if afterPipe {
+		return interp.FilterNames()
+	}
+	return append(t.Commands(), interp.FilterNames()...)
+}
+
+// UnknownError is the usage error of a command name that names nothing:
+// `unknown command "x"; did you mean y?` and where to look.
+func UnknownError(name string, r Resolution, status int) error {
+	msg := fmt.Sprintf("unknown command %q", name)
+	if len(r.Suggestions) > 0 {
+		msg += "; did you mean " + names.OrList(r.Suggestions) + "?"
+	}
+	msg += "\nRun 'agsh help' for the commands of this deployment."
+	return &catalog.Error{ErrCode: catalog.CodeUnknownTool, Status: status, Message: msg, Exit: exitcode.Usage}
+}
+
+// UnknownTool turns a deployment's 404 unknown_tool answer into the usage
+// error of UnknownError, suggesting from the names the answer lists; any
+// other error is returned as is.
+func UnknownTool(name string, err error) error {
+	var ce *catalog.Error
+	if !errors.As(err, &ce) || ce.Code() != catalog.CodeUnknownTool {
+		return err
+	}
+	r := Resolution{Suggestions: names.Suggest(name, TableOf(ce.Available).Names(false))}
+	return UnknownError(name, r, ce.Status)
+}

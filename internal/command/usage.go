@@ -1,0 +1,61 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agsh-dev/agsh/generated"
+)
+
+const usageHead = `agsh - the agent shell: a deployed agent's tools as commands
+
+USAGE
+    agsh help                        the agent's commands, grouped by source
+    agsh <tool> --help               man-page help for one tool (also: agsh help <tool>)
+    agsh <tool> [operands] [flags]   call one tool
+    agsh                             a shell: a REPL on a terminal, a script from stdin otherwise
+    agsh --help                      this text
+
+GLOBAL OPTIONS (before or after the tool name)
+`
+
+const usageTail = `
+ENVIRONMENT
+    AGENT_SHELL_TARGET, AGENT_SHELL_TEAM, AGENT_SHELL_BEARER_TOKEN (safer than the flag:
+    argv is visible to ps), AGENT_SHELL_API_URL (control plane for names), CURSOR_API_KEY,
+    CURSOR_API_KEY_FILE, NO_COLOR, CLICOLOR_FORCE, COLUMNS; PAGER, AGSH_PAGER (long output
+    on a terminal; empty or cat: none; the REPL pages only with AGSH_PAGER), COLORFGBG and
+    GLAMOUR_STYLE (light or dark colors).
+
+EXIT STATUS
+    0 success; 1 the tool reported an error (or a grep found nothing); 2 usage;
+    3 the deployment refused the call; 4 authentication; 5 unreachable or bad answer;
+    130 interrupted.
+`
+
+// Usage is the text of `agsh --help`, its options from the one table.
+func Usage() string {
+	var b strings.Builder
+	b.WriteString(usageHead)
+	for _, o := range generated.GlobalOptions {
+		lines := strings.Split(o.Help, "\n")
+		fmt.Fprintf(&b, "    %-33s%s\n", Spelling(o), lines[0])
+		for _, l := range lines[1:] {
+			fmt.Fprintf(&b, "%37s%s\n", "", l)
+		}
+	}
+	b.WriteString(usageTail)
+	return b.String()
+}
+
+// Spelling is how help writes an option: "-h, --help", "--target <url|name>".
+func Spelling(o generated.GlobalOption) string {
+	s := o.Name
+	if o.Short != "" {
+		s = o.Short + ", " + s
+	}
+	if o.Placeholder != "" {
+		s += " " + o.Placeholder
+	}
+	return s
+}

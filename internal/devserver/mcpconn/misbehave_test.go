@@ -1,0 +1,150 @@
+//go:build unix
+
+package mcpconn
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agsh-dev/agsh/internal/devserver/tool"
+)
+
+// call calls tl with input, returning the result or the error.
+func call(tl *tool.Tool, input string) (tool.Result, error) {
+	return tl.Call(context.Background(), &tool.Call{Input: json.RawMessage(input)})
+}
+
+// wantConnectionFailed checks err is the 502 connection_failed answer.
+func wantConnectionFailed(t *testing.T, err error, contains string) {
+	t.Helper()
+	var se *tool.StatusError
+	if !errors.As(err, &se) || se.Status != http.StatusBadGateway || se.Code != "connection_failed" || !strings.Contains(se.Message, contains) {
+		t.Fatalf("got %v, want 502 connection_failed containing %q", err, contains)
+	}
+}
+
+// Item 7: a server that prints log lines on standard output (plain text,
+// JSON records that are not JSON-RPC, blank lines, escapes) works; the
+// lines are logged and skipped. A tool that requires MCP tasks is left out
+// with a log line; an optional one stays.
+func TestNoisyServerTolerated(t *testing.T) {
+	bin := testServer(t)
+	logs := &logSink{}
+	s := startSet(t, Config{MCP: []string{"noisy=" + bin + " -raw -noisy"}, Logf: logs.logf})
+	got := toolNames(s.Tools("planner"))
+	if !strings.HasSuffix(got, ",noisy_echo,noisy_crash,noisy_maybe_task") {
+		t.Fatalf("tools: %s\nlogs:\n%s", got, logs)
+	}
+	for _, want := range []string{
+		"mcp noisy: skipped a line on standard output that is not JSON-RPC: stdioserver 1.0 listening on stdio",
+		`mcp noisy: skipped a line on standard output that is not JSON-RPC: {"level":"info","msg":"starting"`,
+		`mcp noisy: tool "tasky" is left out: it requires MCP tasks (execution.taskSupport "required")`,
+	} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("logs lack %q:\n%s", want, logs)
+		}
+	}
+	for range 3 {
+		res, err := call(toolNamed(t, s.Tools("planner"), "noisy_echo"), `{"x":1}`)
+		if err != nil || res.IsError || !strings.Contains(string(res.Value), `{\"x\":1} pid`) {
+			t.Fatalf("echo through the noise: %v %s\nlogs:\n%s", err, res.Value, logs)
+		}
+	}
+	if !strings.Contains(logs.String(), "not JSON-RPC: handling tools/call") {
+		t.Errorf("the noise between answers was not logged:\n%s", logs)
+	}
+}
+
+// Item 7: a connection that dies mid-call answers that call 502
+// connection_failed; its tools stay listed; the next call restarts the
+// server and goes through.
+func TestDeadConnectionRestartsOnNextCall(t *testing.T) {
+	bin := testServer(t)
+	logs := &logSink{}
+	s := startSet(t, Config{MCP: []string{"r=" + bin + " -raw"}, Logf: logs.logf})
+	echo, crash := toolNamed(t, s.Tools("planner"), "r_echo"), toolNamed(t, s.Tools("planner"), "r_crash")
+	first, err := call(echo, `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = call(crash, `{}`)
+	wantConnectionFailed(t, err, "connection r ended during the call")
+	if !strings.Contains(err.Error(), "crashing on purpose") {
+		t.Errorf("the message lacks the server's last words: %v", err)
+	}
+	if got := toolNames(s.Tools("planner")); !strings.Contains(got, "r_echo,r_crash") {
+		t.Fatalf("tools after the death: %s", got)
+	}
+	second, err := call(echo, `{}`)
+	if err != nil || string(second.Value) == string(first.Value) {
+		t.Fatalf("after a restart: %v %s (before %s)\nlogs:\n%s", err, second.Value, first.Value, logs)
+	}
+	if !strings.Contains(logs.String(), "mcp r: restarted") {
+		t.Errorf("logs:\n%s", logs)
+	}
+}
+
+// Item 7: a restart that fails answers 502; until the backoff has passed
+// calls answer 502 at once without another attempt; a later call restarts.
+func TestFailedRestartBacksOff(t *testing.T) {
+	bin := testServer(t)
+	once := filepath.Join(t.TempDir(), "once")
+	logs := &logSink{}
+	s := startSet(t, Config{MCP: []string{"b=" + bin + " -raw -once " + once}, Logf: logs.logf, RestartBackoff: time.Hour})
+	echo, crash := toolNamed(t, s.Tools("planner"), "b_echo"), toolNamed(t, s.Tools("planner"), "b_crash")
+	_, err := call(crash, `{}`)
+	wantConnectionFailed(t, err, "ended during the call")
+	_, err = call(echo, `{}`)
+	wantConnectionFailed(t, err, "restarting it failed")
+	_, err = call(echo, `{}`)
+	wantConnectionFailed(t, err, "the next restart is tried in")
+	attempts := 0
+	for _, l := range strings.Split(logs.String(), "\n") {
+		if l == "mcp b: restarting" {
+			attempts++
+		}
+	}
+	if attempts != 1 {
+		t.Errorf("%d restart attempts, want 1 before the backoff passes:\n%s", attempts, logs)
+	}
+}
+
+func TestRestartAfterBackoff(t *testing.T) {
+	bin := testServer(t)
+	once := filepath.Join(t.TempDir(), "once")
+	logs := &logSink{}
+	s := startSet(t, Config{MCP: []string{"b=" + bin + " -raw -once " + once}, Logf: logs.logf, RestartBackoff: 10 * time.Millisecond})
+	echo, crash := toolNamed(t, s.Tools("planner"), "b_echo"), toolNamed(t, s.Tools("planner"), "b_crash")
+	_, err := call(crash, `{}`)
+	wantConnectionFailed(t, err, "ended during the call")
+	_, err = call(echo, `{}`)
+	wantConnectionFailed(t, err, "restarting it failed")
+	if err := os.Remove(once); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		res, err := call(echo, `{}`)
+		if err == nil && !res.IsError {
+			break
+		}
+		wantConnectionFailed(t, err, "")
+		if i == 300 {
+			t.Fatalf("never restarted:\n%s", logs)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Item 7: a silent server delays start-up by at most the default budget.
+func TestDefaultStartTimeoutIsTenSeconds(t *testing.T) {
+	if DefaultStartTimeout != 10*time.Second {
+		t.Fatalf("DefaultStartTimeout = %s", DefaultStartTimeout)
+	}
+}

@@ -1,0 +1,57 @@
+// Package exitcode is agsh's one table of exit statuses (cli.md, "Exit
+// status") and the rule that turns an error into one: an error carries its
+// own status through an ExitCode method. It is a leaf: every package may
+// import it.
+package exitcode
+
+import (
+	"context"
+	"errors"
+)
+
+// The exit statuses.
+const (
+	OK          = 0   // success
+	ToolError   = 1   // the tool reported an error, or a grep found nothing
+	Usage       = 2   // unknown tool or flag, bad value, missing operand or target
+	Refused     = 3   // the deployment refused the call
+	Auth        = 4   // authentication or authorization
+	Unreachable = 5   // the deployment could not be reached or answered nonsense
+	Interrupted = 130 // interrupted
+)
+
+// Of is the status of err: its own ExitCode when it has one, Interrupted for
+// a cancelled context, else ToolError (OK for nil).
+func Of(err error) int {
+	if err == nil {
+		return OK
+	}
+	var ec interface{ ExitCode() int }
+	if errors.As(err, &ec) {
+		return ec.ExitCode()
+	}
+	if errors.Is(err, context.Canceled) {
+		return Interrupted
+	}
+	return ToolError
+}
+
+// Code is the JSON error line's "error" of err: its own Code when it has a
+// non-empty one, else the name of its status.
+func Code(err error) string {
+	var c interface{ Code() string }
+	if errors.As(err, &c) && c.Code() != "" {
+		return c.Code()
+	}
+	switch Of(err) {
+	case Usage:
+		return "usage"
+	case Interrupted:
+		return "interrupted"
+	case Unreachable:
+		return "bad_response"
+	case Auth:
+		return "unauthorized"
+	}
+	return "error"
+}

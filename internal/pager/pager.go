@@ -1,0 +1,194 @@
+// Package pager sends a one-shot command's long output through the user's
+// pager (cli.md [wave 2]), as git and gh do: only on a terminal, only when
+// the output is taller than the screen, through $PAGER (default
+// "less -FRX"); AGSH_PAGER="" or PAGER=cat turns it off. What goes to
+// standard error meanwhile (notes, the session line) is held and written
+// after the pager exits, so it is neither lost in nor drawn over the pager.
+package pager
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"sync"
+)
+
+// Default is the pager when neither AGSH_PAGER nor PAGER is set.
+const Default = "less -FRX"
+
+// Command is the pager command line from the environment (lookup is
+// os.LookupEnv or a stand-in): AGSH_PAGER when set, else PAGER when set,
+// else Default; "" when paging is off (an empty value, or cat).
+func Command(lookup func(string) (string, bool)) string {
+	cmd := Default
+	if v, ok := lookup("AGSH_PAGER"); ok {
+		cmd = v
+	} else if v, ok := lookup("PAGER"); ok {
+		cmd = v
+	}
+	cmd = strings.TrimSpace(cmd)
+	if cmd == "cat" {
+		return ""
+	}
+	return cmd
+}
+
+// Pager holds standard output until it is taller than the screen, then
+// starts the pager and streams everything to it. Close ends it.
+type Pager struct {
+	command string
+	rows    int // the screen's height
+	cols    int // its width (for lines that wrap)
+	tty     io.Writer
+	stderr  io.Writer
+	env     []string
+
+	mu      sync.Mutex
+	held    bytes.Buffer // standard output not yet shown
+	used    int          // screen rows held output takes
+	proc    *exec.Cmd
+	in      io.WriteCloser
+	failed  bool
+	errHeld bytes.Buffer // standard error, written after the pager
+}
+
+// New returns a Pager writing to the terminal tty (rows × cols), running
+// command with env (nil: the process's; LESS=FRX is added when it has no
+// LESS); stderr receives the held standard
+// error at Close. A command of "" or a screen of no rows never pages.
+func New(command string, rows, cols int, tty, stderr io.Writer, env []string) *Pager {
+	return &Pager{command: command, rows: rows, cols: cols, tty: tty, stderr: stderr, env: env}
+}
+
+// Out is the writer for standard output.
+func (p *Pager) Out() io.Writer { return writerFunc(p.write) }
+
+// Err is the writer for standard error: held until Close.
+func (p *Pager) Err() io.Writer {
+	return writerFunc(func(b []byte) (int, error) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.errHeld.Write(b)
+	})
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
+
+func (p *Pager) write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.in != nil {
+		// An error means the user quit the pager: the rest is not wanted.
+		_, _ = p.in.Write(b)
+		return len(b), nil
+	}
+	if p.command == "" || p.rows <= 0 || p.failed {
+		return p.tty.Write(b)
+	}
+	p.held.Write(b)
+	p.used += rowsOf(b, p.cols)
+	if p.used >= p.rows {
+		p.start()
+	}
+	return len(b), nil
+}
+
+// rowsOf counts the screen rows the lines ending in b take (a line wider
+// than cols wraps; escape sequences are counted, so this errs on paging).
+func rowsOf(b []byte, cols int) int {
+	n := 0
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return n
+		}
+		n++
+		if cols > 0 && i > cols {
+			n += (i - 1) / cols
+		}
+		b = b[i+1:]
+	}
+	return n
+}
+
+// start runs the pager and gives it what is held; when it cannot start,
+// the output goes to the terminal with a note.
+func (p *Pager) start() {
+	cmd := exec.Command("sh", "-c", p.command)
+	cmd.Stdout, cmd.Stderr = p.tty, p.tty
+	if p.env != nil {
+		cmd.Env = p.env
+		if !hasVar(cmd.Env, "LESS") {
+			cmd.Env = append(cmd.Env, "LESS=FRX") // as git does
+		}
+	}
+	var err error
+	if f := strings.Fields(p.command); len(f) > 0 && !strings.ContainsAny(f[0], "=$'\"") {
+		_, err = exec.LookPath(f[0]) // sh would start, then not find it
+	}
+	var in io.WriteCloser
+	if err == nil {
+		in, err = cmd.StdinPipe()
+	}
+	if err == nil {
+		err = cmd.Start()
+	}
+	if err != nil {
+		p.failed = true
+		fmt.Fprintf(&p.errHeld, "agsh: pager %q did not start: %v\n", p.command, err)
+		p.tty.Write(p.held.Bytes())
+		p.held.Reset()
+		return
+	}
+	p.proc, p.in = cmd, in
+	_, _ = in.Write(p.held.Bytes())
+	p.held.Reset()
+}
+
+// Paging reports whether the pager was started.
+func (p *Pager) Paging() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.proc != nil
+}
+
+// Close shows what is held (on the terminal when it never filled the
+// screen), waits for the pager to exit, then writes the held standard
+// error.
+func (p *Pager) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.proc != nil {
+		p.in.Close()
+		_ = p.proc.Wait()
+	} else if p.held.Len() > 0 {
+		p.tty.Write(p.held.Bytes())
+		p.held.Reset()
+	}
+	_, err := p.stderr.Write(p.errHeld.Bytes())
+	p.errHeld.Reset()
+	return err
+}
+
+func hasVar(env []string, name string) bool {
+	for _, e := range env {
+		if strings.HasPrefix(e, name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// ShellCommand is the pager of the interactive shell: AGSH_PAGER's command
+// when it is set (as Command reads it), else "" (the REPL pages only when
+// asked to).
+func ShellCommand(lookup func(string) (string, bool)) string {
+	if _, ok := lookup("AGSH_PAGER"); !ok {
+		return ""
+	}
+	return Command(lookup)
+}

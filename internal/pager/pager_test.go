@@ -1,0 +1,116 @@
+package pager
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCommand(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{nil, "less -FRX"},
+		{map[string]string{"PAGER": "more"}, "more"},
+		{map[string]string{"PAGER": "cat"}, ""},
+		{map[string]string{"PAGER": ""}, ""},
+		{map[string]string{"AGSH_PAGER": ""}, ""},
+		{map[string]string{"AGSH_PAGER": "", "PAGER": "more"}, ""},
+		{map[string]string{"AGSH_PAGER": "bat -p", "PAGER": "cat"}, "bat -p"},
+		{map[string]string{"AGSH_PAGER": " cat "}, ""},
+	} {
+		lookup := func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
+		if got := Command(lookup); got != tc.want {
+			t.Errorf("Command(%v) = %q, want %q", tc.env, got, tc.want)
+		}
+	}
+}
+
+// fakePager writes a script that marks its output, for the pager command.
+func fakePager(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "pager")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\necho '[pager start]'\ncat\necho '[pager end]'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestShortOutputIsNotPaged(t *testing.T) {
+	var tty, stderr bytes.Buffer
+	p := New(fakePager(t), 5, 80, &tty, &stderr, nil)
+	p.Out().Write([]byte("one\ntwo\n"))
+	p.Err().Write([]byte("note\n"))
+	p.Out().Write([]byte("three\nfour\n"))
+	if tty.Len() != 0 {
+		t.Errorf("written before Close: %q", tty.String())
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if p.Paging() || tty.String() != "one\ntwo\nthree\nfour\n" || stderr.String() != "note\n" {
+		t.Errorf("paging %v, tty %q, stderr %q", p.Paging(), tty.String(), stderr.String())
+	}
+}
+
+func TestTallOutputIsPaged(t *testing.T) {
+	var tty, stderr bytes.Buffer
+	p := New(fakePager(t), 5, 80, &tty, &stderr, []string{"PATH=/usr/bin:/bin"})
+	var want strings.Builder
+	for i := 0; i < 50; i++ {
+		line := strings.Repeat("x", i) + "\n"
+		want.WriteString(line)
+		p.Out().Write([]byte(line))
+	}
+	p.Err().Write([]byte("(2 more columns)\n"))
+	if stderr.Len() != 0 {
+		t.Errorf("standard error written before the pager exited: %q", stderr.String())
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !p.Paging() || tty.String() != "[pager start]\n"+want.String()+"[pager end]\n" {
+		t.Errorf("paging %v, tty %q", p.Paging(), tty.String())
+	}
+	if stderr.String() != "(2 more columns)\n" {
+		t.Errorf("stderr %q", stderr.String())
+	}
+}
+
+func TestWrappedLinesCount(t *testing.T) {
+	var tty, stderr bytes.Buffer
+	p := New(fakePager(t), 5, 10, &tty, &stderr, nil)
+	p.Out().Write([]byte(strings.Repeat("y", 35) + "\n" + strings.Repeat("z", 15) + "\n")) // 4 + 2 rows
+	p.Close()
+	if !p.Paging() {
+		t.Errorf("6 rows on a 5-row screen not paged: %q", tty.String())
+	}
+}
+
+func TestOffOrNoScreen(t *testing.T) {
+	for _, p := range []*Pager{New("", 5, 80, nil, nil, nil), New("less", 0, 80, nil, nil, nil)} {
+		var tty, stderr bytes.Buffer
+		p.tty, p.stderr = &tty, &stderr
+		p.Out().Write([]byte(strings.Repeat("a\n", 100)))
+		if tty.Len() != 200 {
+			t.Errorf("output held with paging off: %d bytes written", tty.Len())
+		}
+		p.Close()
+		if p.Paging() {
+			t.Error("paged with paging off")
+		}
+	}
+}
+
+func TestPagerThatDoesNotStart(t *testing.T) {
+	var tty, stderr bytes.Buffer
+	p := New("/nonexistent/pager", 2, 80, &tty, &stderr, nil)
+	p.Out().Write([]byte("a\nb\nc\n"))
+	p.Close()
+	if !strings.Contains(tty.String(), "a\nb\nc\n") {
+		t.Errorf("output lost: tty %q stderr %q", tty.String(), stderr.String())
+	}
+}

@@ -1,0 +1,124 @@
+// Package resultstream is the writer chain of a call's text result
+// streamed to standard output (catalog.CallStream): the string is decoded
+// (render.ResultStream), reformatted by read and grep (curated.Stream), and
+// written as the text or --output json view would write the whole value.
+// Views that need the whole value (a highlighted read or diff, the other
+// curated commands' reformatting, text that may be JSON) hold it: New then
+// returns nil, or Finish hands the held value back.
+package resultstream
+
+import (
+	"io"
+
+	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/curated"
+	"github.com/agsh-dev/agsh/render"
+)
+
+// Options describe the command whose result may stream.
+type Options struct {
+	// Command is the tool's name.
+	Command string
+	// Reformats: a bound curated command (its results are reformatted).
+	Reformats bool
+	// JSON: --output json.
+	JSON bool
+	// Highlighted: the result would be highlighted (a read or diff on a
+	// color terminal), which needs the whole text.
+	Highlighted bool
+	// GrepContext: grep's -A/-B/-C.
+	GrepContext bool
+	// Render is standard output's rendering options.
+	Render render.Options
+	// Last: the command ends its line; only then can its result stream.
+	Last bool
+}
+
+// Stream is one result's chain. A nil *Stream streams nothing.
+type Stream struct {
+	rs   *render.ResultStream
+	cur  *curated.Stream
+	text *render.TextStream // the text view's sink (nil for JSON)
+}
+
+// New returns the chain onto w, or nil when the view needs the whole value.
+func New(w io.Writer, o Options) *Stream {
+	s := &Stream{}
+	switch {
+	case !o.Last:
+		return nil
+	case o.JSON:
+		s.rs = render.NewResultStream(render.JSONStringSink(w))
+	case o.Reformats && (o.Highlighted || !curated.Streams(o.Command)):
+		return nil
+	case o.Reformats:
+		s.text = render.TextStreamSink(w, o.Render)
+		s.cur = curated.NewStream(s.text, o.Command, curated.ReformatOptions{Context: o.GrepContext})
+		s.rs = render.NewResultStream(curatedSink{s.cur})
+	default:
+		s.text = render.TextStreamSink(w, o.Render)
+		s.rs = render.NewResultStream(s.text)
+	}
+	return s
+}
+
+// Func is what catalog.CallStream is given.
+func (s *Stream) Func() catalog.StreamFunc {
+	if s == nil {
+		return nil
+	}
+	return func() io.Writer { return s.rs }
+}
+
+// End is what a finished stream leaves to its caller.
+type End struct {
+	// Held: the text was held whole (it may be JSON); Value is then the
+	// value to render the usual way.
+	Held  bool
+	Value render.Value
+	// Notes go to standard error; Status is the command's exit status.
+	Notes  []string
+	Status int
+}
+
+// Finish ends a streamed result whose call returned callErr, passing each
+// note for standard error to note; the error is callErr, else the
+// stream's own.
+func (s *Stream) Finish(callErr error, note func(string)) (End, error) {
+	end, err := s.finish()
+	for _, n := range end.Notes {
+		note(n)
+	}
+	if callErr != nil {
+		return end, callErr
+	}
+	return end, err
+}
+
+func (s *Stream) finish() (End, error) {
+	if err := s.rs.Close(); err != nil {
+		return End{}, err
+	}
+	if v, ok := s.rs.Held(); ok {
+		return End{Held: true, Value: v}, nil
+	}
+	if s.cur == nil {
+		return End{}, nil
+	}
+	end, err := s.cur.Close()
+	if err == nil {
+		if end.Verbatim {
+			err = s.text.Close()
+		} else {
+			err = s.text.CloseFinal()
+		}
+	}
+	return End{Notes: end.Notes, Status: end.Status}, err
+}
+
+// curatedSink is a curated.Stream as a render.TextSink; Finish closes the
+// stream itself, as it needs what the stream leaves.
+type curatedSink struct{ s *curated.Stream }
+
+func (c curatedSink) Write(p []byte) (int, error) { return c.s.Write(p) }
+func (c curatedSink) Close() error                { return nil }

@@ -1,0 +1,74 @@
+package resultstream
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/agsh-dev/agsh/render"
+)
+
+func TestNewHoldsWhatNeedsTheWhole(t *testing.T) {
+	var w bytes.Buffer
+	for _, o := range []Options{
+		{Command: "read", Reformats: true, Highlighted: true, Last: true},
+		{Command: "ls", Reformats: true, Last: true},
+		{Command: "diff", Reformats: true, Last: true},
+		{Command: "read", Reformats: true},
+	} {
+		if New(&w, o) != nil {
+			t.Errorf("%+v streams", o)
+		}
+	}
+	if New(&w, Options{Command: "read", Reformats: true, Last: true}) == nil ||
+		New(&w, Options{Command: "x", JSON: true, Last: true}) == nil {
+		t.Error("a streamable result does not stream")
+	}
+}
+
+// feed writes a string token's content through the chain of o.
+func feed(t *testing.T, o Options, content string, callErr error) (string, End, []string, error) {
+	t.Helper()
+	var w bytes.Buffer
+	s := New(&w, o)
+	if _, err := s.Func()().Write([]byte(content)); err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	end, err := s.Finish(callErr, func(n string) { notes = append(notes, n) })
+	return w.String(), end, notes, err
+}
+
+func TestChains(t *testing.T) {
+	out, end, _, err := feed(t, Options{Command: "read", Reformats: true, Last: true},
+		`     1|a\n     2|b\n\n[Showing lines 1-2 of 9. Use offset=3 to continue.]`, nil)
+	if err != nil || out != "a\nb\n" || end.Held {
+		t.Fatalf("read: %q %+v %v", out, end, err)
+	}
+	out, _, _, _ = feed(t, Options{Command: "read", Reformats: true, Last: true}, `not numbered`, nil)
+	if out != "not numbered\n" {
+		t.Fatalf("read verbatim: %q", out)
+	}
+	out, end, _, _ = feed(t, Options{Command: "grep", Reformats: true, Last: true}, `No matches found`, nil)
+	if out != "" || end.Status != 1 {
+		t.Fatalf("grep: %q %+v", out, end)
+	}
+	out, _, _, _ = feed(t, Options{Command: "x", Last: true, Render: render.Options{TTY: true}}, `a\u001b[2Jb`, nil)
+	if out != `a\x1b[2Jb`+"\n" {
+		t.Fatalf("text on a terminal: %q", out)
+	}
+	out, _, _, _ = feed(t, Options{Command: "x", JSON: true, Last: true}, `a\/b`, nil)
+	if out != `"a/b"`+"\n" {
+		t.Fatalf("json: %q", out)
+	}
+	out, end, _, _ = feed(t, Options{Command: "x", Last: true}, ` [1,2]`, nil)
+	if out != "" || !end.Held || !end.Value.IsJSON {
+		t.Fatalf("JSON text: %q %+v", out, end)
+	}
+	boom := errors.New("cut short")
+	out, _, _, err = feed(t, Options{Command: "x", Last: true}, `partial`, boom)
+	if err != boom || !strings.HasPrefix(out, "partial") {
+		t.Fatalf("call error: %q %v", out, err)
+	}
+}

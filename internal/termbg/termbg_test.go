@@ -1,0 +1,142 @@
+package termbg
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+func TestFromColorFGBG(t *testing.T) {
+	for v, want := range map[string][2]bool{
+		"15;0": {false, true}, "0;15": {true, true}, "0;7": {true, true}, "15;8": {false, true},
+		"12;default;0": {false, true}, "0;default;15": {true, true}, "0;11": {true, true},
+		"": {false, false}, "15;default": {false, false}, "x": {false, false}, "0;16": {false, false},
+	} {
+		light, ok := FromColorFGBG(v)
+		if light != want[0] || ok != want[1] {
+			t.Errorf("FromColorFGBG(%q) = %v, %v; want %v, %v", v, light, ok, want[0], want[1])
+		}
+	}
+}
+
+func TestFromOSC11(t *testing.T) {
+	for answer, want := range map[string][2]bool{
+		"\x1b]11;rgb:ffff/ffff/ffff\x1b\\": {true, true},
+		"\x1b]11;rgb:0000/0000/0000\x07":   {false, true},
+		"\x1b]11;rgb:fdf6/e3e3/e3e3\x1b\\": {true, true},  // solarized light
+		"\x1b]11;rgb:28/2c/34\x07":         {false, true}, // one dark, two digits
+		"\x1b]11;rgba:ff/ff/ff/ff\x07":     {true, true},
+		"junk\x1b]11;rgb:f/f/f\x07":        {true, true},
+		"\x1b]11;rgb:ffff/ffff\x07":        {false, false},
+		"\x1b]11;rgb:fffff/0/0\x07":        {false, false},
+		"\x1b]11;#ffffff\x07":              {false, false},
+		"\x1b]11;rgb:ffff/ffff/ffff":       {false, false},
+		"\x1b[?62;c":                       {false, false},
+	} {
+		light, ok := FromOSC11([]byte(answer))
+		if light != want[0] || ok != want[1] {
+			t.Errorf("FromOSC11(%q) = %v, %v; want %v, %v", answer, light, ok, want[0], want[1])
+		}
+	}
+}
+
+// openPTY returns the two ends of a new pseudo-terminal.
+func openPTY(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	if err := unix.IoctlSetPointerInt(fdOf(t, m), unix.TIOCSPTLCK, 0); err != nil {
+		m.Close()
+		t.Skipf("unlockpt: %v", err)
+	}
+	n, err := unix.IoctlGetInt(fdOf(t, m), unix.TIOCGPTN)
+	if err != nil {
+		m.Close()
+		t.Skipf("ptsname: %v", err)
+	}
+	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		m.Close()
+		t.Skipf("open slave: %v", err)
+	}
+	t.Cleanup(func() { m.Close(); s.Close() })
+	return m, s
+}
+
+// terminal plays the terminal on the master side: it reads the queries and
+// writes answer once both have arrived.
+func terminal(t *testing.T, master *os.File, answer string) <-chan string {
+	got := make(chan string, 1)
+	go func() {
+		var b []byte
+		buf := make([]byte, 64)
+		for !bytes.Contains(b, []byte("\x1b[c")) {
+			n, err := master.Read(buf)
+			if err != nil {
+				break
+			}
+			b = append(b, buf[:n]...)
+		}
+		if answer != "" {
+			master.WriteString(answer)
+		}
+		got <- string(b)
+	}()
+	return got
+}
+
+func TestQuery(t *testing.T) {
+	for _, tc := range []struct {
+		name, answer string
+		light, ok    bool
+	}{
+		{"light", "\x1b]11;rgb:ffff/ffff/ffff\x1b\\\x1b[?62;22c", true, true},
+		{"dark", "\x1b]11;rgb:1e1e/1e1e/1e1e\x07\x1b[?1;2c", false, true},
+		{"no OSC 11 support", "\x1b[?1;2c", false, false},
+		{"no answer at all", "", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			master, slave := openPTY(t)
+			sent := terminal(t, master, tc.answer)
+			timeout := 5 * time.Second
+			if tc.answer == "" {
+				timeout = 100 * time.Millisecond
+			}
+			light, ok := Query(slave, timeout)
+			if light != tc.light || ok != tc.ok {
+				t.Errorf("Query = %v, %v; want %v, %v", light, ok, tc.light, tc.ok)
+			}
+			if q := <-sent; q != "\x1b]11;?\x1b\\\x1b[c" {
+				t.Errorf("queries sent = %q", q)
+			}
+		})
+	}
+}
+
+func TestDetectorPrefersColorFGBG(t *testing.T) {
+	d := &Detector{ColorFGBG: "0;15", TTYPath: "/nonexistent/tty"}
+	if !d.Light() || !d.Light() {
+		t.Error("COLORFGBG 0;15 is a light background")
+	}
+	d = &Detector{TTYPath: "/nonexistent/tty"}
+	if d.Light() {
+		t.Error("no facts: dark")
+	}
+}
+
+// fdOf is f's descriptor, leaving f in non-blocking mode (unlike f.Fd).
+func fdOf(t *testing.T, f *os.File) int {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd := -1
+	rc.Control(func(u uintptr) { fd = int(u) })
+	return fd
+}

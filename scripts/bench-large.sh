@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# Built-binary benchmarks of issue 15 (large answers, per-command work),
+# against the development deployment on loopback with canned answers armed
+# through its fault routes. Each row runs the built agsh (bin/agsh) and, when
+# given, a previous build of it, alternated in one run; it prints the median
+# wall and CPU time, the peak RSS (/usr/bin/time -v's "Maximum resident set
+# size" of the agsh process) and the ratio new/old. Outputs of both builds
+# are compared by md5. Asserts nothing but identical output.
+#
+#   scripts/bench-large.sh [-n runs] [-o old-agsh] [rows...]
+#
+# rows: read200 json50 json50held table100k script1000 color50k help10k
+# (default: all).
+# Needs: curl, awk, md5sum, /usr/bin/time (GNU time), strace (color50k's
+# write count; skipped without it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=3 old=""
+while getopts "n:o:" opt; do
+  case $opt in
+    n) runs=$OPTARG ;;
+    o) old=$(realpath "$OPTARG") ;;
+    *) exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+rows=${*:-read200 json50 json50held table100k script1000 color50k help10k}
+make -s build
+new=$PWD/bin/agsh
+work=$(mktemp -d)
+server=""
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+mkdir -p "$work/root"
+./bin/agsh-devserver --addr 127.0.0.1:0 --root "$work/root" > "$work/log" 2>&1 &
+server=$!
+for _ in $(seq 100); do grep -q '^ready$' "$work/log" && break; sleep 0.1; done
+exe=$(awk '$1 == "executor" { print $2 }' "$work/log")
+export AGENT_SHELL_TARGET=$exe NO_COLOR= CLICOLOR_FORCE= COLUMNS=120
+unset AGENT_SHELL_BEARER_TOKEN
+
+# arm ROUTE FILE COUNT: the next COUNT requests of ROUTE answer 200 with the
+# JSON body in FILE.
+arm() {
+  { printf '{"route":"%s","count":%d,"status":200,"body":' "$1" "$3"; cat "$2"; printf '}'; } > "$work/fault.json"
+  curl -sf -X POST -H 'Content-Type: application/json' --data-binary @"$work/fault.json" "$exe/v1/dev/faults" > /dev/null
+  rm -f "$work/fault.json"
+}
+disarm() { curl -sf -X DELETE "$exe/v1/dev/faults" > /dev/null; }
+
+# envelope FILE MB [held]: a read answer whose result is MB MiB of numbered
+# lines ("     1|log line 1 of the big file …"), no final newline; with
+# "held", "result" comes before "ok" and "isError" (the answer is held).
+envelope() {
+  awk -v size=$(($2 << 20)) -v held="${3:-}" 'BEGIN {
+    if (held == "") printf "{\"ok\":true,\"toolName\":\"read\",\"callId\":\"c1\",\"isError\":false,\"result\":\""
+    else printf "{\"result\":\""
+    n = 0
+    for (i = 1; n < size; i++) {
+      line = sprintf("%6d|log line %d of the big file, with some text to make it longer", i, i)
+      if (i > 1) printf "\\n"
+      printf "%s", line
+      n += length(line) + 1
+    }
+    if (held == "") printf "\",\"durationMs\":12}"
+    else printf "\",\"ok\":true,\"toolName\":\"read\",\"callId\":\"c1\",\"isError\":false,\"durationMs\":12}"
+  }' > "$1"
+}
+
+# measure LABEL CMD...: runs the command (output to $work/out) $runs times
+# and prints the median wall time (ns clock), the mean CPU time (user+sys,
+# /usr/bin/time) and the peak RSS.
+measure() {
+  local label=$1; shift
+  : > "$work/times"
+  for _ in $(seq "$runs"); do
+    local t0 t1
+    t0=$(date +%s%N)
+    /usr/bin/time -f '%U %S %M' -o "$work/t1" "$@" > "$work/out" 2> "$work/err" || true
+    t1=$(date +%s%N)
+    echo "$(( (t1 - t0) / 1000 )) $(tail -n 1 "$work/t1")" >> "$work/times"
+  done
+  local w c m
+  w=$(awk '{ print $1 / 1e6 }' "$work/times" | sort -n | awk -v n="$runs" 'NR == int((n+1)/2)')
+  c=$(awk '{ c += $2 + $3 } END { print c / NR }' "$work/times")
+  m=$(awk '$4 > m { m = $4 } END { print m }' "$work/times")
+  awk -v l="$label" -v w="$w" -v c="$c" -v m="$m" 'BEGIN {
+    printf "%-34s wall %8.4f s  cpu %8.4f s  peak RSS %7.1f MiB\n", l, w, c, m/1024 }'
+  echo "$w $c $m" > "$work/last"
+  md5sum < "$work/out" | cut -d' ' -f1 > "$work/md5.$label"
+}
+
+# pair ROW CMD-ARGS...: measures new (and old) agsh with the same arguments.
+pair() {
+  local row=$1; shift
+  measure "$row new" "$new" "$@"; read -r nw nc nm < "$work/last"
+  if [ -n "$old" ]; then
+    measure "$row old" "$old" "$@"; read -r ow oc om < "$work/last"
+    local same=identical
+    cmp -s "$work/md5.$row new" "$work/md5.$row old" || same=DIFFERENT
+    awk -v a="$nw" -v b="$ow" -v c="$nc" -v d="$oc" -v e="$nm" -v f="$om" -v r="$row" -v s="$same" 'BEGIN {
+      printf "%-34s new/old: wall %.2fx  cpu %.2fx  RSS %.2fx  (output %s)\n", r, a/b, c/d, e/f, s }'
+  fi
+}
+
+for row in $rows; do
+  disarm
+  case $row in
+  read200)
+    envelope "$work/env" 200
+    arm "POST /v1/tools/read" "$work/env" 1000
+    pair read200 read /repo/big.log
+    ;;
+  json50)
+    envelope "$work/env" 50
+    arm "POST /v1/tools/read" "$work/env" 1000
+    pair json50 --output json read /repo/big.log
+    ;;
+  json50held)
+    envelope "$work/env" 50 held
+    arm "POST /v1/tools/read" "$work/env" 1000
+    pair json50held --output json read /repo/big.log
+    ;;
+  table100k)
+    awk 'BEGIN {
+      printf "{\"ok\":true,\"toolName\":\"list_changes\",\"callId\":\"c1\",\"isError\":false,\"result\":["
+      for (i = 0; i < 100000; i++) {
+        if (i > 0) printf ","
+        printf "{\"id\":%d,\"name\":\"item-%d\",\"status\":\"active\",\"owner\":\"user%d@example.com\",\"score\":%d.5,\"tags\":[\"a\",\"b\"],\"region\":\"eu-west-%d\",\"note\":\"row %d of the benchmark table\"}", i, i, i % 97, i % 1000, i % 3, i
+      }
+      printf "]}"
+    }' > "$work/env"
+    arm "POST /v1/tools/list_changes" "$work/env" 1000
+    pair table100k list_changes
+    ;;
+  script1000)
+    # A JSON text result (an MCP-style text part holding a JSON array of
+    # 20 objects), rendered as a table, 1,000 times in one script.
+    awk 'BEGIN {
+      printf "{\"ok\":true,\"toolName\":\"list_changes\",\"callId\":\"c1\",\"isError\":false,\"result\":\"["
+      for (i = 0; i < 20; i++) {
+        if (i > 0) printf ","
+        printf "{\\\"sha\\\":\\\"%040d\\\",\\\"author\\\":\\\"dev%d\\\",\\\"date\\\":\\\"2026-11-%02dT10:00:00Z\\\",\\\"subject\\\":\\\"change number %d\\\",\\\"files\\\":[\\\"a.go\\\",\\\"b.go\\\"]}", i, i % 5, i % 28 + 1, i
+      }
+      printf "]\"}"
+    }' > "$work/env"
+    arm "POST /v1/tools/list_changes" "$work/env" 100000
+    for _ in $(seq 1000); do echo list_changes; done > "$work/script.agsh"
+    measure "script1000 new" sh -c "exec '$new' < '$work/script.agsh'"; read -r nw nc nm < "$work/last"
+    if [ -n "$old" ]; then
+      measure "script1000 old" sh -c "exec '$old' < '$work/script.agsh'"; read -r ow oc om < "$work/last"
+      awk -v a="$nc" -v b="$oc" -v c="$nw" -v d="$ow" 'BEGIN { printf "%-34s new/old: cpu %.2fx  wall %.2fx\n", "script1000", a/b, c/d }'
+    fi
+    ;;
+  color50k)
+    : > "$work/root/big.go"
+    for f in $(git ls-files '*.go'); do
+      [ "$(wc -c < "$work/root/big.go")" -gt 48000 ] && break
+      cat "$f" >> "$work/root/big.go"
+    done
+    head -c 50000 "$work/root/big.go" | sed '$d' > "$work/root/b.go" && mv "$work/root/b.go" "$work/root/big.go"
+    export CLICOLOR_FORCE=1
+    pair color50k read /repo/big.go
+    if command -v strace > /dev/null; then
+      for b in new old; do
+        bin=$new; [ $b = old ] && bin=$old
+        [ -z "$bin" ] && continue
+        strace -f -c -e trace=write -o "$work/strace" "$bin" read /repo/big.go > /dev/null 2>&1
+        awk -v b=$b '$NF == "write" { printf "%-34s write calls %d\n", "color50k " b, $4 }' "$work/strace"
+      done
+    fi
+    export CLICOLOR_FORCE=
+    ;;
+  help10k)
+    awk 'BEGIN {
+      printf "{\"ok\":true,\"tools\":["
+      for (i = 0; i < 10000; i++) {
+        if (i > 0) printf ","
+        if (i % 4 == 0) printf "{\"name\":\"tool_%05d\",\"title\":\"Does thing number %d\",\"source\":{\"kind\":\"authored\"}}", i, i
+        else printf "{\"name\":\"conn%02d_tool_%05d\",\"title\":\"A connection tool, number %d\",\"source\":{\"kind\":\"connection\",\"connection\":\"conn%02d\"}}", i % 40, i, i, i % 40
+      }
+      printf "]}"
+    }' > "$work/env"
+    arm "GET /v1/tools" "$work/env" 100000
+    local_runs=$runs; runs=$((runs * 5))
+    measure "help10k agsh" "$new" help; read -r nw nc nm < "$work/last"
+    measure "help10k curl" curl -sf "$exe/v1/info" "$exe/v1/tools" "$exe/v1/sessions"; read -r cw cc cm < "$work/last"
+    awk -v a="$nw" -v b="$cw" 'BEGIN { printf "%-34s agsh/curl: wall %.2fx\n", "help10k new", a/b }'
+    if [ -n "$old" ]; then
+      measure "help10k old" "$old" help; read -r ow oc om < "$work/last"
+      measure "help10k curl" curl -sf "$exe/v1/info" "$exe/v1/tools" "$exe/v1/sessions"; read -r cw cc cm < "$work/last"
+      awk -v a="$ow" -v b="$cw" -v c="$nw" 'BEGIN { printf "%-34s agsh/curl: wall %.2fx   new/old %.2fx\n", "help10k old", a/b, c/a }'
+    fi
+    runs=$local_runs
+    ;;
+  *) echo "unknown row $row" >&2; exit 2 ;;
+  esac
+done
