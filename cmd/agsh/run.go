@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/iostreams"
@@ -32,6 +33,7 @@ func run(args []string, ios *iostreams.IOStreams, e env) int {
 	}
 
 	a := newApp(ios, e, g)
+	a.late = command.LateOptions(args, &a.g)
 	defer a.flush()
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -47,8 +49,11 @@ func run(args []string, ios *iostreams.IOStreams, e env) int {
 
 // oneShot runs `agsh <name> [args…]` (or `agsh help [tool]`).
 func (a *app) oneShot(ctx context.Context, name string, args []string) int {
-	if err := a.connect(ctx); err != nil {
+	if err := a.lateTarget(ctx, name); err != nil {
 		return a.report(ctx, a.errOut, err)
+	}
+	if err := a.connect(ctx); err != nil {
+		return a.report(ctx, a.errOut, command.WithShadowHint(a.late, err))
 	}
 	endPager := a.paged()
 	status := a.dispatch(ctx, name, args)
@@ -68,6 +73,23 @@ func (a *app) paged() func() {
 	a.ios.Out, a.ios.ErrOut = p.Out(), p.Err()
 	a.setSecrets()
 	return func() { a.flush(); _ = p.Close() }
+}
+
+// lateTarget checks a --target after the command name against the tool of
+// the environment's target first (command.CheckLateTarget).
+func (a *app) lateTarget(ctx context.Context, name string) error {
+	late := a.g.Values["--target"]
+	delete(a.g.Values, "--target") // the probe connects to the environment's target
+	keepEnv, err := command.CheckLateTarget(a.late, a.g.Help, a.getenv("AGENT_SHELL_TARGET"), name, func() (*catalog.ToolDetail, error) {
+		if err := a.connect(ctx); err != nil {
+			return nil, err
+		}
+		return a.run.Tool(ctx, name)
+	})
+	if !keepEnv {
+		a.g.Values["--target"] = late
+	}
+	return err
 }
 
 // dispatch runs one command: agsh's help word, unless the deployment has a
