@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/iostreams"
@@ -49,7 +48,7 @@ func run(args []string, ios *iostreams.IOStreams, e env) int {
 
 // oneShot runs `agsh <name> [args…]` (or `agsh help [tool]`).
 func (a *app) oneShot(ctx context.Context, name string, args []string) int {
-	if err := a.lateTarget(ctx, name); err != nil {
+	if err := command.CheckLateTarget(ctx, a.late, &a.g, a.getenv("AGENT_SHELL_TARGET"), name, a.connect, &a.run); err != nil {
 		return a.report(ctx, a.errOut, err)
 	}
 	if err := a.connect(ctx); err != nil {
@@ -73,23 +72,6 @@ func (a *app) paged() func() {
 	a.ios.Out, a.ios.ErrOut = p.Out(), p.Err()
 	a.setSecrets()
 	return func() { a.flush(); _ = p.Close() }
-}
-
-// lateTarget checks a --target after the command name against the tool of
-// the environment's target first (command.CheckLateTarget).
-func (a *app) lateTarget(ctx context.Context, name string) error {
-	late := a.g.Values["--target"]
-	delete(a.g.Values, "--target") // the probe connects to the environment's target
-	keepEnv, err := command.CheckLateTarget(a.late, a.g.Help, a.getenv("AGENT_SHELL_TARGET"), name, func() (*catalog.ToolDetail, error) {
-		if err := a.connect(ctx); err != nil {
-			return nil, err
-		}
-		return a.run.Tool(ctx, name)
-	})
-	if !keepEnv {
-		a.g.Values["--target"] = late
-	}
-	return err
 }
 
 // dispatch runs one command: agsh's help word, unless the deployment has a

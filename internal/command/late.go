@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -91,26 +92,39 @@ func LateTarget(late []LateOption) bool {
 
 // CheckLateTarget: with a target in the environment (env), a --target
 // after the command name is checked first against the environment's
-// deployment: probe fetches the tool's detail there. When that tool has a
-// target property (renamed --target-2), the option is the usage error
-// naming both spellings and nothing is resolved; with --help (help), the
-// page of that tool is shown instead and keepEnv says to stay on the
-// environment's target. Otherwise the flag beats the environment as usual.
-func CheckLateTarget(late []LateOption, help bool, env, name string, probe func() (*catalog.ToolDetail, error)) (keepEnv bool, err error) {
-	if !LateTarget(late) || env == "" || name == "help" {
-		return false, nil
-	}
-	d, err := probe()
-	if err != nil {
-		return false, nil // the flag's own target decides
-	}
-	if err := ShadowedTarget(d); err != nil {
-		if help {
-			return true, nil
+// deployment: connect connects to the target g names (the late one taken
+// out of g meanwhile), making *run, whose detail of the tool is asked. When
+// that tool has a target property (renamed --target-2), the option is the
+// usage error naming both spellings and nothing is resolved; with --help
+// the page of that tool is shown instead (g keeps the environment's
+// target). Otherwise the flag beats the environment as usual: g gets it
+// back.
+func CheckLateTarget(ctx context.Context, late []LateOption, g *Globals, env, name string, connect func(context.Context) error, run **catalog.Run) error {
+	return checkLateTarget(late, g, env, name, func() (*catalog.ToolDetail, error) {
+		if err := connect(ctx); err != nil {
+			return nil, err
 		}
-		return false, err
+		return (*run).Tool(ctx, name)
+	})
+}
+
+// checkLateTarget is CheckLateTarget with the detail fetched by probe.
+func checkLateTarget(late []LateOption, g *Globals, env, name string, probe func() (*catalog.ToolDetail, error)) error {
+	if !LateTarget(late) || env == "" || name == "help" {
+		return nil
 	}
-	return false, nil
+	flag := g.Values["--target"]
+	delete(g.Values, "--target")
+	d, err := probe()
+	if err == nil {
+		if err = ShadowedTarget(d); err != nil && g.Help {
+			return nil // help for the environment's tool
+		}
+	} else {
+		err = nil // the flag's own target decides
+	}
+	g.Values["--target"] = flag
+	return err
 }
 
 // ShadowedTarget is the usage error for a --target after the name of a tool

@@ -62,21 +62,25 @@ func TestCheckLateTarget(t *testing.T) {
 		return func() (*catalog.ToolDetail, error) { return d, nil }
 	}
 	var se *generated.ShadowedOptionError
-	if keep, err := CheckLateTarget(late, false, "http://env/a", "git_checkout", probe(shadowing)); keep || !errors.As(err, &se) {
-		t.Errorf("shadowing tool: keep %v, err %v", keep, err)
+	g := func() *Globals { return &Globals{Values: map[string]string{"--target": "main"}} }
+	if gl := g(); !errors.As(checkLateTarget(late, gl, "http://env/a", "git_checkout", probe(shadowing)), &se) || gl.Get("--target") != "main" {
+		t.Errorf("shadowing tool: globals %v", gl.Values)
 	}
-	if keep, err := CheckLateTarget(late, true, "http://env/a", "git_checkout", probe(shadowing)); !keep || err != nil {
-		t.Errorf("with --help: keep %v, err %v", keep, err)
+	if gl := g(); func() bool {
+		gl.Help = true
+		return checkLateTarget(late, gl, "http://env/a", "git_checkout", probe(shadowing)) != nil
+	}() || gl.Get("--target") != "" {
+		t.Errorf("with --help: the environment's target is kept: %v", gl.Values)
 	}
-	if keep, err := CheckLateTarget(late, false, "http://env/a", "echo", probe(plain)); keep || err != nil {
-		t.Errorf("other tool: keep %v, err %v", keep, err)
+	if gl := g(); checkLateTarget(late, gl, "http://env/a", "echo", probe(plain)) != nil || gl.Get("--target") != "main" {
+		t.Errorf("other tool: %v", gl.Values)
 	}
 	called := false
 	spy := func() (*catalog.ToolDetail, error) { called = true; return shadowing, nil }
-	if _, err := CheckLateTarget(late, false, "", "git_checkout", spy); err != nil || called {
+	if err := checkLateTarget(late, g(), "", "git_checkout", spy); err != nil || called {
 		t.Errorf("no environment target: probed %v, err %v", called, err)
 	}
-	if _, err := CheckLateTarget([]LateOption{{Name: "--target", Early: "x"}}, false, "http://env/a", "git_checkout", spy); err != nil || called {
+	if err := checkLateTarget([]LateOption{{Name: "--target", Early: "x"}}, g(), "http://env/a", "git_checkout", spy); err != nil || called {
 		t.Errorf("a --target before the name: probed %v, err %v", called, err)
 	}
 	base := errors.New("no deployment named main")
