@@ -236,9 +236,28 @@ func (b *builder) leaf(v *view, spec *valueSpec, path, names []string, required 
 		Required: required,
 		spec:     spec,
 	}
+	if renamed {
+		f.base = base
+	}
 	f.describe(v)
+	f.Shape = b.shapeOf(v, f)
 	b.cmd.Flags = append(b.cmd.Flags, f)
 	b.cmd.byName[name] = f
+}
+
+// RenamedFrom returns the flag that was renamed away from this spelling
+// (a `target` property spelled --target-2 because --target is reserved), or
+// nil.
+func (c *Command) RenamedFrom(spelling string) *Flag {
+	if c == nil {
+		return nil
+	}
+	for _, f := range c.Flags {
+		if f.base == spelling {
+			return f
+		}
+	}
+	return nil
 }
 
 // Lookup returns the flag with this exact spelling ("--org-slug", "-i"),

@@ -27,6 +27,7 @@ type valueSpec struct {
 	item     *valueSpec   // vArray: the element spec (scalar or vJSON)
 	tuple    []*valueSpec // vArray of a tuple: per-position specs (vJSON)
 	what     string       // vJSON: the JSON values the schema allows, for errors ("an object or an integer"); "" any
+	allow    []*valueSpec // vJSON: the specs whose values it takes (a union's branches); nil: any JSON value
 }
 
 func (s *valueSpec) scalar() bool { return s.kind <= vUnion }
@@ -49,6 +50,7 @@ func jsonOf(fallback bool, specs ...*valueSpec) *valueSpec {
 		}
 	}
 	s.what = strings.Join(parts, " or ")
+	s.allow = specs
 	return s
 }
 

@@ -49,17 +49,74 @@ func (s *valueSpec) convert(text string) (any, bool) {
 		}
 		return nil, false
 	}
-	// vJSON
-	if v, ok := decodeJSON(text); ok {
-		if _, isObj := v.(map[string]any); s.object && !isObj {
-			return nil, false
-		}
+	// vJSON: the parsed value only when its type is one the schema allows
+	// (mapping.md, union rule); otherwise the text as a string when a string
+	// is allowed (`--content 42` against string-or-array sends "42").
+	if v, ok := decodeJSON(text); ok && s.allows(v) {
 		return v, true
 	}
 	if s.fallback {
 		return text, true
 	}
 	return nil, false
+}
+
+// allows reports whether a decoded JSON value (numbers as json.Number) is
+// of a type the spec takes.
+func (s *valueSpec) allows(v any) bool {
+	switch s.kind {
+	case vString:
+		_, ok := v.(string)
+		return ok
+	case vInteger:
+		n, ok := v.(json.Number)
+		if !ok {
+			return false
+		}
+		_, err := strconv.ParseInt(string(n), 10, 64)
+		return err == nil
+	case vNumber:
+		_, ok := v.(json.Number)
+		return ok
+	case vBoolean:
+		_, ok := v.(bool)
+		return ok
+	case vEnum:
+		enc := string(marshalCompact(v))
+		for _, e := range s.enum {
+			if string(marshalCompact(e.goValue())) == enc {
+				return true
+			}
+		}
+		return false
+	case vUnion:
+		for _, b := range s.branches {
+			if b.allows(v) {
+				return true
+			}
+		}
+		return false
+	case vObject:
+		_, ok := v.(map[string]any)
+		return ok
+	case vArray:
+		_, ok := v.([]any)
+		return ok
+	}
+	// vJSON
+	if s.object {
+		_, ok := v.(map[string]any)
+		return ok
+	}
+	if s.allow == nil {
+		return true
+	}
+	for _, b := range s.allow {
+		if b.allows(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // decodeJSON decodes exactly one JSON value with exact numbers.

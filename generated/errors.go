@@ -130,6 +130,39 @@ func (e *OperandError) Error() string {
 // ExitCode is 2 (usage).
 func (e *OperandError) ExitCode() int { return exitUsage }
 
+// ShadowedOptionError is a connection option (--target, --team,
+// --bearer-token, --session, --continuation-token) given after the name of
+// a command one of whose properties was renamed away from that spelling:
+// agsh will not guess whether the user meant its option or the tool's
+// property.
+type ShadowedOptionError struct {
+	Option   string // "--target"
+	Flag     string // "--target-2"
+	Property string // "target"
+}
+
+// Error implements error.
+func (e *ShadowedOptionError) Error() string {
+	return fmt.Sprintf("%s is agsh's %s; this tool's %s property is %s (give %s before the command name to choose the %s)",
+		e.Option, connectionOptions[e.Option], e.Property, e.Flag, e.Option, strings.TrimSuffix(connectionOptions[e.Option], " option"))
+}
+
+// ExitCode is 2 (usage).
+func (e *ShadowedOptionError) ExitCode() int { return exitUsage }
+
+// ShadowHint is the sentence a resolution error adds when the target came
+// from a --target given after the command name: that spelling is agsh's
+// deployment option, and a tool property named target is spelled
+// --target-2 (mapping.md's collision rule), so the user may have meant it.
+func ShadowHint(option string) string {
+	what := connectionOptions[option]
+	if what == "" {
+		return ""
+	}
+	prop := strings.TrimPrefix(option, "--")
+	return fmt.Sprintf("%s after the command name is agsh's %s; if you meant the tool's %s property, its flag is %s-2", option, what, prop, option)
+}
+
 // SchemaError is an input schema that cannot be mapped (not JSON, or too
 // large to expand). The deployment served it, so it is not a usage error:
 // exit status 5 (the deployment answered nonsense).

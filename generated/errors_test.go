@@ -214,7 +214,9 @@ func TestRejectOperandsHints(t *testing.T) {
 		{[]string{"--dry-run", "true", "--owner", "o"}, `unexpected operand "true": this command takes flags only; did you mean --dry-run=true?`},
 		{[]string{"--owner", "o", "-v", "false"}, `unexpected operand "false": this command takes flags only; did you mean -v=false?`},
 		{[]string{"--owner", "o", `{"a":1}`}, `unexpected operand "{\"a\":1}": this command takes flags only; did you mean --filter {"a":1}?`},
-		{[]string{"--owner", "o", "--limit", "1", "7"}, `unexpected operand "7": this command takes flags only; did you mean --filter 7?`},
+		{[]string{"--owner", "o", "--limit", "1", "[7]"}, `unexpected operand "[7]": this command takes flags only; did you mean --filter [7]?`},
+		// An object-or-array flag does not take 7 (mapping.md's union rule).
+		{[]string{"--owner", "o", "--limit", "1", "7"}, `unexpected operand "7": this command takes flags only`},
 	}
 	for _, tt := range tests {
 		p, err := c.Parse(tt.args)

@@ -19,8 +19,10 @@ type Flag struct {
 	Enum        []json.RawMessage // allowed values (const: one), nil otherwise
 	Format      string            // the schema's format, shown not enforced
 	Constraints []Constraint      // pattern, minimum, maxLength, …: shown, not enforced
+	Shape       string            // a JSON-valued flag: the shape one occurrence takes ("{name: string, tags?: [string]}"); "" otherwise
 
 	spec *valueSpec // how text becomes a value (the element spec for arrays)
+	base string     // the spelling it was renamed away from ("--target"); "" when not renamed
 }
 
 // Constraint is a validation keyword of the schema, shown in help and not
@@ -77,6 +79,45 @@ func (f *Flag) describe(v *view) {
 	}
 }
 
+// maxEnumPlaceholder is the longest "<a|b|c>" placeholder; a longer enum
+// shows its type instead ("<string>") and its values once, in help's facts.
+const maxEnumPlaceholder = 40
+
+// enumType names the JSON type every value of an enum shares ("string",
+// "integer", "number", "boolean"), else "value".
+func enumType(vals []*jvalue) string {
+	t := ""
+	for _, v := range vals {
+		var k string
+		switch v.kind {
+		case jString:
+			k = "string"
+		case jBool:
+			k = "boolean"
+		case jNumber:
+			k = "number"
+			if !strings.ContainsAny(v.s, ".eE") {
+				k = "integer"
+			}
+		default:
+			return "value"
+		}
+		switch {
+		case t == "":
+			t = k
+		case t == k:
+		case t == "integer" && k == "number" || t == "number" && k == "integer":
+			t = "number"
+		default:
+			return "value"
+		}
+	}
+	if t == "" {
+		return "value"
+	}
+	return t
+}
+
 func typeAndPlaceholder(s *valueSpec, repeated bool) (string, string) {
 	switch s.kind {
 	case vString:
@@ -95,7 +136,12 @@ func typeAndPlaceholder(s *valueSpec, repeated bool) (string, string) {
 		for i, e := range s.enum {
 			texts[i] = e.label()
 		}
-		return "enum", "<" + strings.Join(texts, "|") + ">"
+		ph := "<" + strings.Join(texts, "|") + ">"
+		if len(ph) > maxEnumPlaceholder {
+			// A long enum is printed once, in the facts line ("One of: …").
+			ph = "<" + enumType(s.enum) + ">"
+		}
+		return "enum", ph
 	case vUnion:
 		return "union", "<value>"
 	}

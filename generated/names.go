@@ -6,6 +6,16 @@ import (
 	"github.com/agsh-dev/agsh/internal/names"
 )
 
+// connectionOptions are the reserved options that choose the deployment,
+// the credential or the session, and what each is, for messages.
+var connectionOptions = map[string]string{
+	"--target":             "deployment option",
+	"--team":               "team option",
+	"--bearer-token":       "credential option",
+	"--session":            "session option",
+	"--continuation-token": "session option",
+}
+
 // Kebab turns a property name into the kebab-case used for flags (see
 // names.Kebab, the one kebab-caser).
 func Kebab(name string) string { return names.Kebab(name) }

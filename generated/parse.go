@@ -93,6 +93,16 @@ func (ps *parser) long(a string) {
 		return
 	}
 	if isGlobalWithValue(name) {
+		if f := ps.c.RenamedFrom(name); f != nil && connectionOptions[name] != "" {
+			// A connection option after the command name whose spelling a
+			// property of this tool was renamed away from: never taken as
+			// agsh's (cli.md, issue 14 rule 5).
+			ps.fail(&ShadowedOptionError{Option: name, Flag: f.Name, Property: f.Property()})
+			if !hasVal && ps.i+1 < len(ps.args) && !strings.HasPrefix(ps.args[ps.i+1], "-") {
+				ps.i++
+			}
+			return
+		}
 		if v, ok := ps.value(name, val, hasVal, nil); ok {
 			ps.p.Globals = append(ps.p.Globals, Global{Name: name, Value: v})
 		}

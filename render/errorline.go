@@ -58,6 +58,9 @@ func errorText(v Value) string {
 	if n.Kind == kindString {
 		return strings.TrimRight(n.Str(), "\r\n")
 	}
+	if isMCPWhole(n) {
+		return strings.TrimRight(mcpText(n), "\r\n")
+	}
 	if n.Kind == kindObject && (nonEmpty(n.Field("message")) || nonEmpty(n.Field("error"))) {
 		return wrapperText(n)
 	}

@@ -31,8 +31,42 @@ type HelpItem struct {
 	Property string
 	// Description is plain text, word-wrapped.
 	Description string
+	// Shape, for a JSON-valued flag, is the shape one occurrence takes
+	// ("{name: string, tags?: [string]}"), shown as "Value: <shape>" after
+	// the description.
+	Shape string
 	// Facts is the facts line (see FactsLine).
 	Facts string
+}
+
+// AnnotationNotes words the MCP annotations a tool declares, for NOTES
+// (issue 14 rule 6): destructiveHint, idempotentHint and openWorldHint,
+// each only when declared (nil: not declared). readOnlyHint is the caller's
+// Effect line.
+func AnnotationNotes(destructive, idempotent, openWorld *bool) []string {
+	var notes []string
+	if destructive != nil {
+		if *destructive {
+			notes = append(notes, "Destructive: it may delete or overwrite data (destructiveHint).")
+		} else {
+			notes = append(notes, "Not destructive: it does not delete or overwrite data (destructiveHint: false).")
+		}
+	}
+	if idempotent != nil {
+		if *idempotent {
+			notes = append(notes, "Idempotent: calling it again with the same input has no further effect (idempotentHint).")
+		} else {
+			notes = append(notes, "Not idempotent: calling it again may have a further effect (idempotentHint: false).")
+		}
+	}
+	if openWorld != nil {
+		if *openWorld {
+			notes = append(notes, "Open world: it reaches systems outside the deployment (openWorldHint).")
+		} else {
+			notes = append(notes, "Closed world: it works only within its own system (openWorldHint: false).")
+		}
+	}
+	return notes
 }
 
 // page accumulates the sections of a help page.
@@ -69,6 +103,7 @@ func (p *page) text(s string, hang int) []string {
 
 // markdown renders a description for a section body.
 func (p *page) markdown(md string) []string {
+	md = Dedent(md)
 	lines, err := renderMarkdown(md, p.width-4, p.o.mdStyle())
 	if err != nil {
 		return wrapText(SafeLabel(md), p.width-4)
@@ -134,7 +169,11 @@ func (p *page) items(items []HelpItem) []string {
 			lines[0] = sgrCyan + flag + sgrReset + rest
 		}
 		body = append(body, lines...)
-		for _, text := range []string{it.Description, it.Facts} {
+		shape := ""
+		if it.Shape != "" {
+			shape = "Value: " + it.Shape
+		}
+		for _, text := range []string{Dedent(it.Description), shape, it.Facts} {
 			for _, l := range wrapText(SafeLabel(text), p.width-8) {
 				if l != "" {
 					l = "    " + l

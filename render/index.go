@@ -27,8 +27,12 @@ type IndexGroup struct {
 }
 
 // minTitleRoom is the fewest cells the title column may keep before the
-// name column is capped.
+// name column is capped further.
 const minTitleRoom = 8
+
+// maxNameColumn caps the name column (render.md, "agsh help" [wave 2]): a
+// longer name takes its own line, its title on the next, under the titles.
+const maxNameColumn = 32
 
 // indexFooter closes the index page.
 const indexFooter = "Run any command with --help for its synopsis and options."
@@ -36,10 +40,12 @@ const indexFooter = "Run any command with --help for its synopsis and options."
 // WriteIndex writes the `agsh help` page: NAME, DESCRIPTION (when
 // declared), COMMANDS sorted by name, then one section per group (sorted by
 // name, headed by the name in capitals), and the closing line. Each row is
-// the name padded to the longest name on the page plus four, then the title
-// cut to the width (min(width, 100)) with "…". Only when that column would
-// leave titles fewer than minTitleRoom cells is it capped at two thirds of
-// the line (longer names are then followed by two spaces).
+// the name padded to the longest name on the page plus four, the column
+// capped at 32 cells, then the title cut to the width (min(width, 100)) with
+// "…". A name too long for the column (it would leave less than two spaces)
+// takes its own line and its title goes on the next line, at the column.
+// When even that column would leave titles fewer than minTitleRoom cells it
+// is capped at two thirds of the line.
 func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
 	p := &page{o: o, width: helpWidth(o)}
 	p.section("NAME", p.text(ip.Name, 4))
@@ -57,7 +63,7 @@ func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
 			col = max(col, textWidth(SafeLabel(r.Name)))
 		}
 	}
-	col += 4
+	col = min(col+4, maxNameColumn)
 	// The spec's column (the longest name plus four) holds unless it leaves
 	// titles almost no room: then one absurdly long name must not push every
 	// title off the page, and the column stops at two thirds of the line.
@@ -97,12 +103,12 @@ func (p *page) rows(rows []IndexRow, col int) []string {
 			lines = append(lines, name)
 			continue
 		}
-		pad := max(col-textWidth(name), 2)
-		if room = avail - textWidth(name) - pad; room < 1 {
-			lines = append(lines, name)
+		if textWidth(name)+2 > col {
+			// Too long for the column: the title goes under it.
+			lines = append(lines, name, spaces(col)+cut(title, room))
 			continue
 		}
-		lines = append(lines, name+spaces(pad)+cut(title, room))
+		lines = append(lines, name+spaces(col-textWidth(name))+cut(title, room))
 	}
 	return lines
 }

@@ -1,9 +1,16 @@
 package render
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"strconv"
 	"strings"
 )
+
+// bytesHint follows the placeholder of a part whose bytes the text view
+// leaves out: it says how to get them.
+const bytesHint = " (the bytes: --output json)"
 
 // isMCPResult reports whether an object is an MCP tool result: it has a
 // "content" array whose elements are all objects with a string "type".
@@ -21,67 +28,222 @@ func isMCPResult(n *node) bool {
 	return true
 }
 
-// fromMCP normalizes an MCP tool result: structuredContent when present
-// (and not null), else the text parts joined with "\n" and one line for
-// each other part, the whole then read as text or JSON text (step 2).
+// mcpWhole reports whether an MCP result is kept whole as the value: some
+// content part is not text (render.md step 1).
+func mcpWhole(n *node) bool {
+	for _, part := range n.Field("content").Vals {
+		if part.Field("type").Str() != "text" {
+			return true
+		}
+	}
+	return false
+}
+
+// isMCPWhole reports whether n is an MCP result that FromResult keeps whole
+// (it has a part that is not text): its text view is mcpTextLines.
+func isMCPWhole(n *node) bool {
+	return n != nil && n.Kind == kindObject && isMCPResult(n) && mcpWhole(n)
+}
+
+// fromMCP normalizes an MCP tool result (render.md step 1, issue 14):
+//   - every part text: structuredContent when present and not null, unless it
+//     merely wraps the joined text (an object whose only member equals it);
+//     else the text parts joined with "\n", read as text or JSON text;
+//   - any other part: the result object itself, as received, so that
+//     --output json and filters get every part (the text view shows the text
+//     parts and one line for each other part: mcpTextLines).
+//
+// _meta never changes the value.
 func fromMCP(n *node) Value {
 	isErr := false
 	if e := n.Field("isError"); e != nil && e.Kind == kindBool && string(e.Raw) == "true" {
 		isErr = true
 	}
-	if sc := n.Field("structuredContent"); sc != nil && sc.Kind != kindNull {
-		v := fromNode(sc, false)
-		v.IsError = isErr
-		return v
+	var v Value
+	if mcpWhole(n) {
+		v = Value{JSON: json.RawMessage(n.Raw), IsJSON: true}
+	} else {
+		parts := n.Field("content").Vals
+		texts := make([]string, len(parts))
+		for i, part := range parts {
+			texts[i] = stringField(part, "text")
+		}
+		joined := strings.Join(texts, "\n")
+		if sc := n.Field("structuredContent"); sc != nil && sc.Kind != kindNull && !wrapsText(sc, joined) {
+			v = fromNode(sc, false)
+		} else {
+			v = textOrJSON(joined)
+		}
 	}
-	var lines []string
-	for _, part := range n.Field("content").Vals {
-		lines = append(lines, partLine(part))
-	}
-	v := textOrJSON(strings.Join(lines, "\n"))
 	v.IsError = isErr
+	v.Result = json.RawMessage(n.Raw)
 	return v
 }
 
-// partLine renders one content part: a text part's text, else a bracketed
-// one-line summary such as "[image image/png, 14.2 KiB]" or
-// "[resource_link file:///x.log]".
-func partLine(part *node) string {
-	typ := part.Field("type").Str()
-	if typ == "text" {
-		return stringField(part, "text")
+// wrapsText reports whether structured content merely wraps the text of
+// the content parts: an object with one member that equals the text (a
+// string with the same text, trailing newlines aside, or a JSON value equal
+// to the text's JSON).
+func wrapsText(sc *node, text string) bool {
+	if sc.Kind != kindObject || len(sc.Keys) != 1 {
+		return false
 	}
-	var b strings.Builder
-	b.WriteString("[")
-	b.WriteString(typ)
-	switch typ {
-	case "resource_link":
-		appendWord(&b, stringField(part, "uri"))
+	m := sc.Vals[0]
+	if m.Kind == kindString {
+		return strings.TrimRight(m.Str(), "\r\n") == strings.TrimRight(text, "\r\n")
+	}
+	if m.Kind != kindObject && m.Kind != kindArray {
+		return false
+	}
+	t, err := parseJSON([]byte(strings.TrimSpace(text)))
+	if err != nil {
+		return false
+	}
+	return bytes.Equal(appendCompact(nil, t.Raw), appendCompact(nil, m.Raw))
+}
+
+// mcpTextLines is the text view of an MCP result kept whole: the text
+// parts, and one line for each other part ("[image image/png, 14.2 KiB]
+// (the bytes: --output json)", "[resource_link file:///x.log x — A log]");
+// an embedded text resource prints its text under its "[resource uri,
+// mimeType]" line.
+func mcpTextLines(n *node) []string {
+	var lines []string
+	for _, part := range n.Field("content").Vals {
+		lines = append(lines, partLines(part)...)
+	}
+	return lines
+}
+
+// writeMCPPreview writes the text view of an MCP result on a color
+// terminal: the parts' lines made safe, each PNG, JPEG or GIF image followed
+// by its half-block preview (agsh's own color sequences, added after).
+func writeMCPPreview(w io.Writer, n *node, o Options) error {
+	var lines []string
+	clean := o.clean()
+	for _, part := range n.Field("content").Vals {
+		for _, l := range partLines(part) {
+			lines = append(lines, clean(l))
+		}
+		if stringField(part, "type") == "image" && previewable(stringField(part, "mimeType")) {
+			lines = append(lines, imagePreview(stringField(part, "data"), o.width())...)
+		}
+	}
+	text := strings.Join(lines, "\n")
+	if text == "" {
+		return nil
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return writeString(w, text)
+}
+
+// mcpText is mcpTextLines joined into text.
+func mcpText(n *node) string {
+	return strings.Join(mcpTextLines(n), "\n")
+}
+
+// partLines renders one content part: a text part's text; an embedded text
+// resource as its summary line and its text; anything else as one line.
+func partLines(part *node) []string {
+	switch part.Field("type").Str() {
+	case "text":
+		return []string{stringField(part, "text")}
 	case "resource":
 		res := part.Field("resource")
-		appendWord(&b, stringField(res, "uri"))
+		if t := res.Field("text"); t != nil && t.Kind == kindString && res.Field("blob") == nil {
+			head := "[resource" + word(stringField(res, "uri"))
+			if mt := stringField(res, "mimeType"); mt != "" {
+				head += ", " + flat(mt)
+			}
+			return []string{head + "]", t.Str()}
+		}
+	}
+	return []string{partLine(part)}
+}
+
+// partLine is the one-line placeholder of a part that is not text, such as
+// "[image image/png, 14.2 KiB] (the bytes: --output json)" or
+// "[resource_link file:///x.log x — A log]".
+func partLine(part *node) string {
+	typ := part.Field("type").Str()
+	var b strings.Builder
+	b.WriteString("[")
+	b.WriteString(flat(typ))
+	hint := false
+	switch typ {
+	case "text":
+		return flat(stringField(part, "text"))
+	case "resource_link":
+		b.WriteString(word(stringField(part, "uri")))
+		name := stringField(part, "name")
+		if name == "" {
+			name = stringField(part, "title")
+		}
+		b.WriteString(word(name))
+		if d := stringField(part, "description"); d != "" {
+			b.WriteString(" — " + flat(d))
+		}
+	case "resource":
+		res := part.Field("resource")
+		b.WriteString(word(stringField(res, "uri")))
 		if mt := stringField(res, "mimeType"); mt != "" {
-			b.WriteString(", " + mt)
+			b.WriteString(", " + flat(mt))
 		}
 		if t := res.Field("text"); t != nil && t.Kind == kindString {
 			b.WriteString(", " + formatSize(len(t.Str())))
 		} else if d := res.Field("blob"); d != nil && d.Kind == kindString {
 			b.WriteString(", " + formatSize(base64Len(d.Str())))
+			hint = true
 		}
 	default: // image, audio and anything else with data
-		appendWord(&b, stringField(part, "mimeType"))
+		b.WriteString(word(stringField(part, "mimeType")))
 		if d := part.Field("data"); d != nil && d.Kind == kindString {
 			b.WriteString(", " + formatSize(base64Len(d.Str())))
+			hint = true
 		}
 	}
 	b.WriteString("]")
+	if hint {
+		b.WriteString(bytesHint)
+	}
 	return b.String()
 }
 
-func appendWord(b *strings.Builder, s string) {
-	if s != "" {
-		b.WriteString(" " + s)
+// isContentPart reports whether an object is shaped as a content part that
+// carries bytes: type image or audio with string data, or type resource
+// whose resource has a string blob. The text view shows it as its
+// placeholder (partLine) instead of its base64.
+func isContentPart(n *node) bool {
+	if n == nil || n.Kind != kindObject {
+		return false
 	}
+	switch stringField(n, "type") {
+	case "image", "audio":
+		d := n.Field("data")
+		return d != nil && d.Kind == kindString
+	case "resource":
+		b := n.Field("resource").Field("blob")
+		return b != nil && b.Kind == kindString
+	}
+	return false
+}
+
+// word is " "+s on one line, or "" for "".
+func word(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " " + flat(s)
+}
+
+// flat puts text on one line: line breaks and tabs become spaces.
+func flat(s string) string {
+	if !strings.ContainsAny(s, "\r\n\t") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // stringField returns the text of a string field of an object, else "".

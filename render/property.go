@@ -19,6 +19,13 @@ func PropertyLines(obj json.RawMessage, width int) ([]string, error) {
 		return nil, errors.New("render: property view needs a JSON object")
 	}
 	_ = width
+	if isMCPWhole(n) {
+		// An MCP result kept whole: filters see its text view.
+		return strings.Split(mcpText(n), "\n"), nil
+	}
+	if isContentPart(n) {
+		return []string{partLine(n)}, nil
+	}
 	return propertyLines(nil, n, 0, func(s string) string { return s }), nil
 }
 
@@ -49,6 +56,8 @@ func propertyLines(lines []string, obj *node, indent int, clean func(string) str
 		case deep:
 			lead := pad + key + spaces(col-textWidth(key)) + " "
 			lines = appendValueLines(lines, lead, spaces(indent+col+1), scalarText(v, clean))
+		case isContentPart(v):
+			lines = append(lines, pad+key+spaces(col-textWidth(key))+" "+clean(partLine(v)))
 		case v.Kind == kindObject && len(v.Keys) > 0:
 			lines = append(lines, pad+key)
 			lines = propertyLines(lines, v, indent+2, clean)
@@ -76,6 +85,13 @@ func arrayLines(lines []string, arr *node, indent int, clean func(string) string
 		}
 	}
 	for i, el := range arr.Vals {
+		if allObjects && isContentPart(el) {
+			if i > 0 {
+				lines = append(lines, "")
+			}
+			lines = append(lines, pad+clean(partLine(el)))
+			continue
+		}
 		if allObjects {
 			if i > 0 {
 				lines = append(lines, "")
@@ -95,7 +111,12 @@ func scalarText(n *node, clean func(string) string) string {
 	switch n.Kind {
 	case kindString:
 		return clean(strings.ReplaceAll(n.Str(), "\r\n", "\n"))
-	case kindArray, kindObject:
+	case kindObject:
+		if isContentPart(n) {
+			return clean(partLine(n))
+		}
+		return clean(compactString(n))
+	case kindArray:
 		return clean(compactString(n))
 	default:
 		return string(n.Raw)

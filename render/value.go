@@ -25,6 +25,10 @@ type Value struct {
 	// carrying "isError": true (the call answer's own isError is the
 	// caller's to check).
 	IsError bool
+	// Result is the MCP tool result as received, when FromResult saw one
+	// (every content part as sent, structuredContent, isError, _meta),
+	// whatever the value became; nil otherwise. NextCursor reads its _meta.
+	Result json.RawMessage
 
 	// tree is JSON parsed, when FromResult parsed it: a result is parsed
 	// once, not again by each view (parsed).
@@ -54,10 +58,12 @@ func FinalValue(s string) Value {
 
 // FromResult normalizes a call's result (raw JSON) per render.md: a string
 // is text, unless it is JSON text that parses as an object or array; an MCP
-// tool result (an object with a "content" array of typed parts) becomes its
-// structuredContent, else its text parts joined with "\n" and its other parts
-// one line each; any other JSON value is structured. It never fails: bytes
-// that are not JSON at all become text.
+// tool result (an object with a "content" array of typed parts) whose parts
+// are all text becomes its structuredContent (unless that merely wraps the
+// text), else its text parts joined with "\n" (JSON text parsed); an MCP
+// result with any other part stays the result object itself, nothing
+// dropped (Write shows its text view); any other JSON value is structured.
+// It never fails: bytes that are not JSON at all become text.
 func FromResult(result json.RawMessage) Value {
 	trimmed := bytes.TrimSpace(result)
 	if len(trimmed) == 0 {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 func TestFromResult(t *testing.T) {
 	img := strings.Repeat("QUFB", 4848) // 14544 bytes decoded
+	mixed := `{"content":[{"type":"text","text":"see"},{"type":"image","data":"` + img + `","mimeType":"image/png"},{"type":"resource_link","uri":"file:///x.log","name":"x"},{"type":"audio","mimeType":"audio/wav"},{"type":"resource","resource":{"uri":"file:///r.txt","mimeType":"text/plain","text":"abc"}},{"type":"weird"}]}`
 	tests := []struct {
 		name string
 		in   string
@@ -32,8 +34,21 @@ func TestFromResult(t *testing.T) {
 			Value{Text: "a\nb"}},
 		{"mcp text part with json", `{"content":[{"type":"text","text":"[{\"id\":1}]"}]}`,
 			Value{JSON: json.RawMessage(`[{"id":1}]`), IsJSON: true}},
-		{"mcp other parts", `{"content":[{"type":"text","text":"see"},{"type":"image","data":"` + img + `","mimeType":"image/png"},{"type":"resource_link","uri":"file:///x.log","name":"x"},{"type":"audio","mimeType":"audio/wav"},{"type":"resource","resource":{"uri":"file:///r.txt","mimeType":"text/plain","text":"abc"}},{"type":"weird"}]}`,
-			Value{Text: "see\n[image image/png, 14.2 KiB]\n[resource_link file:///x.log]\n[audio audio/wav]\n[resource file:///r.txt, text/plain, 3 B]\n[weird]"}},
+		{"mcp other parts stay whole", mixed, Value{JSON: json.RawMessage(mixed), IsJSON: true}},
+		{"mcp structured wrapper unwrapped", `{"content":[{"type":"text","text":"a\nb"}],"structuredContent":{"content":"a\nb"}}`,
+			Value{Text: "a\nb"}},
+		{"mcp structured wrapper of json text unwrapped", `{"content":[{"type":"text","text":"[{\"id\":1}]"}],"structuredContent":{"result":[{"id":1}]}}`,
+			Value{JSON: json.RawMessage(`[{"id":1}]`), IsJSON: true}},
+		{"mcp structured with two members wins", `{"content":[{"type":"text","text":"x"}],"structuredContent":{"content":"x","n":1}}`,
+			Value{JSON: json.RawMessage(`{"content":"x","n":1}`), IsJSON: true}},
+		{"mcp structured one member other text wins", `{"content":[{"type":"text","text":"x"}],"structuredContent":{"content":"y"}}`,
+			Value{JSON: json.RawMessage(`{"content":"y"}`), IsJSON: true}},
+		{"mcp several text parts joined before the json parse", `{"content":[{"type":"text","text":"[{\"id\":1},"},{"type":"text","text":"{\"id\":2}]"}]}`,
+			Value{JSON: json.RawMessage(`[{"id":1},` + "\n" + `{"id":2}]`), IsJSON: true}},
+		{"mcp _meta never changes the value", `{"content":[{"type":"text","text":"x"}],"_meta":{"nextCursor":"c"}}`,
+			Value{Text: "x"}},
+		{"mcp isError with an image stays whole", `{"content":[{"type":"image","data":"QUFB","mimeType":"image/png"}],"isError":true}`,
+			Value{JSON: json.RawMessage(`{"content":[{"type":"image","data":"QUFB","mimeType":"image/png"}],"isError":true}`), IsJSON: true, IsError: true}},
 		{"mcp isError", `{"content":[{"type":"text","text":"boom"}],"isError":true}`,
 			Value{Text: "boom", IsError: true}},
 		{"mcp empty content", `{"content":[]}`, Value{}},
@@ -85,5 +100,74 @@ func TestParseJSON(t *testing.T) {
 	}
 	if s := arr.Vals[5].Str(); s != `é"x` {
 		t.Errorf("str = %q", s)
+	}
+}
+
+// TestMCPTextView: an MCP result kept whole shows, in the text view, its
+// text parts, an embedded text resource's text under its line, a resource
+// link's name and description, and one placeholder line (saying how to get
+// the bytes) for images, audio and blobs; --output json prints it whole;
+// filters see the same text view (PropertyLines); an isError result's error
+// text is that view.
+func TestMCPTextView(t *testing.T) {
+	img := strings.Repeat("QUFB", 4848) // 14544 bytes decoded
+	in := `{"content":[{"type":"text","text":"see"},{"type":"image","data":"` + img + `","mimeType":"image/png"},` +
+		`{"type":"audio","data":"QUFBQUFB","mimeType":"audio/wav"},` +
+		`{"type":"resource","resource":{"uri":"file:///r.txt","mimeType":"text/plain","text":"line one\nline two"}},` +
+		`{"type":"resource","resource":{"uri":"file:///b.bin","mimeType":"application/octet-stream","blob":"QUFBQQ=="}},` +
+		`{"type":"resource_link","uri":"file:///x.log","name":"x.log","description":"The\nlog"},{"type":"weird"}],` +
+		`"structuredContent":{"n":1},"_meta":{"k":"v"}}`
+	v := FromResult(json.RawMessage(in))
+	var out bytes.Buffer
+	if err := Write(&out, nil, v, Options{Width: 80}); err != nil {
+		t.Fatal(err)
+	}
+	want := "see\n[image image/png, 14.2 KiB] (the bytes: --output json)\n[audio audio/wav, 6 B] (the bytes: --output json)\n" +
+		"[resource file:///r.txt, text/plain]\nline one\nline two\n" +
+		"[resource file:///b.bin, application/octet-stream, 4 B] (the bytes: --output json)\n" +
+		"[resource_link file:///x.log x.log — The log]\n[weird]\n"
+	if out.String() != want {
+		t.Errorf("text view:\n got %q\nwant %q", out.String(), want)
+	}
+	out.Reset()
+	if err := WriteJSON(&out, v); err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(out.Bytes(), &back); err != nil {
+		t.Fatalf("--output json is not JSON: %v\n%s", err, out.String())
+	}
+	parts, _ := back["content"].([]any)
+	if len(parts) != 7 || parts[1].(map[string]any)["data"] != img || back["_meta"] == nil || back["structuredContent"] == nil {
+		t.Errorf("--output json lost something:\n%.400s", out.String())
+	}
+	lines, err := PropertyLines(v.JSON, 80)
+	if err != nil || strings.Join(lines, "\n")+"\n" != want {
+		t.Errorf("PropertyLines (filters) = %q, %v", lines, err)
+	}
+	ev := FromResult(json.RawMessage(`{"content":[{"type":"text","text":"it broke"},{"type":"image","data":"QUFB","mimeType":"image/png"}],"isError":true}`))
+	if got := ErrorText(ev); got != "it broke\n[image image/png, 3 B] (the bytes: --output json)" || !ev.IsError {
+		t.Errorf("ErrorText = %q (IsError %v)", got, ev.IsError)
+	}
+}
+
+// TestContentPartObjectsShowPlaceholders: structured content holding
+// objects shaped as content parts (an image with its base64) shows their
+// placeholders in the property view and lists, never the base64.
+func TestContentPartObjectsShowPlaceholders(t *testing.T) {
+	data := strings.Repeat("QUFB", 1000)
+	for _, in := range []string{
+		`{"content":[{"type":"image","data":"` + data + `","mimeType":"image/png"}]}`,
+		`{"file":"a.png","image":{"type":"image","data":"` + data + `","mimeType":"image/png"}}`,
+		`[{"type":"image","data":"` + data + `","mimeType":"image/png"},"x"]`,
+		`{"type":"resource","resource":{"uri":"file:///a","blob":"` + data + `"}}`,
+	} {
+		var out bytes.Buffer
+		if err := Write(&out, nil, Value{JSON: json.RawMessage(in), IsJSON: true}, Options{Width: 80}); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(out.String(), "QUFB") || !strings.Contains(out.String(), "2.9 KiB] (the bytes: --output json)") {
+			t.Errorf("%.60s…: text view\n%s", in, out.String())
+		}
 	}
 }

@@ -42,6 +42,15 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 		}
 		return writeLines(w, listLines(n, o.cleanLabel()))
 	case kindObject:
+		if isMCPWhole(n) {
+			if o.TTY && o.Color {
+				return writeMCPPreview(w, n, o)
+			}
+			return writeText(w, mcpText(n), o)
+		}
+		if isContentPart(n) {
+			return writeLines(w, []string{o.clean()(partLine(n))})
+		}
 		return writeLines(w, propertyLines(nil, n, 0, o.cleanLabel()))
 	default:
 		return writeText(w, string(n.Raw), o)

@@ -32,7 +32,8 @@ type app struct {
 	// bg says whether the terminal's background is light, asked only when
 	// colored markdown or highlighting is written.
 	bg      *termbg.Detector
-	spinOut io.Writer // standard error's terminal, for the spinner (not held by the pager)
+	spinOut io.Writer            // standard error's terminal, for the spinner (not held by the pager)
+	late    []command.LateOption // connection options after the command name
 }
 
 func newApp(ios *iostreams.IOStreams, e env, g command.Globals) *app {

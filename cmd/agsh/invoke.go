@@ -143,6 +143,9 @@ func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
 		}
 		return true, nil
 	}
+	if lerr := command.CheckLate(a.late, r.cmd); lerr != nil && !r.inShell {
+		return false, lerr // before the parse's own errors: the late option is the mistake
+	}
 	if err != nil {
 		return false, err
 	}
@@ -171,6 +174,9 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 			v = render.Value{Text: out.Stdout, Final: true}
 			status, notes = out.Status, out.Notes
 		}
+	}
+	if line := command.NextPage(r.cmd, r.name, r.args, v); line != "" {
+		defer a.message(r.stderr, "", line) // after the value
 	}
 	if !r.last {
 		return outcome{value: v, status: status, notes: notes}, nil

@@ -45,6 +45,7 @@ func run(args []string, ios *iostreams.IOStreams, e env) int {
 	}
 
 	a := newApp(ios, e, g)
+	a.late = command.LateOptions(args, &a.g)
 	defer a.flush()
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -60,8 +61,11 @@ func run(args []string, ios *iostreams.IOStreams, e env) int {
 
 // oneShot runs `agsh <name> [args…]` (or `agsh help [tool]`).
 func (a *app) oneShot(ctx context.Context, name string, args []string) int {
-	if err := a.connect(ctx); err != nil {
+	if err := command.CheckLateTarget(ctx, a.late, &a.g, a.getenv("AGENT_SHELL_TARGET"), name, a.connect, &a.run); err != nil {
 		return a.report(ctx, a.errOut, err)
+	}
+	if err := a.connect(ctx); err != nil {
+		return a.report(ctx, a.errOut, command.WithShadowHint(a.late, err))
 	}
 	endPager := a.paged()
 	status := a.dispatch(ctx, name, args)

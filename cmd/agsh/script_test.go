@@ -65,7 +65,7 @@ func requireGit(t *testing.T) {
 // script's archive put there), starts agsh-devserver over it, and sets
 // EXECUTOR, PLANNER and HOST for the script. Options for the server come
 // from a `devserver.flags` file in the archive, one flag per line
-// (bearer-token=…, echo-tools=…, cp-team=…, cp-key=…).
+// (bearer-token=…, echo-tools=…, mcp=…, cp-team=…, cp-key=…).
 func setupDeployment(env *testscript.Env) error {
 	repo := filepath.Join(env.WorkDir, "repo")
 	if err := os.MkdirAll(repo, 0o755); err != nil {
@@ -86,6 +86,15 @@ func setupDeployment(env *testscript.Env) error {
 					v = filepath.Join(env.WorkDir, v)
 				}
 				opts.EchoTools = append(opts.EchoTools, v)
+			case "mcp": // NAME=COMMAND ARGS…; $TESTMCP is internal/testmcp, built for the script
+				if strings.Contains(v, "$TESTMCP") {
+					bin, err := buildTestMCP(env.WorkDir)
+					if err != nil {
+						return err
+					}
+					v = strings.ReplaceAll(v, "$TESTMCP", bin)
+				}
+				opts.MCP = append(opts.MCP, v)
 			case "mount":
 				p, dir, _ := strings.Cut(v, ":")
 				opts.Mounts = append(opts.Mounts, tool.Mount{Path: p, Dir: filepath.Join(env.WorkDir, dir)})

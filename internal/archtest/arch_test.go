@@ -45,6 +45,7 @@ var allowed = []struct {
 	{pkg: "internal/testcorpus", may: nil, noNet: true},
 	{pkg: "internal/compcache", may: []string{"catalog"}},
 	{pkg: "internal/shellcomp", may: []string{"catalog", "generated", "interp", "internal/command", "internal/compcache", "internal/version"}},
+	{pkg: "internal/testmcp", may: nil},
 }
 
 // isLeaf reports a leaf package.

@@ -63,6 +63,9 @@ func helpPage(cmd *Command) render.HelpPage {
 	} else if readOnlyHint(d) {
 		p.Notes = append(p.Notes, effectNote("read"))
 	}
+	if a := d.Annotations; a != nil {
+		p.Notes = append(p.Notes, render.AnnotationNotes(a.DestructiveHint, a.IdempotentHint, a.OpenWorldHint)...)
+	}
 	if d.NeedsApproval {
 		p.Notes = append(p.Notes, "Requires approval when the model calls it.")
 	}
@@ -106,7 +109,7 @@ func OptionItem(f *generated.Flag) render.HelpItem {
 	if f.Repeatable {
 		term += "..."
 	}
-	item := render.HelpItem{Term: term, Description: f.Description}
+	item := render.HelpItem{Term: term, Description: f.Description, Shape: f.Shape}
 	if f.Renamed {
 		item.Property = f.Property()
 	}
