@@ -296,7 +296,8 @@ func (c *Client) statusError(ctx context.Context, r *request, resp *http.Respons
 	case status == http.StatusNotFound && r.sessions:
 		return c.fail(&Error{ErrCode: CodeNoSessionsRoute, Status: status, Route: r.route(),
 			Message: "the deployment at " + c.display + " has no " + r.route() +
-				" route, so agsh cannot find its latest session; pass --session <id> or --continuation-token <token>"})
+				" route, so agsh cannot find its latest session; pass " + SettingSession.mark() + " or " +
+				SettingContinuationToken.mark()})
 	case status == http.StatusNotFound && r.probe:
 		return c.notAnAgent(ctx)
 	case status == http.StatusUnauthorized:

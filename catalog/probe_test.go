@@ -80,7 +80,7 @@ func TestSessionsRouteMissing(t *testing.T) {
 		http.NotFound(w, r)
 	})
 	want := "the deployment at " + srv.URL + "/executor has no GET /v1/sessions route, so agsh cannot find its latest session; " +
-		"pass --session <id> or --continuation-token <token>"
+		"pass a session id or a continuation token"
 	_, err := c.Sessions(ctxT(t))
 	wantError(t, err, CodeNoSessionsRoute, ExitUnreachable, want)
 	_, err = c.Bind(ctxT(t), Binding{})

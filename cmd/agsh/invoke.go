@@ -97,7 +97,7 @@ func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
 // outcome, unless the text was held (it may be JSON) and comes back as v.
 func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) (res *catalog.CallResult, v render.Value, done *outcome, err error) {
 	st := resultstream.New(r.stdout, resultstream.Options{Command: r.name, Reformats: r.cmd.Reformats(), Last: r.last,
-		JSON: r.jsonOut, Highlighted: a.outOpts().Color && highlight(r, render.Value{Final: true}) != "",
+		JSON: r.jsonOut, Highlighted: a.outOpts().Color && r.cmd.Highlight(r.name, r.call, true) != "",
 		GrepContext: r.call.Context, Render: a.outOpts()})
 	var stream catalog.StreamFunc
 	if f := st.Func(); f != nil {
@@ -181,22 +181,9 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 	if !r.last {
 		return outcome{value: v, status: status, notes: notes}, nil
 	}
-	err := a.writeValue(r.stdout, r.stderr, v, r.jsonOut, highlight(r, v))
+	err := a.writeValue(r.stdout, r.stderr, v, r.jsonOut, r.cmd.Highlight(r.name, r.call, v.Final))
 	a.notes(r.stderr, notes)
 	return outcome{status: status, rendered: true}, err
-}
-
-// highlight is the file name a read printed, or "diff", for highlighting
-// on a color terminal; "" otherwise.
-func highlight(r *toolRequest, v render.Value) string {
-	switch {
-	case !r.cmd.Reformats() || !v.Final:
-	case r.name == "read" && len(r.call.Parsed.Operands) > 0:
-		return r.call.Parsed.Operands[0]
-	case r.name == "diff":
-		return "diff"
-	}
-	return ""
 }
 
 // notes prints a command's notices on standard error, after its output.
@@ -215,18 +202,7 @@ func (a *app) safeErr(s string) string {
 }
 
 // writeValue renders a final value on standard output (w; its notes on
-// errW, the command's standard error). highlight is the
-// file name a read printed, or "diff", for highlighting on a color terminal.
+// errW, the command's standard error).
 func (a *app) writeValue(w, errW io.Writer, v render.Value, jsonOut bool, highlight string) error {
-	if jsonOut {
-		return render.WriteJSON(w, v)
-	}
-	o := a.outOpts()
-	if o.Color && highlight != "" {
-		if highlight == "diff" {
-			return render.HighlightDiffFor(w, render.Safe(v.Text), o)
-		}
-		return render.HighlightFileFor(w, highlight, render.Safe(v.Text), o)
-	}
-	return render.Write(w, errW, v, o)
+	return render.WriteFinal(w, errW, v, jsonOut, highlight, a.outOpts())
 }

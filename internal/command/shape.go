@@ -172,3 +172,16 @@ func (c *Cache) For(d *catalog.ToolDetail) (*Command, error) {
 	c.m[d] = cmd
 	return cmd, nil
 }
+
+// Highlight is the file name a curated read printed, or "diff", for
+// highlighting its final text on a color terminal; "" otherwise.
+func (c *Command) Highlight(name string, call *Call, final bool) string {
+	switch {
+	case !c.Reformats() || !final || call == nil:
+	case name == "read" && len(call.Parsed.Operands) > 0:
+		return call.Parsed.Operands[0]
+	case name == "diff":
+		return "diff"
+	}
+	return ""
+}
