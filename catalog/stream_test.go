@@ -14,7 +14,7 @@ import (
 )
 
 // callStream calls a tool whose answer is body, offering a stream.
-func callStream(t *testing.T, body string) (*CallResult, error, []byte, bool) {
+func callStream(t *testing.T, body string) (*CallResult, []byte, bool, error) {
 	t.Helper()
 	streamSmall(t)
 	c, _ := serve(t, "", func(w http.ResponseWriter, r *http.Request) {
@@ -27,7 +27,7 @@ func callStream(t *testing.T, body string) (*CallResult, error, []byte, bool) {
 		asked = true
 		return &got
 	})
-	return res, err, got.Bytes(), asked
+	return res, got.Bytes(), asked, err
 }
 
 // streamSmall streams answers of any length for the test.
@@ -52,7 +52,7 @@ func TestCallStreamSmallHeld(t *testing.T) {
 // decoded as Call decodes it.
 func TestCallStreamText(t *testing.T) {
 	body := `{"ok":true,"isError":false,"toolName":"read","callId":"c1", "result" : "line\n\"two\"\u00e9\ud83d\ude00","durationMs":12.50,"sessionId":"ses_1","scratchWorkspace":true}`
-	res, err, got, _ := callStream(t, body)
+	res, got, _, err := callStream(t, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestCallStreamHeld(t *testing.T) {
 		`{"ok":1,"isError":false,"result":"x"}`,
 		`[]`, `"text"`, `{}`,
 	} {
-		res, err, got, _ := callStream(t, body)
+		res, got, _, err := callStream(t, body)
 		c, _ := serve(t, "", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, body) })
 		want, werr := c.Call(context.Background(), "read", nil, Binding{})
 		if len(got) != 0 {
@@ -109,7 +109,7 @@ func TestCallStreamBroken(t *testing.T) {
 		`{"ok":true,"isError":false,"result":"ab","x":}`:                                "not the expected JSON",
 		`{"ok":true,"isError":false,"result":"ab","error":"boom","message":"it broke"}`: "it broke",
 	} {
-		res, err, got, _ := callStream(t, body)
+		res, got, _, err := callStream(t, body)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", body, err, want)
 		}
