@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/agsh-dev/agsh/curated"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
-	"github.com/agsh-dev/agsh/internal/jsontext"
 	"github.com/agsh-dev/agsh/internal/resultstream"
 	"github.com/agsh-dev/agsh/internal/spin"
 	"github.com/agsh-dev/agsh/render"
@@ -110,13 +108,7 @@ func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) 
 		if err != nil {
 			return nil, v, nil, err
 		}
-		if stream != nil && r.jsonOut && !res.IsError && stringToken(res.Result) {
-			// A held text result (ok and isError came after it) for
-			// --output json: decoded and written through the same chain
-			// from the answer's bytes, not built as a string first.
-			res.Result = feedResult(stream(), res.Result)
-			res.Streamed = true
-		} else {
+		if !resultstream.FeedHeld(stream, r.jsonOut, res) {
 			return res, render.FromResult(res.Result), nil, nil
 		}
 	}
@@ -125,28 +117,6 @@ func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) 
 		return res, end.Value, nil, err
 	}
 	return res, v, &outcome{status: end.Status, rendered: true}, nil
-}
-
-// feedResult writes the content of the string token tok to w in chunks
-// (as a streamed answer arrives), and returns nil: the caller drops the
-// answer's bytes once written.
-func feedResult(w io.Writer, tok []byte) json.RawMessage {
-	const chunk = 64 << 10
-	content := tok[1 : len(tok)-1]
-	for len(content) > 0 {
-		n := min(len(content), chunk)
-		if _, err := w.Write(content[:n]); err != nil {
-			break // the stream keeps its error for Finish
-		}
-		content = content[n:]
-	}
-	return nil
-}
-
-// stringToken reports whether b is exactly one valid JSON string token.
-func stringToken(b []byte) bool {
-	end, ok := jsontext.StringEnd(b, 0)
-	return ok && end == len(b)
 }
 
 // resolveTool fetches the tool's detail and builds its command. A name the

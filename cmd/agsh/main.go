@@ -11,11 +11,13 @@ package main
 import (
 	"os"
 
+	"github.com/agsh-dev/agsh/internal/gcpace"
 	"github.com/agsh-dev/agsh/internal/iostreams"
 	_ "github.com/agsh-dev/agsh/internal/termquiet" // before bubbletea's init: no terminal query at start-up
 )
 
 func main() {
+	gcpace.Tune(os.Getenv)
 	ios := iostreams.System(os.Getenv)
 	os.Exit(run(os.Args[1:], ios, osEnv{}))
 }

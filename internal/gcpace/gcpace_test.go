@@ -1,0 +1,42 @@
+package gcpace
+
+import (
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
+
+// TestTune: the collector runs at the small-heap pace until a
+// collection finds a big live heap, then at the default pace; GOGC in the
+// environment is left alone.
+func TestTune(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer gcTuned.Store(false)
+
+	debug.SetGCPercent(100)
+	Tune(func(k string) string {
+		if k == "GOGC" {
+			return "50"
+		}
+		return ""
+	})
+	if got := debug.SetGCPercent(100); got != 100 || gcTuned.Load() {
+		t.Fatalf("GOGC set: the pace became %d", got)
+	}
+
+	Tune(func(string) string { return "" })
+	runtime.GC()
+	if got := debug.SetGCPercent(smallHeapGC); got != smallHeapGC {
+		t.Fatalf("small heap: the pace is %d, want %d", got, smallHeapGC)
+	}
+
+	big := make([]byte, 2*smallHeap)
+	for i := 0; i < 1000 && gcTuned.Load(); i++ {
+		runtime.GC()
+		runtime.Gosched()
+	}
+	runtime.KeepAlive(big)
+	if got := debug.SetGCPercent(100); got != 100 || gcTuned.Load() {
+		t.Fatalf("a big live heap: the pace is still %d", got)
+	}
+}
