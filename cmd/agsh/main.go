@@ -11,13 +11,12 @@ package main
 import (
 	"os"
 
-	"github.com/agsh-dev/agsh/internal/gcpace"
+	_ "github.com/agsh-dev/agsh/internal/gcpace" // the collector's pace for small heaps (GOGC set wins)
 	"github.com/agsh-dev/agsh/internal/iostreams"
 	_ "github.com/agsh-dev/agsh/internal/termquiet" // before bubbletea's init: no terminal query at start-up
 )
 
 func main() {
-	gcpace.Tune(os.Getenv)
 	ios := iostreams.System(os.Getenv)
 	os.Exit(run(os.Args[1:], ios, osEnv{}))
 }

@@ -1,4 +1,5 @@
-// Package gcpace sets the garbage collector's pace for a run of agsh.
+// Package gcpace sets the garbage collector's pace for a run of agsh when
+// it is imported (by cmd/agsh only).
 package gcpace
 
 import (
@@ -25,13 +26,16 @@ const (
 // gcTuned: the small-heap pace is on (it is turned off once).
 var gcTuned atomic.Bool
 
-// Tune sets the small-heap pace unless GOGC is set.
-func Tune(getenv func(string) string) {
-	if getenv("GOGC") != "" {
+func init() { tune() }
+
+// tune sets the small-heap pace unless GOGC set another than the default
+// (the runtime read it; agsh reads no environment outside cmd/agsh).
+func tune() {
+	if prev := debug.SetGCPercent(smallHeapGC); prev != 100 {
+		debug.SetGCPercent(prev)
 		return
 	}
 	gcTuned.Store(true)
-	debug.SetGCPercent(smallHeapGC)
 	watchHeap()
 }
 

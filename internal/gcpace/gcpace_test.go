@@ -6,27 +6,23 @@ import (
 	"testing"
 )
 
-// TestTune: the collector runs at the small-heap pace until a
-// collection finds a big live heap, then at the default pace; GOGC in the
-// environment is left alone.
+// TestTune: the collector runs at the small-heap pace until a collection
+// finds a big live heap, then at the default pace; a GOGC other than the
+// default is left alone.
 func TestTune(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer gcTuned.Store(false)
 
-	debug.SetGCPercent(100)
-	Tune(func(k string) string {
-		if k == "GOGC" {
-			return "50"
-		}
-		return ""
-	})
-	if got := debug.SetGCPercent(100); got != 100 || gcTuned.Load() {
-		t.Fatalf("GOGC set: the pace became %d", got)
+	gcTuned.Store(false)
+	debug.SetGCPercent(50) // as GOGC=50 would
+	tune()
+	if got := debug.SetGCPercent(100); got != 50 || gcTuned.Load() {
+		t.Fatalf("GOGC=50: the pace became %d", got)
 	}
 
-	Tune(func(string) string { return "" })
+	tune()
 	runtime.GC()
-	if got := debug.SetGCPercent(smallHeapGC); got != smallHeapGC {
+	if got := debug.SetGCPercent(smallHeapGC); got != smallHeapGC || !gcTuned.Load() {
 		t.Fatalf("small heap: the pace is %d, want %d", got, smallHeapGC)
 	}
 

@@ -130,7 +130,7 @@ func (c curatedSink) Close() error                { return nil }
 // decoded text is never built whole. res is then marked streamed, its
 // Result dropped; false: the result takes the usual path.
 func FeedHeld(f catalog.StreamFunc, jsonOut bool, res *catalog.CallResult) bool {
-	if f == nil || !jsonOut || res.IsError || !stringToken(res.Result) {
+	if f == nil || !jsonOut || res == nil || res.IsError || !stringToken(res.Result) {
 		return false
 	}
 	w := f()
