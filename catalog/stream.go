@@ -45,6 +45,9 @@ var streamMin int64 = 1 << 20
 // of the answer and err the error that ended reading it, as readBody.
 func (c *Client) streamCall(ctx context.Context, r *request, resp *http.Response, b *body, a *callAnswer) (data []byte, streamed bool, err error) {
 	s := &envScan{br: bufio.NewReaderSize(b, streamChunk)}
+	if resp.ContentLength > 0 && resp.ContentLength <= b.in.limit {
+		s.size = resp.ContentLength
+	}
 	start, ok := s.head()
 	if !ok || s.err != nil {
 		return s.rest(s.err)
@@ -92,6 +95,7 @@ type envScan struct {
 	br   *bufio.Reader
 	held []byte
 	err  error
+	size int64 // the answer's declared length, when believed
 }
 
 // rest is the not-streamed outcome: every byte read, then the rest.
@@ -101,6 +105,13 @@ func (s *envScan) rest(err error) ([]byte, bool, error) {
 			err = nil
 		}
 		return s.held, false, err
+	}
+	if s.size > int64(len(s.held)) {
+		// The declared length: the rest is read after what was read,
+		// into one buffer of that size (not joined and copied again).
+		buf := bytes.NewBuffer(append(make([]byte, 0, s.size+bytes.MinRead), s.held...))
+		_, err := buf.ReadFrom(s.br)
+		return buf.Bytes(), false, err
 	}
 	tail, err := readBody(s.br, 0, math.MaxInt64)
 	return append(s.held, tail...), false, err

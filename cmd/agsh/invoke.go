@@ -104,7 +104,7 @@ func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) 
 		stream = func() io.Writer { stopSpinner(); return f() } // the text begins
 	}
 	res, err = a.run.CallStream(ctx, r.name, r.call.Input, stream)
-	if res == nil || !res.Streamed {
+	if (res == nil || !res.Streamed) && (err != nil || !resultstream.FeedHeld(stream, r.jsonOut, res)) {
 		if err != nil {
 			return nil, v, nil, err
 		}

@@ -11,6 +11,7 @@ package main
 import (
 	"os"
 
+	_ "github.com/agsh-dev/agsh/internal/gcpace" // the collector's pace for small heaps (GOGC set wins)
 	"github.com/agsh-dev/agsh/internal/iostreams"
 	_ "github.com/agsh-dev/agsh/internal/termquiet" // before bubbletea's init: no terminal query at start-up
 )

@@ -70,15 +70,22 @@ func TestStreamedOutputIdentical(t *testing.T) {
 		numbered   bool
 		args       []string
 		want       string
+		held       bool // result comes before ok and isError
 	}{
-		{"read reformatted line by line", "read", true, []string{"read", "/repo/big.log"}, "353bf0ceff22fde69eb1dd5d4e656283"},
-		{"read --output json", "read", true, []string{"--output", "json", "read", "/repo/big.log"}, "657593f18afe84d0f02b501aa49c16dc"},
-		{"text view", "report_change_succeeded", false, []string{"report_change_succeeded", "--summary", "x"}, "e398629c702f825cbdc5b7bc5bd5b48e"},
-		{"text --output json", "report_change_succeeded", false, []string{"--output", "json", "report_change_succeeded", "--summary", "x"}, "6a4aeadc708d7e6df8ca8f659def0de8"},
+		{"read reformatted line by line", "read", true, []string{"read", "/repo/big.log"}, "353bf0ceff22fde69eb1dd5d4e656283", false},
+		{"read --output json", "read", true, []string{"--output", "json", "read", "/repo/big.log"}, "657593f18afe84d0f02b501aa49c16dc", false},
+		{"text view", "report_change_succeeded", false, []string{"report_change_succeeded", "--summary", "x"}, "e398629c702f825cbdc5b7bc5bd5b48e", false},
+		{"text --output json", "report_change_succeeded", false, []string{"--output", "json", "report_change_succeeded", "--summary", "x"}, "6a4aeadc708d7e6df8ca8f659def0de8", false},
+		{"held read --output json", "read", true, []string{"--output", "json", "read", "/repo/big.log"}, "657593f18afe84d0f02b501aa49c16dc", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// ok and isError come before result (json.Marshal sorts keys).
 			envelope, _ := json.Marshal(map[string]any{"ok": true, "toolName": c.tool, "callId": "c1", "isError": false, "result": streamText(c.numbered)})
+			if c.held {
+				// result first: the answer is held until ok and isError.
+				text, _ := json.Marshal(streamText(c.numbered))
+				envelope = append(append([]byte(`{"result":`), text...), `,"ok":true,"toolName":"read","callId":"c1","isError":false}`...)
+			}
 			fault, _ := json.Marshal(map[string]any{"route": "POST /v1/tools/" + c.tool, "count": 1, "status": 200, "body": json.RawMessage(envelope)})
 			resp, err := http.Post(exe+"/v1/dev/faults", "application/json", bytes.NewReader(fault))
 			if err != nil || resp.StatusCode != 200 {
@@ -119,6 +126,14 @@ func TestStreamedOutputIdentical(t *testing.T) {
 				t.Fatalf("no peak RSS measured")
 			}
 			t.Logf("peak RSS %d MiB", rss>>20)
+			if c.held {
+				// Held: the answer's bytes once, not its decoded text
+				// beside them (that took 4.3 times the payload).
+				if !raceEnabled && rss > 2*int64(len(envelope)) {
+					t.Fatalf("peak RSS %d MiB for a held %d MiB answer: more than twice its size", rss>>20, len(envelope)>>20)
+				}
+				return
+			}
 			if !raceEnabled && rss > 96<<20 {
 				t.Fatalf("peak RSS %d MiB for a 50 MB answer: it was held", rss>>20)
 			}

@@ -42,6 +42,7 @@ var allowed = []struct {
 	{pkg: "internal/devserver", may: []string{"catalog", "internal/devserver"}},
 	{pkg: "internal/resultstream", may: []string{"catalog", "curated", "generated", "render", "internal/resultstream"}},
 	{pkg: "internal/version", may: nil, noNet: true},
+	{pkg: "internal/gcpace", may: nil, noNet: true},
 	{pkg: "internal/testcorpus", may: nil, noNet: true},
 	{pkg: "internal/compcache", may: []string{"catalog"}},
 	{pkg: "internal/shellcomp", may: []string{"catalog", "generated", "interp", "internal/command", "internal/compcache", "internal/version"}},

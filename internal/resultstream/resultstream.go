@@ -12,6 +12,7 @@ import (
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/curated"
+	"github.com/agsh-dev/agsh/internal/jsontext"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -122,3 +123,32 @@ type curatedSink struct{ s *curated.Stream }
 
 func (c curatedSink) Write(p []byte) (int, error) { return c.s.Write(p) }
 func (c curatedSink) Close() error                { return nil }
+
+// FeedHeld writes a held answer's text result (ok and isError came after
+// it) through the chain of f when the output is --output json: from the
+// answer's bytes, in chunks as a streamed answer arrives, so that the
+// decoded text is never built whole. res is then marked streamed, its
+// Result dropped; false: the result takes the usual path.
+func FeedHeld(f catalog.StreamFunc, jsonOut bool, res *catalog.CallResult) bool {
+	if f == nil || !jsonOut || res == nil || res.IsError || !stringToken(res.Result) {
+		return false
+	}
+	w := f()
+	const chunk = 64 << 10
+	content := res.Result[1 : len(res.Result)-1]
+	for len(content) > 0 {
+		n := min(len(content), chunk)
+		if _, err := w.Write(content[:n]); err != nil {
+			break // the chain keeps its error for Finish
+		}
+		content = content[n:]
+	}
+	res.Result, res.Streamed = nil, true
+	return true
+}
+
+// stringToken reports whether b is exactly one valid JSON string token.
+func stringToken(b []byte) bool {
+	end, ok := jsontext.StringEnd(b, 0)
+	return ok && end == len(b)
+}

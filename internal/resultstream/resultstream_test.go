@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -70,5 +71,53 @@ func TestChains(t *testing.T) {
 	out, _, _, err = feed(t, Options{Command: "x", Last: true}, `partial`, boom)
 	if err != boom || !strings.HasPrefix(out, "partial") {
 		t.Fatalf("call error: %q %v", out, err)
+	}
+}
+
+// TestFeedHeld: a held text result for --output json goes through the
+// chain and writes what the usual path writes; text that may be JSON comes
+// back held; an error result or another view is left to the usual path.
+func TestFeedHeld(t *testing.T) {
+	for _, c := range []struct {
+		result string
+		held   bool
+	}{
+		{`"line \"one\"\n\u00e9 \u001b[1m` + strings.Repeat("x", 200<<10) + `"`, false},
+		{`"  {\"a\": 1}"`, true},
+	} {
+		var want, got bytes.Buffer
+		if err := render.WriteJSON(&want, render.FromResult([]byte(c.result))); err != nil {
+			t.Fatal(err)
+		}
+		s := New(&got, Options{JSON: true, Last: true})
+		res := &catalog.CallResult{Result: []byte(c.result)}
+		if !FeedHeld(s.Func(), true, res) || !res.Streamed || res.Result != nil {
+			t.Fatalf("%.20s: not fed", c.result)
+		}
+		end, err := s.Finish(nil, func(string) {})
+		if err != nil || end.Held != c.held {
+			t.Fatalf("%.20s: held %v, err %v", c.result, end.Held, err)
+		}
+		if end.Held {
+			if err := render.WriteJSON(&got, end.Value); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("%.20s: wrote %.80q, want %.80q", c.result, got.String(), want.String())
+		}
+	}
+	s := New(&bytes.Buffer{}, Options{JSON: true, Last: true})
+	for _, c := range []struct {
+		json bool
+		res  catalog.CallResult
+	}{
+		{true, catalog.CallResult{Result: []byte(`"x"`), IsError: true}},
+		{false, catalog.CallResult{Result: []byte(`"x"`)}},
+		{true, catalog.CallResult{Result: []byte(`{"x":1}`)}},
+	} {
+		if FeedHeld(s.Func(), c.json, &c.res) {
+			t.Errorf("%s (json %v, isError %v): fed", c.res.Result, c.json, c.res.IsError)
+		}
 	}
 }

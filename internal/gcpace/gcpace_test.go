@@ -1,0 +1,38 @@
+package gcpace
+
+import (
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
+
+// TestTune: the collector runs at the small-heap pace until a collection
+// finds a big live heap, then at the default pace; a GOGC other than the
+// default is left alone.
+func TestTune(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer gcTuned.Store(false)
+
+	gcTuned.Store(false)
+	debug.SetGCPercent(50) // as GOGC=50 would
+	tune()
+	if got := debug.SetGCPercent(100); got != 50 || gcTuned.Load() {
+		t.Fatalf("GOGC=50: the pace became %d", got)
+	}
+
+	tune()
+	runtime.GC()
+	if got := debug.SetGCPercent(smallHeapGC); got != smallHeapGC || !gcTuned.Load() {
+		t.Fatalf("small heap: the pace is %d, want %d", got, smallHeapGC)
+	}
+
+	big := make([]byte, 2*smallHeap)
+	for i := 0; i < 1000 && gcTuned.Load(); i++ {
+		runtime.GC()
+		runtime.Gosched()
+	}
+	runtime.KeepAlive(big)
+	if got := debug.SetGCPercent(100); got != 100 || gcTuned.Load() {
+		t.Fatalf("a big live heap: the pace is still %d", got)
+	}
+}
