@@ -136,7 +136,7 @@ func TestREPLInTmuxPager(t *testing.T) {
 	}
 	s, _ := startDailyTmux(t, "AGSH_PAGER="+fake)
 	s.keys("datadog_list_monitors --page-size 40", "Enter")
-	s.waitFor("[pager: 41 lines]")
+	s.waitFor("[pager: 42 lines]") // 40 rows, the header and the columns note
 	s.keys("datadog_list_monitors --page-size 2", "Enter")
 	scr := s.waitFor("4101290")
 	if strings.Count(scr, "[pager:") != 1 {

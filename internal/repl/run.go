@@ -110,7 +110,10 @@ func (m *model) output(msg outputMsg) tea.Cmd {
 		m.run.lastOutput = m.now()
 		m.run.spinning = false
 		if m.cfg.Pager != "" && m.height > 0 {
-			m.hold(text)
+			// Held whole lines: the newline printable drops (Println
+			// adds it) is put back, so the pager counts and shows every
+			// line however the output arrived in chunks.
+			m.hold(text + "\n")
 		} else {
 			cmds = append(cmds, m.out.print(text))
 		}
@@ -143,7 +146,7 @@ func (m *model) finishRun() tea.Cmd {
 	if held := strings.Join(m.run.held, ""); held != "" && !m.run.paged {
 		m.run.paged = true
 		if m.run.heldRows < m.height {
-			return tea.Sequence(m.out.print(held), func() tea.Msg { return pagerDoneMsg{} })
+			return tea.Sequence(m.out.print(strings.TrimSuffix(held, "\n")), func() tea.Msg { return pagerDoneMsg{} })
 		}
 		c := exec.Command("sh", "-c", m.cfg.Pager)
 		c.Stdin = strings.NewReader(held)
