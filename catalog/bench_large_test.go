@@ -113,3 +113,50 @@ func BenchmarkIssue15CallText50MB(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkIssue15CallStreamText50MB is a call whose 50 MB text result
+// streams (ok and isError before it): the request, the answer read, the
+// string checked and written through to io.Discard.
+func BenchmarkIssue15CallStreamText50MB(b *testing.B) {
+	body := textAnswer(50)
+	srv := serveBody(b, body)
+	c, err := New(srv.URL, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	stream := func() io.Writer { return io.Discard }
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := c.CallStream(ctx, "read", json.RawMessage(`{"path":"/repo/big.log"}`), Binding{}, stream)
+		if err != nil || !res.Streamed {
+			b.Fatal(res, err)
+		}
+	}
+}
+
+// BenchmarkIssue15StringCheck is the check of a streamed result string
+// alone: 50 MB of read-style content (an escape every 62 bytes) in 64 KiB
+// chunks, as they arrive.
+func BenchmarkIssue15StringCheck(b *testing.B) {
+	body := textAnswer(50)
+	start := bytes.Index(body, []byte(`"result":"`)) + len(`"result":"`)
+	content := body[start:]
+	b.SetBytes(int64(len(content)))
+	for b.Loop() {
+		var st strState
+		for p := content; len(p) > 0; {
+			n := min(len(p), 64<<10)
+			end, done, bad := st.scan(p[:n])
+			if bad {
+				b.Fatal("bad")
+			}
+			if done {
+				_ = end
+				break
+			}
+			p = p[n:]
+		}
+	}
+}

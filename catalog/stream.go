@@ -305,39 +305,66 @@ type strState struct {
 }
 
 // scan checks p: end is how many bytes of content p holds, done that the
-// closing quote is at p[end], bad that the string is not valid JSON.
+// closing quote is at p[end], bad that the string is not valid JSON. The
+// escapes are walked from backslash to backslash, the closing quote found
+// by one search of the chunk, and the content checked for control bytes
+// in one pass: a chunk is not cut into a call per escape.
 func (st *strState) scan(p []byte) (end int, done, bad bool) {
-	for i := 0; i < len(p); i++ {
-		switch {
-		case st.esc == 0:
-			if i += jsontext.PlainLen(p[i:]); i >= len(p) {
-				return len(p), false, false
-			}
-			switch c := p[i]; {
-			case c == '"':
-				return i, true, false
-			case c == '\\':
-				st.esc = 1
-			default: // a control byte
+	end, done, bad = st.walk(p)
+	if bad || jsontext.HasControl(p[:end]) {
+		return 0, false, true
+	}
+	return end, done, false
+}
+
+// walk follows p's escapes up to the closing quote (end, done) or p's end.
+// An escape's bytes are never control bytes once checked, so scan's one
+// pass over p[:end] finds every control byte of the content.
+func (st *strState) walk(p []byte) (end int, done, bad bool) {
+	quote := -1 // the next '"' at or after i (len(p): none), once searched
+	for i := 0; i < len(p); {
+		if st.esc != 0 {
+			if !st.step(p[i]) {
 				return 0, false, true
 			}
-		case st.esc == 1:
-			switch p[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				st.esc = 0
-			case 'u':
-				st.esc = 2
-			default:
-				return 0, false, true
-			}
-		default:
-			if h := p[i]; !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-				return 0, false, true
-			}
-			if st.esc++; st.esc == 6 {
-				st.esc = 0
+			i++
+			continue
+		}
+		if quote < i {
+			quote = len(p)
+			if q := bytes.IndexByte(p[i:], '"'); q >= 0 {
+				quote = i + q
 			}
 		}
+		b := bytes.IndexByte(p[i:quote], '\\')
+		if b < 0 {
+			return quote, quote < len(p), false
+		}
+		i += b + 1
+		st.esc = 1
 	}
 	return len(p), false, false
+}
+
+// step takes the byte c of an escape that began (st.esc > 0): false when
+// the escape is not one of JSON's.
+func (st *strState) step(c byte) bool {
+	if st.esc == 1 {
+		switch c {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			st.esc = 0
+		case 'u':
+			st.esc = 2
+		default:
+			return false
+		}
+		return true
+	}
+	if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+		return false
+	}
+	if st.esc++; st.esc == 6 {
+		st.esc = 0
+	}
+	return true
 }

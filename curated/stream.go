@@ -74,18 +74,35 @@ func (s *Stream) Write(p []byte) (int, error) {
 	}
 	if !s.lines {
 		if len(s.held)+len(p) <= HoldLimit {
-			s.held = append(s.held, p...)
+			s.hold(p)
 			return len(p), nil
 		}
 		s.lines = true
 		s.fmt = newLineFormat(s.command, s.opts)
+		// The held lines are reformatted where they are; what still waits
+		// moves to a small buffer, so that the held one is let go.
 		s.buf, s.held = s.held, nil
+		s.feed(nil)
+		if s.buf != nil {
+			s.buf = append(make([]byte, 0, len(s.buf)+len(p)), s.buf...)
+		}
 	}
 	s.feed(p)
 	if s.err != nil {
 		return 0, s.err
 	}
 	return len(p), nil
+}
+
+// hold appends p to held, growing it by doubling up to HoldLimit: the
+// buffers it leaves behind add up to less than the text (append's smaller
+// steps for large slices leave several times it, all garbage at once).
+func (s *Stream) hold(p []byte) {
+	if n := len(s.held) + len(p); n > cap(s.held) {
+		c := min(max(2*cap(s.held), n, 64<<10), HoldLimit)
+		s.held = append(make([]byte, 0, c), s.held...)
+	}
+	s.held = append(s.held, p...)
 }
 
 // feed reformats the complete lines of buf and p but the two last.
@@ -252,8 +269,17 @@ func newLineFormat(command string, opts ReformatOptions) lineFormat {
 type readLines struct{}
 
 func (readLines) line(out, l []byte, first bool) ([]byte, bool) {
-	bar := bytes.IndexByte(l, '|')
-	if bar < 1 || !isUint(bytes.TrimLeft(l[:bar], " ")) {
+	// The first '|' must follow spaces, then digits (at least one).
+	i := 0
+	for i < len(l) && l[i] == ' ' {
+		i++
+	}
+	d := i
+	for i < len(l) && l[i] >= '0' && l[i] <= '9' {
+		i++
+	}
+	bar := i
+	if bar >= len(l) || l[bar] != '|' || !isUint(l[d:bar]) {
 		return out, false
 	}
 	if !first {

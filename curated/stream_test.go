@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -130,6 +131,35 @@ func firstDiff(a, b string) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// TestStreamHoldFlat: holding the first HoldLimit bytes allocates less
+// than three times them in all (the buffers left behind by growing are
+// garbage at once: they made the peak memory), and once the text is
+// reformatted line by line the held buffer is let go.
+func TestStreamHoldFlat(t *testing.T) {
+	text := []byte(bigRead(2*HoldLimit, ""))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s := NewStream(io.Discard, "read", ReformatOptions{})
+	for p := text; len(p) > 0; {
+		n := min(len(p), 64<<10)
+		if _, err := s.Write(p[:n]); err != nil {
+			t.Fatal(err)
+		}
+		p = p[n:]
+	}
+	runtime.ReadMemStats(&after)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 3*HoldLimit {
+		t.Errorf("%d MiB allocated to hold %d MiB", alloc>>20, HoldLimit>>20)
+	}
+	if !s.lines || cap(s.buf) > 1<<20 {
+		t.Errorf("line by line %v, keeping a buffer of %d KiB", s.lines, cap(s.buf)>>10)
+	}
+	if _, err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // BenchmarkIssue15ReadStream50MB reformats a 50 MB read result line by

@@ -140,6 +140,11 @@ func (s *ResultStream) emit(b []byte) error {
 // or UTF-8 sequence cut at the end (or a surrogate escape whose pair may
 // follow) is kept in s.pending.
 func (s *ResultStream) decode(out, data []byte, final bool) []byte {
+	if len(s.undecided) == 0 {
+		if out, ok := s.decodeValid(out, data, final); ok {
+			return out
+		}
+	}
 	for len(data) > 0 {
 		if len(s.undecided) > 0 {
 			i := bytes.IndexByte(data, '\\')
@@ -196,6 +201,38 @@ func (s *ResultStream) decode(out, data []byte, final bool) []byte {
 		}
 	}
 	return out
+}
+
+// decodeValid is decode when data's bytes (but for a rune cut at its end,
+// unless final) are valid UTF-8, as they nearly always are: then every run
+// between escapes is valid too (an escape is ASCII), so each is copied as
+// it is, without being checked again. false: data is not valid, nothing
+// was done.
+func (s *ResultStream) decodeValid(out, data []byte, final bool) ([]byte, bool) {
+	k := 0
+	if !final {
+		k = incompleteTail(data)
+	}
+	if !utf8.Valid(data[:len(data)-k]) {
+		return out, false
+	}
+	for {
+		i := bytes.IndexByte(data, '\\')
+		if i < 0 {
+			out = append(out, data[:len(data)-k]...)
+			if k > 0 {
+				s.pending = append(s.pending[:0], data[len(data)-k:]...)
+			}
+			return out, true
+		}
+		out = append(out, data[:i]...)
+		s.escaped = true
+		var ok bool
+		if out, data, ok = s.escape(out, data[i:], final); !ok {
+			s.pending = append(s.pending[:0], data...)
+			return out, true
+		}
+	}
 }
 
 // escape decodes the escape data starts with, as unquote does. ok false:

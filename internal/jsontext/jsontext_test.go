@@ -74,6 +74,17 @@ func FuzzPlainLen(f *testing.F) {
 	})
 }
 
+func FuzzHasControl(f *testing.F) {
+	f.Add([]byte("sixteen bytes ok and then \x1f"))
+	f.Add([]byte("\x00"))
+	f.Fuzz(func(t *testing.T, p []byte) {
+		want := bytes.ContainsFunc(p, func(r rune) bool { return r < 0x20 })
+		if got := HasControl(p); got != want {
+			t.Fatalf("HasControl(%q) = %v, want %v", p, got, want)
+		}
+	})
+}
+
 // TestParseErrors: the errors are encoding/json's words with an offset.
 func TestParseErrors(t *testing.T) {
 	cases := []struct{ in, want string }{

@@ -1,6 +1,9 @@
 package jsontext
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // SkipSpace returns the offset of the first byte at or after i that is not
 // JSON white space.
@@ -61,7 +64,8 @@ func stringEnd(data []byte, i int) (end, at int, what string) {
 
 // plainLen is the length of the leading run of p with no '"', no '\\' and
 // no control byte, eight bytes at a time (the zero-byte and less-than-byte
-// word tests, exact for whether a word holds such a byte).
+// word tests: a word's lowest flagged byte is exactly its first such byte,
+// as a borrow only runs upward from one).
 func plainLen(p []byte) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
@@ -69,8 +73,8 @@ func plainLen(p []byte) int {
 		w := binary.LittleEndian.Uint64(p[i:])
 		q := w ^ (ones * '"')
 		s := w ^ (ones * '\\')
-		if ((w-ones*0x20)&^w|(q-ones)&^q|(s-ones)&^s)&highs != 0 {
-			break
+		if m := ((w-ones*0x20)&^w | (q-ones)&^q | (s-ones)&^s) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
 	}
 	for ; i < len(p); i++ {
@@ -195,6 +199,23 @@ func AppendCompact(dst, raw []byte) []byte {
 	return dst
 }
 
-// PlainLen is the length of the leading run of p that a string token
-// holds as it is: no '"', no '\\', no control byte (eight bytes at a time).
-func PlainLen(p []byte) int { return plainLen(p) }
+// HasControl reports whether p holds a control byte (below 0x20, which a
+// JSON string may not hold as it is), sixteen bytes at a time: a word's
+// less-than test flags a byte only at or above a true one.
+func HasControl(p []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+16 <= len(p); i += 16 {
+		w := binary.LittleEndian.Uint64(p[i:])
+		v := binary.LittleEndian.Uint64(p[i+8:])
+		if ((w-ones*0x20)&^w|(v-ones*0x20)&^v)&highs != 0 {
+			return true
+		}
+	}
+	for ; i < len(p); i++ {
+		if p[i] < 0x20 {
+			return true
+		}
+	}
+	return false
+}
