@@ -46,8 +46,10 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 		} else {
 			data, err = readBody(b, resp.ContentLength, b.in.limit)
 		}
-		if err == nil && a.splice(data) {
-			return c.callChecked(r, resp, a, data)
+		if err == nil {
+			if rest, ok := a.splice(data); ok {
+				return c.callCheckedShape(r, resp, a, rest, data)
+			}
 		}
 		if _, big := isTooLarge(err); big {
 			return c.bodyError(ctx, r, resp, b, err)
@@ -85,10 +87,17 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 // callChecked finishes a decoded call answer: a refusal, or an answer that
 // is not a call's answer (callShape), is an error.
 func (c *Client) callChecked(r *request, resp *http.Response, a *callAnswer, data []byte) error {
+	return c.callCheckedShape(r, resp, a, data, data)
+}
+
+// callCheckedShape is callChecked with the shape read from shape: the
+// answer with its result replaced by null (splice), which callShape judges
+// as it judges the answer itself, without walking the result again.
+func (c *Client) callCheckedShape(r *request, resp *http.Response, a *callAnswer, shape, data []byte) error {
 	if err := c.refusal(r, resp, a); err != nil {
 		return err
 	}
-	if problem := callShape(data); problem != "" {
+	if problem := callShape(shape); problem != "" {
 		return c.fail(&Error{ErrCode: CodeBadResponse, Status: resp.StatusCode, Route: r.route(), Tool: r.tool,
 			Message: fmt.Sprintf("deployment answered %s with %s but not a call's answer (%s): %s",
 				r.route(), statusLine(resp), problem, snippet(data[:min(len(data), prefixCap)], c.opts.BearerToken))})
@@ -155,36 +164,47 @@ func (e errReader) Read([]byte) (int, error) {
 	return 0, e.err
 }
 
-// splice decodes a call answer whose "result" is a JSON string without
-// scanning that string with encoding/json (which, for a 50 MB file text,
-// walks it byte by byte twice and copies it): the string is checked here
-// as encoding/json's scanner would, the rest of the envelope (with the
-// string replaced by null) is decoded as usual, and Result is the string's
-// bytes as received. It reports false, deciding nothing, for any answer it
-// is not sure of: not an object, no or several result keys, another key
-// that encoding/json would fold to "result", any decoding error; the
-// caller then decodes the whole answer the usual way.
-func (a *callAnswer) splice(data []byte) bool {
-	start, end, ok := resultString(data)
+// splice decodes a call answer without encoding/json walking its result
+// (for a 50 MB file text it walks the string byte by byte twice and copies
+// it; a 100,000-row array it scans twice more): a string result is checked
+// as encoding/json's scanner would, an object or array result by
+// jsontext's reader (the same grammar), the rest of the envelope (with the
+// result replaced by null, returned as rest) is decoded as usual, and
+// Result is the result's bytes as received. It reports false, deciding
+// nothing, for any answer it is not sure of: not an object, no or several
+// result keys, another key that encoding/json would fold to "result", a
+// result of another kind or nested near encoding/json's depth limit, any
+// decoding error; the caller then decodes the whole answer the usual way.
+func (a *callAnswer) splice(data []byte) (rest []byte, ok bool) {
+	start, end, ok := resultSpan(data)
 	if !ok {
-		return false
+		return nil, false
 	}
-	rest := make([]byte, 0, len(data)-(end-start)+4)
+	if data[start] != '"' && !jsontext.Valid(data[start:end], spliceDepth) {
+		return nil, false
+	}
+	rest = make([]byte, 0, len(data)-(end-start)+4)
 	rest = append(append(append(rest, data[:start]...), "null"...), data[end:]...)
 	dec := json.NewDecoder(bytes.NewReader(rest))
 	dec.UseNumber()
 	if dec.Decode(a) != nil || jsontext.SkipSpace(rest, int(dec.InputOffset())) != len(rest) {
 		*a = callAnswer{}
-		return false
+		return nil, false
 	}
 	a.Result = json.RawMessage(data[start:end:end])
-	return true
+	return rest, true
 }
 
-// resultString finds the span of a top-level "result" member whose value is
-// a valid JSON string. Other values are skipped, not checked: they are left
-// for encoding/json.
-func resultString(data []byte) (start, end int, ok bool) {
+// spliceDepth bounds the nesting of a result that splice reads: well
+// inside encoding/json's limit (10,000 levels, the envelope's included),
+// so that deeper results get encoding/json's own verdict.
+const spliceDepth = 9000
+
+// resultSpan finds the span of a top-level "result" member whose value is
+// a valid JSON string, or an object or array (its brackets matched, not
+// checked). Other values are skipped, not checked: they are left for
+// encoding/json.
+func resultSpan(data []byte) (start, end int, ok bool) {
 	i := jsontext.SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return 0, 0, false
@@ -212,7 +232,7 @@ func resultString(data []byte) (start, end int, ok bool) {
 			return 0, 0, false
 		}
 		if exact {
-			if found || data[i] != '"' {
+			if c := data[i]; found || c != '"' && c != '{' && c != '[' {
 				return 0, 0, false
 			}
 			found, start, end = true, i, ve

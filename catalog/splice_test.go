@@ -26,8 +26,17 @@ var spliceCases = []struct {
 	{`{"ok":false,"error":"session_busy","message":"busy","result":""}`, true},
 	{"{\"result\":\"bad \xff utf8\"}", true},
 	{`{"result":"x"}trailing`, false},
-	{`{"result":{"a":1}}`, false},
-	{`{"result":["x"]}`, false},
+	{`{"result":{"a":1}}`, true},
+	{`{"result":["x"]}`, true},
+	{`{"ok":true,"result":[{"id":1,"n":1.50e3,"t":["a","]"]},{"id":2}],"isError":false,"durationMs":3}`, true},
+	{` {"result" : { "content" : [ {"type":"text","text":"a\nb"} ] , "isError":false } } `, true},
+	{`{"result":[1,]}`, false},
+	{`{"result":{"a":01}}`, false},
+	{`{"result":{"a" 1}}`, false},
+	{`{"result":[1}`, false},
+	{"{\"result\":[\"ctl \x01\"]}", false},
+	{`{"result":` + strings.Repeat("[", spliceDepth+1) + strings.Repeat("]", spliceDepth+1) + `}`, false},
+	{`{"result":` + strings.Repeat("[", spliceDepth) + strings.Repeat("]", spliceDepth) + `}`, true},
 	{`{"result":null}`, false},
 	{`{"result":"a","result":"b"}`, false},
 	{`{"Result":"a","result":"b"}`, false},
@@ -46,13 +55,13 @@ var spliceCases = []struct {
 	{`{"a":[1,2,"result":"x"}`, false},
 }
 
-// TestSpliceMatchesStreaming: a call answer whose result is a string is
-// decoded without encoding/json walking the string, to the same CallResult;
-// anything else is left to the streaming decoder.
+// TestSpliceMatchesStreaming: a call answer whose result is a string, an
+// object or an array is decoded without encoding/json walking the result,
+// to the same CallResult; anything else is left to the streaming decoder.
 func TestSpliceMatchesStreaming(t *testing.T) {
 	for _, c := range spliceCases {
 		var a callAnswer
-		got := a.splice([]byte(c.body))
+		_, got := a.splice([]byte(c.body))
 		if got != c.fast {
 			t.Errorf("splice(%q) = %v, want %v", c.body, got, c.fast)
 			continue
@@ -77,7 +86,7 @@ func FuzzSplice(f *testing.F) {
 	f.Add(`{"ok":true,"result":"` + strings.Repeat(`x\n`, 50) + `"}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		var a callAnswer
-		if !a.splice([]byte(body)) {
+		if _, ok := a.splice([]byte(body)); !ok {
 			return
 		}
 		want, ok := streamDecode([]byte(body))

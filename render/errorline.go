@@ -1,9 +1,12 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // errorWrapperKeys are the only keys an error wrapper may have.
@@ -22,7 +25,7 @@ func IsErrorWrapper(v Value) bool {
 // "<message, else error>" with " (<code>)" when a code is given — and true;
 // for any other value it returns "" and false.
 func ErrorMessage(v Value) (string, bool) {
-	if !v.IsJSON || v.Final {
+	if !v.IsJSON || v.Final || !startsObject(v.JSON) {
 		return "", false
 	}
 	n, err := v.parsed()
@@ -30,6 +33,13 @@ func ErrorMessage(v Value) (string, bool) {
 		return "", false
 	}
 	return wrapperText(n), true
+}
+
+// startsObject: the JSON text's first character opens an object (only an
+// object can be an error wrapper; an array is not parsed to find out).
+func startsObject(raw []byte) bool {
+	i := jsontext.SkipSpace(raw, 0)
+	return i < len(raw) && raw[i] == '{'
 }
 
 // ErrorText is the text of the error line for a call answered with isError:
@@ -159,12 +169,17 @@ func WriteError(w io.Writer, text string, o Options) error {
 func WriteJSON(w io.Writer, v Value) error {
 	var out []byte
 	if v.IsJSON && !v.Final {
-		n, err := v.parsed()
-		if err != nil {
-			return fmt.Errorf("render: %w", err)
+		raw := bytes.TrimSpace(v.JSON)
+		if !v.isChecked() {
+			n, err := v.parsed()
+			if err != nil {
+				return fmt.Errorf("render: %w", err)
+			}
+			raw = n.Raw
 		}
 		flush := func(p []byte) error { _, err := w.Write(p); return err }
-		out, err = indent(make([]byte, 0, min(len(n.Raw)+1, indentFlush+1024)), n.Raw, flush)
+		var err error
+		out, err = indent(make([]byte, 0, min(len(raw)+1, indentFlush+1024)), raw, flush)
 		if err != nil {
 			return err
 		}

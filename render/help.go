@@ -79,6 +79,19 @@ type page struct {
 // section writes a section: a blank line before every section but the
 // first, the name (bold with color), then the body lines indented four.
 func (p *page) section(name string, body []string) {
+	p.head(name)
+	for _, l := range body {
+		if l != "" {
+			p.b.WriteString("    ")
+			p.b.WriteString(l)
+		}
+		p.b.WriteByte('\n')
+	}
+}
+
+// head begins a section: the blank line before it (but the first), then
+// its name (bold with color).
+func (p *page) head(name string) {
 	if p.b.Len() > 0 {
 		p.b.WriteByte('\n')
 	}
@@ -87,13 +100,6 @@ func (p *page) section(name string, body []string) {
 	}
 	p.b.WriteString(name)
 	p.b.WriteByte('\n')
-	for _, l := range body {
-		if l != "" {
-			p.b.WriteString("    ")
-			p.b.WriteString(l)
-		}
-		p.b.WriteByte('\n')
-	}
 }
 
 // text wraps plain foreign text (made safe) to the body width.

@@ -2,8 +2,10 @@ package render
 
 import (
 	"io"
+	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // IndexPage is the `agsh help` page: the deployment's name and description,
@@ -71,7 +73,7 @@ func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
 		col = min(col, (p.width-4)*2/3)
 	}
 	if len(ip.Commands) > 0 {
-		p.section("COMMANDS", p.rows(ip.Commands, col))
+		p.rowsSection("COMMANDS", ip.Commands, col)
 	}
 	groups := append([]IndexGroup(nil), ip.Groups...)
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].Name < groups[j].Name })
@@ -79,7 +81,7 @@ func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
 		if len(g.Rows) == 0 {
 			continue
 		}
-		p.section(oneLine(SafeLabel(strings.ToUpper(g.Name))), p.rows(g.Rows, col))
+		p.rowsSection(oneLine(SafeLabel(strings.ToUpper(g.Name))), g.Rows, col)
 	}
 	p.b.WriteByte('\n')
 	p.b.WriteString(indexFooter)
@@ -88,27 +90,57 @@ func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
 	return err
 }
 
-// rows lays out index rows sorted by name: the name padded to col cells,
-// then the title cut to what is left of the line.
-func (p *page) rows(rows []IndexRow, col int) []string {
-	sorted := append([]IndexRow(nil), rows...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+// rowsSection writes a section of index rows sorted by name (as section
+// writes its body lines): the name padded to col cells, then the title cut
+// to what is left of the line. The lines go straight into the page, not
+// through a line each.
+func (p *page) rowsSection(name string, rows []IndexRow, col int) {
+	p.head(name)
+	sorted := slices.Clone(rows)
+	slices.SortStableFunc(sorted, func(a, b IndexRow) int { return strings.Compare(a.Name, b.Name) })
 	avail := p.width - 4
-	lines := make([]string, 0, len(sorted))
+	room := avail - col
 	for _, r := range sorted {
 		name := cut(SafeLabel(oneLine(r.Name)), avail)
-		title := strings.Join(strings.Fields(SafeLabel(r.Title)), " ")
-		room := avail - col
-		if title == "" || room < 1 {
-			lines = append(lines, name)
+		title := collapseSpace(SafeLabel(r.Title))
+		titled := title != "" && room >= 1
+		if name != "" || titled {
+			p.b.WriteString("    ") // a line's indent (an empty line has none)
+		}
+		p.b.WriteString(name)
+		if !titled {
+			p.b.WriteByte('\n')
 			continue
 		}
-		if textWidth(name)+2 > col {
+		pad := col - textWidth(name)
+		if pad < 2 {
 			// Too long for the column: the title goes under it.
-			lines = append(lines, name, spaces(col)+cut(title, room))
-			continue
+			p.b.WriteString("\n    ")
+			pad = col
 		}
-		lines = append(lines, name+spaces(col-textWidth(name))+cut(title, room))
+		p.blanks(pad)
+		p.b.WriteString(cut(title, room))
+		p.b.WriteByte('\n')
 	}
-	return lines
+}
+
+// blanks writes n spaces (none for n <= 0).
+func (p *page) blanks(n int) {
+	const blanks = "                                                                "
+	for n > 0 {
+		k := min(n, len(blanks))
+		p.b.WriteString(blanks[:k])
+		n -= k
+	}
+}
+
+// collapseSpace is strings.Join(strings.Fields(s), " "), without splitting
+// s when it has no run of white space to collapse (the usual title).
+func collapseSpace(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || c <= ' ' && (c != ' ' || i == 0 || i == len(s)-1 || s[i+1] == ' ') {
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	return s
 }

@@ -22,7 +22,7 @@ func NextCursor(v Value) string {
 			}
 		}
 	}
-	if !v.IsJSON || v.Final || !mentionsCursor(v.JSON) {
+	if !v.IsJSON || v.Final || !startsObject(v.JSON) || !mentionsCursor(v.JSON) {
 		return ""
 	}
 	n, err := parseJSON(v.JSON)

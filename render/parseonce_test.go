@@ -29,3 +29,36 @@ func TestResultParsedOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestArrayResultNotBuilt: an array result (or JSON text of one) is
+// checked by FromResult, not parsed into a tree: the table view reads its
+// bytes, and no view after it parses it either; invalid JSON stays text.
+func TestArrayResultNotBuilt(t *testing.T) {
+	for _, raw := range []string{
+		`[{"a":1},{"a":2,"b":[1,2]}]`,
+		`"[{\"sha\":\"1\"},{\"sha\":\"2\"}]"`,
+		` [ {"a": 1.50} ] `,
+	} {
+		before := parses.Load()
+		v := FromResult(json.RawMessage(raw))
+		if !v.IsJSON {
+			t.Fatalf("%s: not JSON: %+v", raw, v)
+		}
+		ErrorMessage(v)
+		NextCursor(v)
+		if err := Write(io.Discard, io.Discard, v, Options{Width: 80}); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteJSON(io.Discard, v); err != nil {
+			t.Fatal(err)
+		}
+		if n := parses.Load() - before; n != 0 {
+			t.Errorf("%s: parsed %d times", raw, n)
+		}
+	}
+	for _, raw := range []string{`[1,]`, `"[1,]"`, `[{"a":01}]`} {
+		if v := FromResult(json.RawMessage(raw)); v.IsJSON {
+			t.Errorf("%s: taken for JSON", raw)
+		}
+	}
+}

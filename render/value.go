@@ -33,6 +33,16 @@ type Value struct {
 	// tree is JSON parsed, when FromResult parsed it: a result is parsed
 	// once, not again by each view (parsed).
 	tree *node
+	// checked is JSON when FromResult checked it without building its
+	// tree (an array: the table view reads the bytes, and a view that
+	// needs the tree builds it then).
+	checked []byte
+}
+
+// isChecked reports that v.JSON is still the bytes FromResult checked.
+func (v Value) isChecked() bool {
+	c := v.checked
+	return len(c) > 0 && len(c) == len(v.JSON) && &c[0] == &v.JSON[0]
 }
 
 // parsed is v.JSON's tree: the one FromResult built when v.JSON is still
@@ -74,6 +84,14 @@ func FromResult(result json.RawMessage) Value {
 		// would, eight bytes at a time, without building a node.
 		return textOrJSON(jsontext.Unquote(trimmed))
 	}
+	if trimmed[0] == '[' {
+		// An array is no MCP result: it is checked, and its tree left for
+		// the views that need one (a table reads the bytes).
+		if !jsontext.Valid(trimmed, maxDepth) {
+			return Value{Text: string(result)}
+		}
+		return Value{JSON: json.RawMessage(trimmed), IsJSON: true, checked: trimmed}
+	}
 	n, err := parseJSON(trimmed)
 	if err != nil {
 		return Value{Text: string(result)}
@@ -107,7 +125,13 @@ func textOrJSON(s string) Value {
 	// Look before converting: a 50 MB file text is not copied to find out
 	// that it does not start with a bracket.
 	ts := strings.TrimSpace(s)
-	if len(ts) >= 2 && (ts[0] == '{' || ts[0] == '[') {
+	if len(ts) >= 2 && ts[0] == '[' {
+		if b := []byte(ts); jsontext.Valid(b, maxDepth) {
+			return Value{JSON: json.RawMessage(b), IsJSON: true, checked: b}
+		}
+		return Value{Text: s}
+	}
+	if len(ts) >= 2 && ts[0] == '{' {
 		if n, err := parseJSON([]byte(ts)); err == nil {
 			return Value{JSON: json.RawMessage(n.Raw), IsJSON: true, tree: n}
 		}

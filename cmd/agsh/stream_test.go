@@ -55,6 +55,23 @@ func streamText(numbered bool) string {
 	return b.String()
 }
 
+// streamGrep is a 50 MB grep answer in content mode: a header, then per
+// file its path and numbered match and context lines.
+func streamGrep() string {
+	var b strings.Builder
+	b.WriteString("Found 1000000 matching lines\n")
+	for f := 0; b.Len() < 50<<20; f++ {
+		if f > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "dir/file%d.go\n", f)
+		for n := 1; n < 40; n += 3 {
+			fmt.Fprintf(&b, "%d-context \"quoted\" café\n%d:match\there ✓\n", n, n+1)
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
 // TestStreamedOutputIdentical: each streamed path writes the bytes
 // today's agsh wrote for the same 50 MB answer (md5 of its stdout, taken
 // from the build before streaming; AGSH_BEFORE_BINARY=path prints them
@@ -77,10 +94,15 @@ func TestStreamedOutputIdentical(t *testing.T) {
 		{"text view", "report_change_succeeded", false, []string{"report_change_succeeded", "--summary", "x"}, "e398629c702f825cbdc5b7bc5bd5b48e", false},
 		{"text --output json", "report_change_succeeded", false, []string{"--output", "json", "report_change_succeeded", "--summary", "x"}, "6a4aeadc708d7e6df8ca8f659def0de8", false},
 		{"held read --output json", "read", true, []string{"--output", "json", "read", "/repo/big.log"}, "657593f18afe84d0f02b501aa49c16dc", true},
+		{"grep reformatted line by line", "grep", false, []string{"grep", "-C", "1", "match"}, "1758144a56686e97672f3d16e9583f9f", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// ok and isError come before result (json.Marshal sorts keys).
-			envelope, _ := json.Marshal(map[string]any{"ok": true, "toolName": c.tool, "callId": "c1", "isError": false, "result": streamText(c.numbered)})
+			text := streamText(c.numbered)
+			if c.tool == "grep" {
+				text = streamGrep()
+			}
+			envelope, _ := json.Marshal(map[string]any{"ok": true, "toolName": c.tool, "callId": "c1", "isError": false, "result": text})
 			if c.held {
 				// result first: the answer is held until ok and isError.
 				text, _ := json.Marshal(streamText(c.numbered))

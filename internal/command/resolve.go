@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
@@ -69,11 +68,13 @@ type Table struct {
 
 // NewTable is the table of a catalog listing.
 func NewTable(tools []catalog.ToolEntry) *Table {
-	t := &Table{tools: tools}
+	t := &Table{tools: tools, names: make([]string, 0, len(tools))}
 	for _, e := range tools {
 		t.names = append(t.names, e.Name)
 	}
-	sort.Strings(t.names)
+	if !slices.IsSorted(t.names) {
+		slices.Sort(t.names)
+	}
 	return t
 }
 

@@ -96,3 +96,19 @@ func (t *Tree) carve(vs []*Value) []*Value {
 	t.vals = append(t.vals, vs...)
 	return t.vals[start:len(t.vals):len(t.vals)]
 }
+
+// Valid reports whether data is exactly one JSON value (white space
+// around it allowed) nesting at most maxDepth deep: Parse's check
+// without building anything.
+func Valid(data []byte, maxDepth int) bool {
+	_, err := Parse[struct{}](data, none{}, maxDepth)
+	return err == nil
+}
+
+// none is the Builder that builds nothing.
+type none struct{}
+
+func (none) Scalar(Kind, []byte) struct{}                 { return struct{}{} }
+func (none) Array([]byte, []struct{}) struct{}            { return struct{}{} }
+func (none) Object([]byte, []string, []struct{}) struct{} { return struct{}{} }
+func (none) Key([]byte) string                            { return "" }
