@@ -279,8 +279,8 @@ func (readLines) line(out, l []byte, first bool) ([]byte, bool) {
 		i++
 	}
 	bar := i
-	if bar >= len(l) || l[bar] != '|' || !isUint(l[d:bar]) {
-		return out, false
+	if bar >= len(l) || l[bar] != '|' || bar == d || bar-d >= 20 && !isUint(l[d:bar]) {
+		return out, false // (fewer than 20 digits are always a uint64)
 	}
 	if !first {
 		out = append(out, '\n')
