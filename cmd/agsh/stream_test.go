@@ -162,3 +162,47 @@ func TestStreamedOutputIdentical(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamedReadPastHoldLimit: a streamed read result past 8 MiB is
+// reformatted line by line; from the first line not in the format the
+// rest prints as received (the final newline added as for verbatim text),
+// with one note on standard error. Up to 8 MiB the same text prints
+// verbatim, whole, without a note.
+func TestStreamedReadPastHoldLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 10 MB answer")
+	}
+	srv := startDeployment(t)
+	exe := srv.AgentURL("executor")
+	run := func(lines int) (text, want, stdout, stderr string) {
+		var b, w strings.Builder
+		for i := 1; i <= lines; i++ {
+			fmt.Fprintf(&b, "%6d|line %d\n", i, i)
+			fmt.Fprintf(&w, "line %d\n", i)
+		}
+		rest := "not a numbered line\n     7|numbered again"
+		text = b.String() + rest
+		envelope, _ := json.Marshal(map[string]any{"ok": true, "toolName": "read", "callId": "c1", "isError": false, "result": text})
+		fault, _ := json.Marshal(map[string]any{"route": "POST /v1/tools/read", "count": 1, "status": 200, "body": json.RawMessage(envelope)})
+		post(t, exe+"/v1/dev/faults", string(fault))
+		cmd := agshCommand("--target", exe, "read", "/repo/big.log")
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%v: %s", err, errb.String())
+		}
+		return text, w.String() + rest + "\n", string(out), errb.String()
+	}
+	_, want, out, errs := run(600000) // about 11 MiB
+	if out != want {
+		t.Fatalf("stdout (%d bytes) is not the reformatted lines then the rest as received (%d bytes)", len(out), len(want))
+	}
+	if n := strings.Count(errs, "not in its usual format"); n != 1 || !strings.Contains(errs, "from line 600001 on") {
+		t.Fatalf("stderr %q: want one note naming line 600001", errs)
+	}
+	text, _, out, errs := run(1000)
+	if out != text+"\n" || strings.Contains(errs, "usual format") {
+		t.Fatalf("a small text not in the format: stdout ends %q (%d bytes, want %d), stderr %q", out[max(0, len(out)-60):], len(out), len(text)+1, errs)
+	}
+}
