@@ -96,10 +96,19 @@ func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
 // through a line each.
 func (p *page) rowsSection(name string, rows []IndexRow, col int) {
 	p.head(name)
-	sorted := slices.Clone(rows)
-	slices.SortStableFunc(sorted, func(a, b IndexRow) int { return strings.Compare(a.Name, b.Name) })
+	byName := func(a, b IndexRow) int { return strings.Compare(a.Name, b.Name) }
+	sorted := rows
+	if !slices.IsSortedFunc(rows, byName) { // a listing is often sorted already
+		sorted = slices.Clone(rows)
+		slices.SortStableFunc(sorted, byName)
+	}
 	avail := p.width - 4
 	room := avail - col
+	size := 0
+	for _, r := range sorted {
+		size += len(r.Name) + len(r.Title) + col + 6
+	}
+	p.b.Grow(size)
 	for _, r := range sorted {
 		name := cut(SafeLabel(oneLine(r.Name)), avail)
 		title := collapseSpace(SafeLabel(r.Title))

@@ -153,7 +153,23 @@ func incompleteTail(b []byte) int {
 // escaped (`\u202e`), so that no text can pose as another by reordering
 // or hiding what follows. Right-to-left letters and the joiners inside
 // emoji are left alone.
-func SafeLabel(s string) string { return escapeBidi(Safe(s)) }
+func SafeLabel(s string) string {
+	if keptASCII(s) {
+		return s // the usual name or title: nothing to escape, no bidi control
+	}
+	return escapeBidi(Safe(s))
+}
+
+// keptASCII reports whether s is printable ASCII, newlines and tabs only
+// (what Safe keeps as it is, and holds no bidi control).
+func keptASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 || c >= 0x7f) && c != '\n' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
 
 // isBidiControl reports the characters SafeLabel escapes besides Safe's.
 func isBidiControl(r rune) bool {

@@ -2,6 +2,8 @@ package render
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"testing"
 )
 
@@ -65,5 +67,37 @@ func TestTerminalWriter(t *testing.T) {
 	w.Write([]byte("\x1b[31mraw\r\n"))
 	if buf.String() != "\x1b[31mraw\r\n" {
 		t.Errorf("piped output changed: %q", buf.String())
+	}
+}
+
+// FuzzSafeLabel: the ASCII shortcut of SafeLabel gives what Safe and the
+// bidi escaping give.
+func FuzzSafeLabel(f *testing.F) {
+	for _, s := range []string{"tool_1", "a\tb\nc", "a\x1bb", "del\x7f", "caf\u00e9", "rtl \u202e x", "zw\u200bsp", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := SafeLabel(s), escapeBidi(Safe(s)); got != want {
+			t.Fatalf("SafeLabel(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// TestIndexAllocs: the help index of 10,000 tools is written into one
+// buffer, not a string per row and per line (it was 30,000 allocations).
+func TestIndexAllocs(t *testing.T) {
+	p := IndexPage{Name: "agent"}
+	g := IndexGroup{Name: "conn"}
+	for i := 0; i < 10000; i++ {
+		row := IndexRow{Name: fmt.Sprintf("tool_%05d", i), Title: fmt.Sprintf("Does thing number %d", i)}
+		if i%2 == 0 {
+			p.Commands = append(p.Commands, row)
+		} else {
+			g.Rows = append(g.Rows, row)
+		}
+	}
+	p.Groups = []IndexGroup{g}
+	if n := testing.AllocsPerRun(3, func() { _ = WriteIndex(io.Discard, p, Options{Width: 100}) }); n > 1000 {
+		t.Errorf("%v allocations for 10,000 rows", n)
 	}
 }

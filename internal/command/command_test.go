@@ -219,3 +219,21 @@ func TestBeforeCommandScope(t *testing.T) {
 		t.Error("scope or usage")
 	}
 }
+
+// TestTableNamesWhenAsked: the sorted names are made when first asked for,
+// not with the table (`agsh help` and a call of a known tool never ask).
+func TestTableNamesWhenAsked(t *testing.T) {
+	table := NewTable([]catalog.ToolEntry{{Name: "zeta"}, {Name: "alpha"}, {Name: "mid"}})
+	if table.names != nil {
+		t.Fatalf("names made with the table: %q", table.names)
+	}
+	if r := table.Resolve("mid"); !r.IsTool() {
+		t.Fatalf("mid: %+v", r)
+	}
+	if table.names != nil {
+		t.Fatalf("names made to resolve a known tool")
+	}
+	if got := table.ToolNames(); !slices.Equal(got, []string{"alpha", "mid", "zeta"}) {
+		t.Fatalf("ToolNames %q", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/curated"
@@ -63,19 +64,26 @@ func Alias(name string) (tool string, ok bool) {
 // catalog wins over a shell word or a filter of the same name.
 type Table struct {
 	tools []catalog.ToolEntry
-	names []string // sorted
+	once  sync.Once
+	names []string // sorted, made when first asked for (sortedNames)
 }
 
 // NewTable is the table of a catalog listing.
 func NewTable(tools []catalog.ToolEntry) *Table {
-	t := &Table{tools: tools, names: make([]string, 0, len(tools))}
-	for _, e := range tools {
-		t.names = append(t.names, e.Name)
-	}
-	if !slices.IsSorted(t.names) {
+	return &Table{tools: tools}
+}
+
+// sortedNames are the tools' names, sorted: made once, when first needed
+// (`agsh help` and a call of a known tool never need them).
+func (t *Table) sortedNames() []string {
+	t.once.Do(func() {
+		t.names = make([]string, 0, len(t.tools))
+		for _, e := range t.tools {
+			t.names = append(t.names, e.Name)
+		}
 		slices.Sort(t.names)
-	}
-	return t
+	})
+	return t.names
 }
 
 // TableOf is the table of a list of tool names (an unknown_tool answer's).
@@ -88,7 +96,7 @@ func TableOf(toolNames []string) *Table {
 }
 
 // ToolNames are the catalog's tool names, sorted.
-func (t *Table) ToolNames() []string { return t.names }
+func (t *Table) ToolNames() []string { return t.sortedNames() }
 
 // Resolve answers what name stands for.
 func (t *Table) Resolve(name string) Resolution {
@@ -136,7 +144,7 @@ func (t *Table) tool(name string) Resolution {
 // Commands are the names that may start a command: the tools, the shell's
 // words, the meta commands and the aliases of tools the catalog has.
 func (t *Table) Commands() []string {
-	out := append(slices.Clip(t.names), interp.ShellWords()...)
+	out := append(slices.Clip(t.sortedNames()), interp.ShellWords()...)
 	out = append(out, metaCommands...)
 	for alias, to := range aliases {
 		if t.tool(to).IsTool() {
