@@ -131,6 +131,27 @@ func TestBinaryTokensFromFileAndEnv(t *testing.T) {
 	}
 }
 
+// Item 6: the programs the server starts do not inherit the secrets of its
+// environment (an MCP server here; git gets the same environment).
+func TestBinarySecretsNotInherited(t *testing.T) {
+	dump := filepath.Join(t.TempDir(), "env")
+	_, stderr := startBinary(t, []string{"AGSH_DEVSERVER_TOKENS=env-token-1", "AGSH_DEVSERVER_CP_KEYS=key-1=team-1", "KEEP=kept"},
+		"--cp-team", "team-1=Team", "--mcp", "dump=sh -c 'env > "+dump+"; exit 1'")
+	b, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatalf("the MCP server did not run: %v\n%s", err, stderr.String())
+	}
+	env := string(b)
+	if !strings.Contains(env, "KEEP=kept") {
+		t.Fatalf("the environment was not passed on:\n%s", env)
+	}
+	for _, secret := range []string{"AGSH_DEVSERVER_TOKENS", "env-token-1", "AGSH_DEVSERVER_CP_KEYS", "key-1"} {
+		if strings.Contains(env, secret) {
+			t.Fatalf("the MCP server inherited %s:\n%s", secret, env)
+		}
+	}
+}
+
 // Item 6: control-plane keys from the environment and from a key file.
 func TestBinaryControlPlaneKeysFromEnvAndFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "keys")
