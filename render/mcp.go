@@ -121,12 +121,19 @@ func mcpTextLines(n *node) []string {
 func writeMCPPreview(w io.Writer, n *node, o Options) error {
 	var lines []string
 	clean := o.clean()
+	light := -1 // asked once, when an image is about to be shown
 	for _, part := range n.Field("content").Vals {
 		for _, l := range partLines(part) {
 			lines = append(lines, clean(l))
 		}
 		if stringField(part, "type") == "image" && previewable(stringField(part, "mimeType")) {
-			lines = append(lines, imagePreview(stringField(part, "data"), o.width())...)
+			if light < 0 {
+				light = 0
+				if o.Light != nil && o.Light() {
+					light = 1
+				}
+			}
+			lines = append(lines, imagePreview(stringField(part, "data"), o.width(), light == 1)...)
 		}
 	}
 	text := strings.Join(lines, "\n")
