@@ -175,10 +175,8 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 			status, notes = out.Status, out.Notes
 		}
 	}
-	if line := command.NextPage(r.cmd, r.name, r.args, v); line != "" && !r.last {
-		notes = append(notes, line) // after the pipeline's output
-	} else if line != "" {
-		defer a.message(r.stderr, "", line) // after the value
+	if line := command.NextPage(r.cmd, r.name, r.args, v); line != "" {
+		notes = append(notes, line) // after the value, or the pipeline's output
 	}
 	if !r.last {
 		return outcome{value: v, status: status, notes: notes}, nil
