@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"math"
 	"strconv"
@@ -281,6 +282,13 @@ func (t *tableData) text(c tcell, buf *[]byte) ([]byte, int) {
 		}
 		return b, len(b)
 	case '{', '[':
+		if raw[0] == '{' && bytes.Contains(raw, []byte(`"type"`)) && (bytes.Contains(raw, []byte(`"data"`)) || bytes.Contains(raw, []byte(`"blob"`))) {
+			// A content part carrying bytes shows as its placeholder.
+			if n, err := parseJSON(raw); err == nil && isContentPart(n) {
+				s := t.clean(partLine(n))
+				return []byte(s), textWidth(s)
+			}
+		}
 		*buf = appendCompact((*buf)[:0], raw)
 		if !plainASCII(*buf) {
 			s := t.clean(oneLine(string(*buf)))
