@@ -89,8 +89,9 @@ func (h *shellHandler) IsTool(name string) bool {
 	return h.table.Resolve(name).IsTool() || isMeta(name)
 }
 
-// ToolNames are the names of the command table, for suggestions.
-func (h *shellHandler) ToolNames() []string { return h.table.Commands() }
+// Suggest is the command table's did-you-mean (command.Table.Resolve), the
+// one one-shot agsh gives.
+func (h *shellHandler) Suggest(name string) []string { return h.table.Resolve(name).Suggestions }
 
 func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdout, stderr io.Writer) (interp.Value, interp.Result) {
 	h.output = ""
