@@ -72,3 +72,12 @@ func FuzzValueEnd(f *testing.F) {
 		}
 	})
 }
+
+func TestMarshal(t *testing.T) {
+	if b, err := Marshal(map[string]any{"q": "<a & b>", "n": 1}); err != nil || string(b) != `{"n":1,"q":"<a & b>"}` {
+		t.Errorf("Marshal = %s, %v", b, err)
+	}
+	if b := MarshalOrNull(func() {}); string(b) != "null" {
+		t.Errorf("MarshalOrNull(func) = %s", b)
+	}
+}
