@@ -185,51 +185,28 @@ func (a *callAnswer) splice(data []byte) bool {
 // a valid JSON string. Other values are skipped, not checked: they are left
 // for encoding/json.
 func resultString(data []byte) (start, end int, ok bool) {
-	i := jsontext.SkipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return 0, 0, false
-	}
 	found := false
-	for i = jsontext.SkipSpace(data, i+1); i < len(data); {
-		ks := i
-		ke, kok := jsontext.StringEnd(data, i)
-		if !kok {
-			return 0, 0, false
-		}
-		key := data[ks+1 : ke-1]
+	_, ok = jsontext.Members(data, 0, func(key []byte, i int) (int, bool) {
+		key = key[1 : len(key)-1]
 		exact := string(key) == "result"
 		if !exact && (bytes.EqualFold(key, []byte("result")) || bytes.ContainsFunc(key, func(r rune) bool {
 			return r == '\\' || r >= utf8.RuneSelf
 		})) {
-			return 0, 0, false
+			return 0, false
 		}
-		if i = jsontext.SkipSpace(data, ke); i >= len(data) || data[i] != ':' {
-			return 0, 0, false
-		}
-		i = jsontext.SkipSpace(data, i+1)
-		ve, vok := jsontext.SpanEnd(data, i)
-		if !vok {
-			return 0, 0, false
-		}
-		if exact {
+		ve, ok := jsontext.SpanEnd(data, i)
+		if ok && exact {
 			if found || data[i] != '"' {
-				return 0, 0, false
+				return 0, false
 			}
 			found, start, end = true, i, ve
 		}
-		if i = jsontext.SkipSpace(data, ve); i >= len(data) {
-			return 0, 0, false
-		}
-		switch data[i] {
-		case ',':
-			i = jsontext.SkipSpace(data, i+1)
-		case '}':
-			return start, end, found
-		default:
-			return 0, 0, false
-		}
+		return ve, ok
+	})
+	if !ok || !found {
+		return 0, 0, false
 	}
-	return 0, 0, false
+	return start, end, true
 }
 
 // bodyError explains a 2xx body that could not be decoded.

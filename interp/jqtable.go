@@ -3,7 +3,6 @@ package interp
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"slices"
 	"strings"
 )
@@ -69,13 +68,7 @@ func tableResult(res any, in Value) (Value, bool) {
 // inputKeyRank numbers the object keys of the filter's input (at any depth)
 // in the order they first appear.
 func inputKeyRank(in Value) map[string]int {
-	var r io.Reader
-	if in.IsJSON {
-		r = bytes.NewReader(in.JSON)
-	} else {
-		r = strings.NewReader(in.Text)
-	}
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(in.reader())
 	rank := map[string]int{}
 	// inObject: for each open container, whether it is an object.
 	var inObject []bool

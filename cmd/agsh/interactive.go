@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/agsh-dev/agsh/internal/command"
-	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/pager"
 	"github.com/agsh-dev/agsh/internal/repl"
 	"github.com/agsh-dev/agsh/interp"
@@ -32,7 +31,7 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		Session:     render.Safe(session),
 		HistoryPath: repl.HistoryPathFrom(a.getenv, a.env.HomeDir()),
 		Secrets:     a.secrets,
-		Runner:      &repl.InterpRunner{Runner: runner, Out: a.out, ErrOut: a.errOut, UsageStatus: exitcode.Usage},
+		Runner:      &repl.InterpRunner{Runner: runner, Out: a.out, ErrOut: a.errOut},
 		Completer:   command.NewCompleter(a.run, h.table),
 		In:          a.ios.In,
 		Out:         repl.TerminalOut(a.out, a.ios.Out),

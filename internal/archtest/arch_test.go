@@ -18,8 +18,9 @@ var leaves = []string{
 }
 
 // allowed lists, per package prefix (relative to the module), the agsh
-// packages it may import besides the leaves. A package not matched here may
-// import anything but cmd/... .
+// packages it may import besides the leaves. Every package but cmd/agsh
+// (the composition root, which may import everything) has a rule
+// (TestEveryPackageHasARule).
 var allowed = []struct {
 	pkg   string
 	may   []string
@@ -47,6 +48,29 @@ var allowed = []struct {
 	{pkg: "internal/compcache", may: []string{"catalog"}},
 	{pkg: "internal/shellcomp", may: []string{"catalog", "generated", "interp", "internal/command", "internal/compcache", "internal/version"}},
 	{pkg: "internal/testmcp", may: nil},
+	{pkg: "internal/termquiet", may: nil, noNet: true},
+	{pkg: "internal/archtest", may: nil, noNet: true},
+	{pkg: "cmd/agsh-devserver", may: []string{"internal/devserver"}},
+}
+
+// TestEveryPackageHasARule: a new package states what it may import.
+func TestEveryPackageHasARule(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not found")
+	}
+	for _, p := range listPackages(t) {
+		me, _ := rel(p.path)
+		if me == "cmd/agsh" {
+			continue
+		}
+		found := false
+		for _, rule := range allowed {
+			found = found || within(me, rule.pkg)
+		}
+		if !found {
+			t.Errorf("%s has no rule in allowed: add what it may import", me)
+		}
+	}
 }
 
 // isLeaf reports a leaf package.

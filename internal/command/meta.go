@@ -102,13 +102,13 @@ Pipelines: a | b, lists: a ; b, a && b, a || b. Quote with '…' or "…".
 // value, the notes for standard error after it, and the --output the line
 // gives ("" when none). bound is the binding in force (zero: the default).
 func RunMeta(ctx context.Context, c *catalog.Client, bound catalog.Binding, argv []string, inShell bool) (v render.Value, notes []string, output string, err error) {
-	output, _ = OutputFlag(argv[1:])
+	output, _, rest := SplitOutput(argv[1:])
 	if output != "" {
 		if _, err := Output(output); err != nil {
 			return v, nil, "", err
 		}
 	}
-	if rest := WithoutOutput(argv[1:]); len(rest) > 0 {
+	if len(rest) > 0 {
 		return v, nil, "", Usagef("%s takes no arguments (got %q)", argv[0], rest[0])
 	}
 	if argv[0] == MetaHelp {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/interp/syntax"
 )
@@ -18,8 +19,6 @@ type InterpRunner struct {
 	Runner *interp.Runner
 	// Out and ErrOut are the Runner's streams between lines.
 	Out, ErrOut io.Writer
-	// UsageStatus is the status of a line that does not parse.
-	UsageStatus int
 }
 
 // Run implements Runner.
@@ -30,9 +29,9 @@ func (r *InterpRunner) Run(ctx context.Context, src string, stdout, stderr io.Wr
 	if err != nil {
 		fmt.Fprintf(stderr, "agsh: %s\n", err)
 		if r.Runner.OnError != nil {
-			r.Runner.OnError(stderr, r.UsageStatus, err.Error())
+			r.Runner.OnError(stderr, exitcode.Usage, err.Error())
 		}
-		return r.UsageStatus, false
+		return exitcode.Usage, false
 	}
 	status := r.Runner.LastStatus()
 	for _, l := range script.Lists {

@@ -15,6 +15,7 @@ import (
 	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/compcache"
+	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/interp/syntax"
 )
 
@@ -72,7 +73,7 @@ func Main(ctx context.Context, args []string, out io.Writer, env Env) int {
 			_ = Refresh(ctx, g, env)
 		}
 	}
-	return 0
+	return exitcode.OK
 }
 
 // Answer completes the word being typed: agsh's options and their values,

@@ -11,6 +11,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/version"
 )
 
@@ -244,9 +245,9 @@ func Launch(w io.Writer, action, shell string, jsonOut bool) int {
 	default:
 		script, err := Script(shell, "agsh")
 		if err != nil {
-			return 2
+			return exitcode.Usage
 		}
 		io.WriteString(w, script)
 	}
-	return 0
+	return exitcode.OK
 }
