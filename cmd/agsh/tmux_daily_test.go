@@ -131,12 +131,17 @@ func TestREPLInTmuxMetaAndStatus(t *testing.T) {
 // screen goes through it once the line has run; short output does not.
 func TestREPLInTmuxPager(t *testing.T) {
 	fake := filepath.Join(t.TempDir(), "fakepager")
-	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho \"[pager: $(wc -l) lines]\"\n"), 0o755); err != nil {
+	// The pager must write to the terminal itself: through a pipe, less
+	// prints everything as cat does.
+	script := "#!/bin/sh\nn=$(wc -l)\nif [ -t 1 ]; then t=tty; else t=pipe; fi\necho \"[pager: $n lines, $t]\"\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	s, _ := startDailyTmux(t, "AGSH_PAGER="+fake)
 	s.keys("datadog_list_monitors --page-size 40", "Enter")
-	s.waitFor("[pager: 42 lines]") // 40 rows, the header and the columns note
+	if scr := s.waitFor("[pager: 42 lines"); !strings.Contains(scr, "[pager: 42 lines, tty]") { // 40 rows, the header and the columns note
+		t.Errorf("the pager does not write to the terminal:\n%s", scr)
+	}
 	s.keys("datadog_list_monitors --page-size 2", "Enter")
 	scr := s.waitFor("4101290")
 	if strings.Count(scr, "[pager:") != 1 {
