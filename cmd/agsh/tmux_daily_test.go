@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +12,14 @@ import (
 // startDailyTmux runs the REPL in tmux against a deployment over quoteTree.
 func startDailyTmux(t *testing.T, env ...string) (*tmuxSession, string) {
 	t.Helper()
+	return startDailyTmuxOver(t, quoteTree, env...)
+}
+
+// startDailyTmuxOver runs the REPL in tmux against a deployment over tree.
+func startDailyTmuxOver(t *testing.T, tree map[string]string, env ...string) (*tmuxSession, string) {
+	t.Helper()
 	requireTmux(t)
-	srv, _ := startRepoDeployment(t, quoteTree)
+	srv, _ := startRepoDeployment(t, tree)
 	target := srv.AgentURL("executor")
 	home := t.TempDir()
 	env = append([]string{"AGSH_TEST_AS_AGSH=1", "AGENT_SHELL_TARGET=" + target, "HOME=" + home,
@@ -128,16 +135,25 @@ func TestREPLInTmuxMetaAndStatus(t *testing.T) {
 }
 
 // Item 5 in the REPL: with AGSH_PAGER set, a line's output taller than the
-// screen goes through it once the line has run; short output does not.
+// screen goes through it once the line has run; short output does not. The
+// pager writes to the terminal itself (through a pipe, less prints
+// everything as cat does), so what it is given is masked of the
+// credential first.
 func TestREPLInTmuxPager(t *testing.T) {
-	fake := filepath.Join(t.TempDir(), "fakepager")
-	// The pager must write to the terminal itself: through a pipe, less
-	// prints everything as cat does.
-	script := "#!/bin/sh\nn=$(wc -l)\nif [ -t 1 ]; then t=tty; else t=pipe; fi\necho \"[pager: $n lines, $t]\"\n"
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "fakepager")
+	script := "#!/bin/sh\ncat > " + dir + "/paged.txt\nif [ -t 1 ]; then t=tty; else t=pipe; fi\n" +
+		"echo \"[pager: $(wc -l < " + dir + "/paged.txt) lines, $t]\"\n"
 	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s, _ := startDailyTmux(t, "AGSH_PAGER="+fake)
+	const secret = "s3cr3t-pager-token"
+	var long strings.Builder
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&long, "line %d of %s\n", i, secret)
+	}
+	tree := map[string]string{"long.txt": long.String()}
+	s, _ := startDailyTmuxOver(t, tree, "AGSH_PAGER="+fake, "AGENT_SHELL_BEARER_TOKEN="+secret)
 	s.keys("datadog_list_monitors --page-size 40", "Enter")
 	if scr := s.waitFor("[pager: 42 lines"); !strings.Contains(scr, "[pager: 42 lines, tty]") { // 40 rows, the header and the columns note
 		t.Errorf("the pager does not write to the terminal:\n%s", scr)
@@ -146,5 +162,11 @@ func TestREPLInTmuxPager(t *testing.T) {
 	scr := s.waitFor("4101290")
 	if strings.Count(scr, "[pager:") != 1 {
 		t.Errorf("short output paged:\n%s", scr)
+	}
+	s.keys("read /repo/long.txt", "Enter")
+	s.waitFor("[pager: 40 lines, tty]")
+	paged, err := os.ReadFile(filepath.Join(dir, "paged.txt"))
+	if err != nil || strings.Contains(string(paged), secret) || !strings.Contains(string(paged), "line 40 of ***") {
+		t.Errorf("the pager's input is not masked: %v\n%s", err, paged)
 	}
 }
