@@ -59,57 +59,95 @@ func TestREPLInTmuxCompletionQuotes(t *testing.T) {
 func TestREPLInTmuxResize(t *testing.T) {
 	s, _ := startDailyTmux(t)
 	s.keys("datadog_list_monitors --page-size 2", "Enter")
-	s.waitFor("(3 more columns: tags, muted, updatedAt")
-	scr := s.waitFor("ID       NAME")
-	if strings.Contains(scr, " change-monitor-executor ❯") {
+	scr := s.waitUntil("the table and its note at 100 columns", func(scr string) bool {
+		return strings.Contains(scr, "(4 more columns: tags, muted, mutedUntil, updatedAt") && atPrompt(scr)
+	})
+	if !strings.Contains(scr, "ID       NAME") || strings.Contains(scr, " change-monitor-executor ❯") {
 		t.Errorf("the note is not in the command's output (a garbled prompt row):\n%s", scr)
 	}
-	s.tmux("resize-window", "-t", s.name, "-x", "50", "-y", "30")
-	scr = s.runUntil("datadog_list_monitors --page-size 2", "(4 more columns: query, tags")
-	for _, l := range strings.Split(scr, "\n") {
-		if len([]rune(strings.TrimRight(l, " "))) > 50 {
-			t.Errorf("a line wider than the 50-column window:\n%s", scr)
-			break
-		}
-	}
-	s.tmux("resize-window", "-t", s.name, "-x", "160", "-y", "30")
+	s.resize(50)
+	s.runUntil("datadog_list_monitors --page-size 2", "more columns: query, tags")
+	checkWidth(t, s.joined(), 50, "the table")
+	s.runUntil("help read", "NOTES")
+	checkWidth(t, s.joined(), 50, "help")
+
+	s.resize(160)
 	scr = s.runUntil("datadog_list_monitors --page-size 2", "UPDATEDAT")
 	for _, l := range strings.Split(scr, "\n") {
 		if strings.Contains(l, "more columns") || strings.Contains(l, "❯") && !strings.HasPrefix(l, "change-monitor-executor ❯") {
 			t.Errorf("a garbled row after growing the window: %q\n%s", l, scr)
 		}
 	}
-	s.keys("C-l", "help read", "Enter")
-	scr = s.waitFor("OPTIONS")
-	if !strings.Contains(scr, "    read [options...] <path>") {
-		t.Errorf("help at 160 columns:\n%s", scr)
+	scr = s.runUntil("help read", "NOTES")
+	if !strings.Contains(scr, "    read [options...] <path>") || widest(scr) <= 80 {
+		t.Errorf("help at 160 columns (wrapped at 100):\n%s", scr)
 	}
 }
 
-// runUntil clears the screen and runs line until its output shows want:
-// tmux applies a resize to the terminal a moment after resize-window
-// returns, so a line run too early renders at the old width and is run
-// again (a hang detector, not a timing assertion).
+// resize sets the window's width (30 rows) and waits until tmux reports
+// it; the program's terminal follows a moment later (runUntil).
+func (s *tmuxSession) resize(cols int) {
+	s.t.Helper()
+	s.tmux("resize-window", "-t", s.name, "-x", fmt.Sprint(cols), "-y", "30")
+	deadline := time.Now().Add(tmuxDeadline)
+	for strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, "#{pane_width}")) != fmt.Sprint(cols) {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the pane never became %d columns wide", cols)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// runUntil runs line on a cleared screen until its output shows want, and
+// returns the screen once the prompt is back. tmux applies a resize to the
+// program's terminal a moment after resize-window returns, so a line run
+// before that renders at the old width and is run again. Each attempt
+// waits for the cleared screen (the prompt alone) before typing and for
+// the next prompt after the output, so one attempt's screen is never read
+// as another's (a hang detector, not a timing assertion).
 func (s *tmuxSession) runUntil(line, want string) string {
 	s.t.Helper()
-	for attempt := 0; ; attempt++ {
-		s.keys("C-l", line, "Enter")
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			scr := s.screen()
-			if strings.Contains(scr, want) {
-				return scr
-			}
-			if strings.Count(scr, "❯") >= 2 && attempt < 20 {
-				break // done, at the old width: again
-			}
-			if time.Now().After(deadline) || attempt >= 20 {
-				s.t.Fatalf("screen never showed %q:\n%s", want, scr)
-			}
-			time.Sleep(100 * time.Millisecond)
+	deadline := time.Now().Add(tmuxDeadline)
+	done := func(scr string) bool { return strings.Count(scr, "❯") >= 2 && atPrompt(scr) }
+	for {
+		s.keys("C-l")
+		s.waitUntil("the cleared screen", func(scr string) bool { return strings.Count(scr, "❯") == 1 && atPrompt(scr) })
+		s.keys(line, "Enter")
+		scr := s.waitUntil("the output of "+line, func(scr string) bool { return done(scr) || strings.Contains(scr, want) })
+		if strings.Contains(scr, want) {
+			return s.waitUntil(fmt.Sprintf("%q and the prompt", want), func(scr string) bool {
+				return done(scr) && strings.Contains(scr, want)
+			})
 		}
-		time.Sleep(100 * time.Millisecond)
+		if time.Now().After(deadline) {
+			s.t.Fatalf("%s never showed %q:\n%s", line, want, scr)
+		}
 	}
+}
+
+// checkWidth fails when a line of the screen (wrapped lines joined), other
+// than the prompt's and the notes the terminal may wrap, is wider than cols.
+func checkWidth(t *testing.T, joined string, cols int, what string) {
+	t.Helper()
+	for _, l := range strings.Split(joined, "\n") {
+		l = strings.TrimRight(l, " ")
+		if strings.Contains(l, "❯") || strings.Contains(l, "more columns") || strings.HasPrefix(l, "next page:") {
+			continue
+		}
+		if n := len([]rune(l)); n > cols {
+			t.Errorf("%s: a line of %d cells in the %d-column window: %q\n%s", what, n, cols, l, joined)
+			return
+		}
+	}
+}
+
+// widest is the longest line of a screen, in runes.
+func widest(scr string) int {
+	n := 0
+	for _, l := range strings.Split(scr, "\n") {
+		n = max(n, len([]rune(strings.TrimRight(l, " "))))
+	}
+	return n
 }
 
 // Item 7: the meta commands complete and run in the REPL, and the prompt
@@ -128,7 +166,9 @@ func TestREPLInTmuxMetaAndStatus(t *testing.T) {
 	s.keys("read /repo/missing.txt", "Enter")
 	s.waitFor("change-monitor-executor [1] ❯")
 	s.keys(":help", "Enter")
-	scr = s.waitFor("Meta commands")
+	scr = s.waitUntil(":help and the prompt after it", func(scr string) bool {
+		return strings.Contains(scr, "Meta commands") && atPrompt(scr) && !strings.HasSuffix(strings.TrimRight(scr, "\n "), "[1] ❯")
+	})
 	if !strings.HasSuffix(strings.TrimRight(scr, "\n "), "change-monitor-executor ❯") {
 		t.Errorf("the prompt after a success shows a status:\n%s", scr)
 	}
