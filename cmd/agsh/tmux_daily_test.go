@@ -210,3 +210,26 @@ func TestREPLInTmuxPager(t *testing.T) {
 		t.Errorf("the pager's input is not masked: %v\n%s", err, paged)
 	}
 }
+
+// Item 6 in the REPL: without COLORFGBG, the first highlighted output asks
+// the terminal for its background (tmux answers OSC 11 from the pane's
+// style) with the REPL's hold on the terminal released, so the light style
+// is used and the answer is not typed into the next line.
+func TestREPLInTmuxLightBackground(t *testing.T) {
+	tree := map[string]string{"main.go": "package main\n\n// main prints.\nfunc main() {\n\tprintln(\"hi\")\n}\n"}
+	s, _ := startDailyTmuxOver(t, tree, "NO_COLOR=", "COLORFGBG=")
+	s.tmux("set-option", "-t", s.name, "window-style", "bg=#ffffff")
+	s.keys("read /repo/main.go", "Enter")
+	s.waitUntil("the file and the prompt after it", func(scr string) bool {
+		return strings.Contains(scr, "println") && strings.Count(scr, "❯") >= 2 && atPrompt(scr)
+	})
+	colored := s.tmux("capture-pane", "-p", "-e", "-t", s.name)
+	if !strings.Contains(colored, "38;5;") || nearWhiteFG.MatchString(colored) {
+		t.Errorf("want the light style (no near-white text) on a white background:\n%q", colored)
+	}
+	s.keys("ls /repo", "Enter")
+	scr := s.waitUntil("ls and the prompt after it", func(scr string) bool { return strings.Count(scr, "❯") >= 3 && atPrompt(scr) })
+	if !strings.Contains(scr, "change-monitor-executor ❯ ls /repo\nmain.go\n") {
+		t.Errorf("the terminal's answer was read as typed keys:\n%s", scr)
+	}
+}
