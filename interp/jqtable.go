@@ -8,7 +8,8 @@ import (
 )
 
 // tableResult turns the single result of a last `jq` (without -r or -c)
-// into a structured value when it is a non-empty array of objects, so it
+// into a structured value when it is a non-empty array of objects (one
+// with a key at least), so it
 // renders as a table (shell.md: `| jq 'map({id, name})'` picks columns).
 // gojq's objects have no key order; each element's keys follow the order
 // they first appear in the input, then the new keys sorted by their bytes
@@ -18,10 +19,16 @@ func tableResult(res any, in Value) (Value, bool) {
 	if !ok || len(arr) == 0 {
 		return Value{}, false
 	}
+	keyed := false
 	for _, el := range arr {
-		if _, ok := el.(map[string]any); !ok {
+		obj, ok := el.(map[string]any)
+		if !ok {
 			return Value{}, false
 		}
+		keyed = keyed || len(obj) > 0
+	}
+	if !keyed {
+		return Value{}, false // a table without columns: jq's text
 	}
 	rank := inputKeyRank(in)
 	var b bytes.Buffer

@@ -240,24 +240,35 @@ func writeTable(w, notes io.Writer, t *tableData, o Options) error {
 		return err
 	}
 	if len(lay.dropped) > 0 && notes != nil {
-		var names []string
-		for i, c := range lay.dropped {
-			if i == maxNamed {
-				names = append(names, "… "+strconv.Itoa(len(lay.dropped)-i)+" others")
-				break
-			}
-			names = append(names, SafeLabel(oneLine(t.cols[c])))
-		}
-		noun := "columns"
-		if len(lay.dropped) == 1 {
-			noun = "column"
-		}
-		if _, err := io.WriteString(notes, "("+strconv.Itoa(len(lay.dropped))+" more "+noun+": "+
-			strings.Join(names, ", ")+"; use --output json or | jq)\n"); err != nil {
-			return err
-		}
+		return writeLeftOut(notes, t.cols, pos)
 	}
 	return nil
+}
+
+// writeLeftOut writes the note naming every column not shown (pos[c] == 0),
+// in column order: the empty ones too, once some column with content had
+// to be left out (an empty column alone is no news).
+func writeLeftOut(notes io.Writer, cols []string, pos []int) error {
+	var names []string
+	n := 0
+	for c, p := range pos {
+		if p != 0 {
+			continue
+		}
+		if n++; n <= maxNamed {
+			names = append(names, SafeLabel(oneLine(cols[c])))
+		}
+	}
+	if n > maxNamed {
+		names = append(names, "… "+strconv.Itoa(n-maxNamed)+" others")
+	}
+	noun := "columns"
+	if n == 1 {
+		noun = "column"
+	}
+	_, err := io.WriteString(notes, "("+strconv.Itoa(n)+" more "+noun+": "+
+		strings.Join(names, ", ")+"; use --output json or | jq)\n")
+	return err
 }
 
 // maxNamed is how many left-out columns the note names (a hostile value

@@ -48,6 +48,8 @@ func TestCompleteQuotes(t *testing.T) {
 		{`read "my dir/file\" o`, ""},
 		{"read one", ""}, // substring is for names in one directory: none at the root
 		{"read my\\ dir/one", `my\ dir/file\ one.txt`},
+		{"grep --output-m", "--output-mode"},
+		{"grep --mode", "--output-mode"}, // no flag starts with it: one contains it
 	}
 	for _, tc := range cases {
 		comp, err := c.Complete(ctx, tc.line, len(tc.line))

@@ -44,9 +44,9 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		err    error
 	)
 	if a.ios.OutTTY {
-		// Bubble Tea reads the terminal: an answer to a background query
-		// would arrive as typed keys, so the REPL goes by COLORFGBG alone.
-		a.bg.TTYPath = ""
+		// The background query runs with Bubble Tea's hold released.
+		cfg.Terminal = &repl.Terminal{}
+		a.bg.Exclusive = cfg.Terminal.Exclusive
 		status, err = repl.Run(ctx, cfg)
 	} else {
 		status, err = repl.RunPlain(ctx, cfg)

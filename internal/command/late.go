@@ -33,6 +33,10 @@ func LateOptions(args []string, g *Globals) []LateOption {
 		if a == "--" {
 			break
 		}
+		if named && TakesWord(a) {
+			i++ // -e's pattern: a value, however it is spelled
+			continue
+		}
 		name, value, hasValue := strings.Cut(a, "=")
 		o, ok := generated.LookupGlobal(name)
 		if !ok || o.Scope == generated.BeforeCommand && named || !o.TakesValue() && hasValue {

@@ -40,14 +40,19 @@ func Usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(f
 // (the command name, its operands and flags, and everything from `--` on) is
 // returned in order. A global option's spelling is never a tool flag
 // (mapping.md renames such properties), so any word spelled like one before
-// `--` is agsh's; one that stands before the command name only is taken
-// there only.
+// `--` is agsh's, except the word after -e (TakesWord); one that stands
+// before the command name only is taken there only.
 func SplitGlobals(args []string) (g Globals, rest []string, err error) {
 	g.Values = map[string]string{}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			return g, append(rest, args[i:]...), checkValues(g)
+		}
+		if len(rest) > 0 && TakesWord(a) && i+1 < len(args) {
+			rest = append(rest, a, args[i+1])
+			i++
+			continue
 		}
 		name, value, hasValue := strings.Cut(a, "=")
 		o, ok := generated.LookupGlobal(name)
@@ -68,6 +73,11 @@ func SplitGlobals(args []string) (g Globals, rest []string, err error) {
 	}
 	return g, rest, checkValues(g)
 }
+
+// TakesWord reports a command flag whose value is the next word, however it
+// is spelled: grep's -e PATTERN (a pattern may start with '-', and
+// `grep -e --target` searches for "--target").
+func TakesWord(arg string) bool { return arg == "-e" }
 
 // BeforeCommandAction answers the option given that replaces the command
 // (--version, --completion; "" when none) and checks that it stands alone:

@@ -75,6 +75,17 @@ func TerminalOut(w, tty io.Writer) io.Writer {
 	return &termWriter{Writer: w, f: f}
 }
 
+// terminalFile is the terminal file behind the REPL's output, if any.
+func terminalFile(w io.Writer) *os.File {
+	switch t := w.(type) {
+	case *termWriter:
+		return t.f
+	case *os.File:
+		return t
+	}
+	return nil
+}
+
 // termWriter writes through to its Writer and otherwise is its terminal file
 // (bubbletea's term.File: a ReadWriteCloser with a descriptor).
 type termWriter struct {
