@@ -37,6 +37,10 @@ type compCase struct {
 	words []string
 	want  []string // COMPREPLY exactly
 	typed string   // what the single candidate reads back as a bash word ("" to skip)
+	// kept is the start of the word readline keeps when a quote is open in
+	// it (up to the quote), closed by the quote it appends after the single
+	// candidate.
+	kept, close string
 }
 
 // bashComplete loads `agsh --completion bash` into a real bash, checks
@@ -55,7 +59,8 @@ func bashComplete(t *testing.T, bin string, env []string, cases []compCase) []st
 			shellQuote(c.line), strings.Join(words, " "), len(c.words)-1)
 		script.WriteString("COMPREPLY=(); $(complete -p agsh | sed -n 's/.*-F \\([^ ]*\\) .*/\\1/p') agsh\n")
 		script.WriteString("printf '%s\\x1f' \"${COMPREPLY[@]}\"; printf '\\x1e'\n")
-		script.WriteString("if [ ${#COMPREPLY[@]} -eq 1 ]; then eval \"set -- ${COMPREPLY[0]}\"; printf '%s' \"$1\"; fi; printf '\\x1e\\n'\n")
+		fmt.Fprintf(&script, "if [ ${#COMPREPLY[@]} -eq 1 ]; then eval \"set -- %s${COMPREPLY[0]}%s\"; printf '%%s' \"$1\"; fi; printf '\\x1e\\n'\n",
+			strings.ReplaceAll(c.kept, `"`, `\"`), strings.ReplaceAll(c.close, `"`, `\"`))
 	}
 	cmd := exec.Command("bash", "--norc", "--noprofile", "-c", script.String())
 	cmd.Env = append(os.Environ(), append([]string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}, env...)...)
@@ -145,6 +150,13 @@ func TestBashCompletion(t *testing.T) {
 			want: []string{`No\ Data`}, typed: "No Data"},
 		{line: "agsh read /repo/my", words: []string{"agsh", "read", "/repo/my"}, want: []string{`/repo/my\ notes.txt`}, typed: "/repo/my notes.txt"},
 		{line: "agsh ls /repo/s", words: []string{"agsh", "ls", "/repo/s"}, want: []string{"/repo/sub/"}},
+		// A quote left open: readline replaces what follows it and closes it.
+		{line: `agsh read "/repo/my`, words: []string{"agsh", "read", `"/repo/my`}, want: []string{"/repo/my notes.txt"},
+			kept: `"`, close: `"`, typed: "/repo/my notes.txt"},
+		{line: `agsh read /repo/'my`, words: []string{"agsh", "read", `/repo/'my`}, want: []string{"my notes.txt"},
+			kept: `/repo/'`, close: `'`, typed: "/repo/my notes.txt"},
+		{line: `agsh datadog_list_monitors --status "No`, words: []string{"agsh", "datadog_list_monitors", "--status", `"No`},
+			want: []string{"No Data"}, kept: `"`, close: `"`, typed: "No Data"},
 		{line: "agsh --output j", words: []string{"agsh", "--output", "j"}, want: []string{"json"}},
 	})
 
@@ -172,23 +184,59 @@ func TestBashCompletion(t *testing.T) {
 	bashComplete(t, bin, other, []compCase{{line: "agsh datadog_l", words: []string{"agsh", "datadog_l"}, want: []string{}}})
 }
 
-// TestOtherShells loads the zsh and fish scripts where those shells are
-// installed (they are optional).
+// TestOtherShells completes with real zsh and fish where they are installed
+// (they are optional: CI installs neither). zsh runs the script's function
+// with words and CURRENT set as its completion system would, compadd
+// recording what it is given; fish answers `complete -C`, which inserts each
+// candidate escaped by fish's own rules.
 func TestOtherShells(t *testing.T) {
+	srv, _ := startRepoDeployment(t, map[string]string{"my notes.txt": "x\n", "sub/a.txt": "a\n"})
 	bin := agshOnPath(t)
-	for _, sh := range []struct{ name, load string }{
-		{"zsh", "autoload -Uz compinit && compinit -u && source <(agsh --completion zsh) && print -r -- ${_comps[agsh]}"},
-		{"fish", "agsh --completion fish | source; and complete -c agsh"},
+	cache := t.TempDir()
+	env := []string{"XDG_CACHE_HOME=" + cache, "AGENT_SHELL_TARGET=" + srv.AgentURL("executor"), "NO_COLOR=1",
+		"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	refresh := agshCommand("--__complete-refresh")
+	refresh.Env = append(refresh.Env, env...)
+	if out, err := refresh.CombinedOutput(); err != nil {
+		t.Fatalf("refresh: %v %s", err, out)
+	}
+	for _, sh := range []struct{ name, script, want string }{
+		{"zsh", `autoload -Uz compinit && compinit -u -d "$HOME/zcd" && source <(agsh --completion zsh) || exit 9
+print -r -- ${_comps[agsh]}
+compadd() { print -r -- "compadd ${(j:|:)@}" }
+words=(agsh datadog_l); CURRENT=2; _agsh_complete
+words=(agsh datadog_list_monitors --status '"No'); CURRENT=4; _agsh_complete
+words=(agsh read /repo/my); CURRENT=3; _agsh_complete
+words=(agsh ls /repo/s); CURRENT=3; _agsh_complete
+`, `_agsh_complete
+compadd --|datadog_list_monitors
+compadd --|No Data
+compadd --|/repo/my notes.txt
+compadd -S||--|/repo/sub/
+`},
+		{"fish", `agsh --completion fish | source; or exit 9
+complete -C 'agsh datadog_l'
+complete -C 'agsh datadog_list_monitors --status "No'
+complete -C 'agsh read /repo/my'
+complete -C 'agsh ls /repo/s'
+`, `datadog_list_monitors
+No Data
+/repo/my notes.txt
+/repo/sub/
+`},
 	} {
 		t.Run(sh.name, func(t *testing.T) {
 			if _, err := exec.LookPath(sh.name); err != nil {
 				t.Skipf("%s is not installed", sh.name)
 			}
-			cmd := exec.Command(sh.name, "-c", sh.load)
-			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+t.TempDir())
+			cmd := exec.Command(sh.name, "-c", sh.script)
+			if sh.name == "zsh" {
+				cmd.Args = []string{"zsh", "-f", "-c", sh.script}
+			}
+			cmd.Env = append(os.Environ(), env...)
 			out, err := cmd.CombinedOutput()
-			if err != nil || !strings.Contains(string(out), "_complete") && !strings.Contains(string(out), "__complete") {
-				t.Errorf("%s: %v\n%s", sh.name, err, out)
+			if err != nil || string(out) != sh.want {
+				t.Errorf("%s (%v):\n%s\nwant:\n%s", sh.name, err, out, sh.want)
 			}
 		})
 	}
