@@ -5,10 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -272,4 +279,67 @@ func BenchmarkShellCompleteWarm(b *testing.B) {
 			b.Fatalf("%v %q", err, out)
 		}
 	}
+}
+
+// TestShellCompletePathOneRoundTrip: a remote path costs the one ls call
+// (tools and flags come from the cache), and a deployment that does not
+// answer leaves the shell with no candidates once the bound passes, the
+// request given up.
+func TestShellCompletePathOneRoundTrip(t *testing.T) {
+	srv, _ := startRepoDeployment(t, map[string]string{"my notes.txt": "x\n"})
+	up, err := url.Parse(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var seen []string
+	hang, gaveUp := false, make(chan struct{}, 1)
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(up) }}
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.Path)
+		h := hang
+		mu.Unlock()
+		if h {
+			io.Copy(io.Discard, r.Body) // the server then notices the client hang up
+			<-r.Context().Done()
+			select {
+			case gaveUp <- struct{}{}:
+			default:
+			}
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	defer front.Close()
+	env := []string{"XDG_CACHE_HOME=" + t.TempDir(), "AGENT_SHELL_TARGET=" + front.URL + "/executor"}
+	complete := func(args ...string) string {
+		c := agshCommand(args...)
+		c.Env = append(c.Env, env...)
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		return string(out)
+	}
+	complete("--__complete-refresh")
+	mu.Lock()
+	seen = nil
+	mu.Unlock()
+	if got := complete("--__complete", "bash", "--", "agsh read /repo/my", "/repo/my"); got != "/repo/my\\ notes.txt\n" {
+		t.Errorf("path answer %q", got)
+	}
+	if got := complete("--__complete", "bash", "--", "agsh datadog_l", "datadog_l"); got != "datadog_list_monitors\n" {
+		t.Errorf("tool answer %q", got)
+	}
+	mu.Lock()
+	if !slices.Equal(seen, []string{"POST /executor/v1/tools/ls"}) {
+		t.Errorf("requests %q, want the one ls call", seen)
+	}
+	hang = true
+	mu.Unlock()
+	if got := complete("--__complete", "bash", "--", "agsh read /repo/my", "/repo/my"); got != "" {
+		t.Errorf("a silent deployment answered %q", got)
+	}
+	<-gaveUp
 }
