@@ -185,6 +185,19 @@ func TestBashCompletion(t *testing.T) {
 		t.Errorf("agsh help (%v):\n%s", err, out)
 	}
 
+	// A caller that sets only COMP_WORDS and COMP_CWORD (no COMP_LINE), and
+	// compgen -F (no COMP_* at all: the word is taken as the first).
+	script := `set -u; source <(agsh --completion bash) || exit 9
+COMP_WORDS=(agsh datadog_list_monitors --status = No); COMP_CWORD=4; _agsh_complete agsh No =; printf '%s\n' "${COMPREPLY[@]}"
+COMP_WORDS=(agsh read /repo/my); COMP_CWORD=2; _agsh_complete agsh /repo/my read; printf '%s\n' "${COMPREPLY[@]}"
+unset COMP_WORDS COMP_CWORD; compgen -F _agsh_complete datadog_l 2>/dev/null
+`
+	cmd := exec.Command("bash", "--norc", "--noprofile", "-c", script)
+	cmd.Env = append(os.Environ(), append([]string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}, env...)...)
+	if out, err := cmd.CombinedOutput(); err != nil || string(out) != "No\\ Data\n/repo/my\\ notes.txt\ndatadog_list_monitors\n" {
+		t.Errorf("COMP_WORDS only / compgen -F (%v):\n%s", err, out)
+	}
+
 	// Another principal has its own entry: the tools of one are never
 	// offered for another.
 	other := append(env[:len(env):len(env)], "AGENT_SHELL_BEARER_TOKEN=another")

@@ -44,8 +44,28 @@ func Script(shell, prog string) (string, error) {
 const bashScript = `# agsh completion for bash. Load it in ~/.bashrc:
 #   source <(%[1]s --completion bash)
 %[2]s() {
-    local out
-    out=$(command %[1]s --__complete bash -- "${COMP_LINE:0:COMP_POINT}" "${COMP_WORDS[COMP_CWORD]}" 2>/dev/null) || return 0
+    local out line cur i
+    if [ -n "${COMP_LINE-}" ]; then
+        line=${COMP_LINE:0:COMP_POINT}
+        cur=${COMP_WORDS[COMP_CWORD]-${2-}}
+    elif [ "${COMP_CWORD:--1}" -ge 0 ] && [ "${#COMP_WORDS[@]}" -gt 0 ]; then
+        # COMP_WORDS without COMP_LINE (a caller that sets only those):
+        # the words up to the cursor, rejoined around the '=' bash split at.
+        line=${COMP_WORDS[0]}
+        for ((i = 1; i <= COMP_CWORD; i++)); do
+            if [ "${COMP_WORDS[i]}" = "=" ] || [ "${COMP_WORDS[i-1]}" = "=" ]; then
+                line+=${COMP_WORDS[i]-}
+            else
+                line+=" ${COMP_WORDS[i]-}"
+            fi
+        done
+        cur=${COMP_WORDS[COMP_CWORD]-}
+    else
+        # compgen -F: only the word being completed, taken as the first.
+        line="%[1]s ${2-}"
+        cur=${2-}
+    fi
+    out=$(command %[1]s --__complete bash -- "$line" "$cur" 2>/dev/null) || return 0
     COMPREPLY=()
     [ -n "$out" ] || return 0
     mapfile -t COMPREPLY <<<"$out"
