@@ -305,14 +305,23 @@ func heredocLines(text string) []string {
 func checkReadmeInline(t *testing.T, readme, makefile, root, bin, home, target string) int {
 	t.Helper()
 	n := 0
+	// The prose outside code blocks and tables; the Layout section's agsh
+	// commands belong to changes it imagines (an alias not made), so they
+	// are not run.
 	var prose strings.Builder
-	in := false
+	in, layout := false, false
 	for _, l := range strings.Split(readme, "\n") {
 		if strings.HasPrefix(l, "```") {
 			in = !in
 			continue
 		}
+		if !in && strings.HasPrefix(l, "## ") {
+			layout = strings.TrimSpace(l) == "## Layout"
+		}
 		if !in && !strings.HasPrefix(l, "|") {
+			if layout {
+				l = regexp.MustCompile("`agsh [^`]*`").ReplaceAllString(l, "")
+			}
 			prose.WriteString(l + "\n")
 		}
 	}
