@@ -18,7 +18,7 @@ import (
 
 // run is agsh: it returns the exit status.
 func run(args []string, ios *iostreams.IOStreams, e env) int {
-	if len(args) > 0 && strings.HasPrefix(args[0], shellcomp.CompleteOption) {
+	if len(args) > 0 && (args[0] == shellcomp.CompleteOption || args[0] == shellcomp.RefreshOption) {
 		return hiddenComplete(args, ios, e) // the completion scripts' hidden options
 	}
 	g, rest, err := command.SplitGlobals(args)

@@ -2,6 +2,7 @@ package archtest
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -155,6 +156,31 @@ func TestImportDirections(t *testing.T) {
 				if d == "net/http" {
 					t.Errorf("%s depends on net/http; it must know nothing of HTTP", me)
 				}
+			}
+		}
+	}
+}
+
+// importedOnlyBy names packages that only the listed packages may import:
+// shell completion's catalog cache is read by shell completion alone, never
+// by help or by what decides a call (issue 17).
+var importedOnlyBy = map[string][]string{
+	"internal/compcache": {"internal/shellcomp"},
+}
+
+func TestImportedOnlyBy(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not found")
+	}
+	for _, p := range listPackages(t) {
+		me, _ := rel(p.path)
+		for _, imp := range p.imports {
+			r, ours := rel(imp)
+			if !ours {
+				continue
+			}
+			if who, ok := importedOnlyBy[r]; ok && !slices.Contains(who, me) {
+				t.Errorf("%s imports %s; only %v may", me, r, who)
 			}
 		}
 	}
