@@ -180,9 +180,6 @@ func (a *callAnswer) splice(data []byte) (rest []byte, ok bool) {
 	if !ok {
 		return nil, false
 	}
-	if data[start] != '"' && !jsontext.Valid(data[start:end], spliceDepth) {
-		return nil, false
-	}
 	rest = make([]byte, 0, len(data)-(end-start)+4)
 	rest = append(append(append(rest, data[:start]...), "null"...), data[end:]...)
 	dec := json.NewDecoder(bytes.NewReader(rest))
@@ -201,55 +198,34 @@ func (a *callAnswer) splice(data []byte) (rest []byte, ok bool) {
 const spliceDepth = 9000
 
 // resultSpan finds the span of a top-level "result" member whose value is
-// a valid JSON string, or an object or array (its brackets matched, not
-// checked). Other values are skipped, not checked: they are left for
-// encoding/json.
+// a valid JSON string, object or array. Other values are skipped, not
+// checked: they are left for encoding/json.
 func resultSpan(data []byte) (start, end int, ok bool) {
-	i := jsontext.SkipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return 0, 0, false
-	}
 	found := false
-	for i = jsontext.SkipSpace(data, i+1); i < len(data); {
-		ks := i
-		ke, kok := jsontext.StringEnd(data, i)
-		if !kok {
-			return 0, 0, false
-		}
-		key := data[ks+1 : ke-1]
+	_, ok = jsontext.Members(data, 0, func(key []byte, i int) (int, bool) {
+		key = key[1 : len(key)-1]
 		exact := string(key) == "result"
 		if !exact && (bytes.EqualFold(key, []byte("result")) || bytes.ContainsFunc(key, func(r rune) bool {
 			return r == '\\' || r >= utf8.RuneSelf
 		})) {
-			return 0, 0, false
+			return 0, false
 		}
-		if i = jsontext.SkipSpace(data, ke); i >= len(data) || data[i] != ':' {
-			return 0, 0, false
+		if !exact {
+			return jsontext.SpanEnd(data, i)
 		}
-		i = jsontext.SkipSpace(data, i+1)
-		ve, vok := jsontext.SpanEnd(data, i)
-		if !vok {
-			return 0, 0, false
+		if c := data[i]; found || c != '"' && c != '{' && c != '[' {
+			return 0, false
 		}
-		if exact {
-			if c := data[i]; found || c != '"' && c != '{' && c != '[' {
-				return 0, 0, false
-			}
+		ve, ok := jsontext.ValueEnd(data, i, spliceDepth)
+		if ok {
 			found, start, end = true, i, ve
 		}
-		if i = jsontext.SkipSpace(data, ve); i >= len(data) {
-			return 0, 0, false
-		}
-		switch data[i] {
-		case ',':
-			i = jsontext.SkipSpace(data, i+1)
-		case '}':
-			return start, end, found
-		default:
-			return 0, 0, false
-		}
+		return ve, ok
+	})
+	if !ok || !found {
+		return 0, 0, false
 	}
-	return 0, 0, false
+	return start, end, true
 }
 
 // bodyError explains a 2xx body that could not be decoded.

@@ -3,6 +3,8 @@ package curated
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agsh-dev/agsh/generated"
 )
 
 // Unix grep habits the curated grep accepts (file-tools.md, "The curated
@@ -38,11 +40,6 @@ func (s *Shape) GrepShorthands() []GrepShorthand {
 // grepModes are the output modes of the -l and -c shorthands.
 var grepModes = map[byte]string{'l': "files_with_matches", 'c': "count"}
 
-// globalsWithValue are the reserved options that take a value (generated
-// parses them; they are skipped here with their value).
-var globalsWithValue = map[string]bool{"--target": true, "--team": true, "--bearer-token": true,
-	"--session": true, "--continuation-token": true, "--output": true}
-
 // grepHabits rewrites a curated grep command line: it drops -n and -r,
 // turns -l/-c into --output-mode, and takes out -e's pattern (returned,
 // with ok set). Anything it does not know is left for the flag parser.
@@ -71,7 +68,7 @@ func (s *Shape) grepHabits(args []string) (out []string, pattern string, ok bool
 			}
 			out = append(out, a)
 			f := s.Flags.Lookup(name)
-			if !hasVal && i+1 < len(args) && (f != nil && f.TakesValue() || globalsWithValue[name]) {
+			if !hasVal && i+1 < len(args) && (f != nil && f.TakesValue() || generated.IsGlobalWithValue(name)) {
 				i++
 				out = append(out, args[i])
 			}

@@ -3,6 +3,8 @@ package curated
 import (
 	"strconv"
 	"strings"
+
+	"github.com/agsh-dev/agsh/internal/exitcode"
 )
 
 // ReformatGrep prints grep's result as grep -rn does: "path:LN:text" for
@@ -14,7 +16,7 @@ import (
 func ReformatGrep(text string, context bool) (Output, bool) {
 	text = strings.TrimSuffix(text, "\n")
 	if text == "No matches found" {
-		return Output{Status: 1}, true
+		return Output{Status: exitcode.ToolError}, true
 	}
 	header, body, _ := strings.Cut(text, "\n")
 	if !strings.HasPrefix(header, "Found ") {

@@ -3,8 +3,11 @@ package curated
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agsh-dev/agsh/generated"
 )
 
 const readSchema = `{"type":"object","required":["path"],"properties":{
@@ -181,5 +184,27 @@ func TestOperandFieldAsFlag(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("ls %v: %v; want %q", args, err, want)
 		}
+	}
+}
+
+// TestGrepHabitsReadTheOptionTable: grep's habits skip a global option's
+// value by generated.GlobalOptions, the one table (issue 18): a new option
+// taking a value (a --watch <seconds>) needs no second list here, and its
+// dash-led value is refused as --session's is, not read as -l.
+func TestGrepHabitsReadTheOptionTable(t *testing.T) {
+	saved := generated.GlobalOptions
+	defer func() { generated.GlobalOptions = saved }()
+	generated.GlobalOptions = append(slices.Clone(saved), generated.GlobalOption{Name: "--watch", Placeholder: "<seconds>", Help: "watch"})
+	s := mustBind(t, "grep", grepSchema)
+	for _, opt := range []string{"--session", "--watch"} {
+		_, err := s.Parse([]string{opt, "-l", "x"})
+		if want := opt + "=-l"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("grep %s -l x: %v; want the error naming %s", opt, err, want)
+		}
+	}
+	call, err := s.Parse([]string{"--watch", "5", "-l", "x"})
+	if err != nil || string(call.Input) != `{"output_mode":"files_with_matches","pattern":"x"}` ||
+		len(call.Parsed.Globals) != 1 || call.Parsed.Globals[0].Value != "5" {
+		t.Errorf("grep --watch 5 -l x: %v, %+v", err, call)
 	}
 }

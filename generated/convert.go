@@ -1,7 +1,6 @@
 package generated
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"strconv"
@@ -207,11 +206,5 @@ func (s *valueSpec) expected() string {
 
 // marshalCompact encodes v as compact JSON without HTML escaping.
 func marshalCompact(v any) json.RawMessage {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return json.RawMessage("null")
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return jsontext.MarshalOrNull(v)
 }

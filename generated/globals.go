@@ -75,8 +75,9 @@ func isReserved(name string) bool {
 	return ok && o.Scope != BeforeCommand
 }
 
-// isGlobalWithValue reports a reserved option that takes a value.
-func isGlobalWithValue(name string) bool {
+// IsGlobalWithValue reports a reserved option that takes a value: on a
+// command line, the word after it is its value.
+func IsGlobalWithValue(name string) bool {
 	o, ok := LookupGlobal(name)
 	return ok && o.Scope != BeforeCommand && o.TakesValue()
 }

@@ -52,7 +52,7 @@ func (c *Command) NextPageArgs(args []string, f *Flag, cursor string) []string {
 		}
 		name, _, hasVal := strings.Cut(a, "=")
 		switch {
-		case isGlobalWithValue(name) && c.RenamedFrom(name) == nil, name == f.Name:
+		case IsGlobalWithValue(name) && c.RenamedFrom(name) == nil, name == f.Name:
 			if !hasVal && i+1 < len(args) {
 				i++
 			}

@@ -92,7 +92,7 @@ func (ps *parser) long(a string) {
 		ps.p.Help = true
 		return
 	}
-	if isGlobalWithValue(name) {
+	if IsGlobalWithValue(name) {
 		if f := ps.c.RenamedFrom(name); f != nil && connectionOptions[name] != "" {
 			// A connection option after the command name whose spelling a
 			// property of this tool was renamed away from: never taken as

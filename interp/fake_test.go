@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agsh-dev/agsh/internal/names"
 	"github.com/agsh-dev/agsh/interp/syntax"
 )
 
@@ -44,16 +45,16 @@ func (h *fakeHandler) IsTool(name string) bool {
 	return a || b
 }
 
-func (h *fakeHandler) ToolNames() []string {
-	var names []string
+func (h *fakeHandler) Suggest(name string) []string {
+	var tools []string
 	for n := range h.statuses {
-		names = append(names, n)
+		tools = append(tools, n)
 	}
 	for n := range h.values {
-		names = append(names, n)
+		tools = append(tools, n)
 	}
-	slices.Sort(names)
-	return names
+	slices.Sort(tools)
+	return names.Suggest(name, append(tools, append(ShellWords(), FilterNames()...)...))
 }
 
 func (h *fakeHandler) Call(ctx context.Context, argv []string, last bool, stdout, stderr io.Writer) (Value, Result) {

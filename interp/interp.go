@@ -46,8 +46,9 @@ type Result struct {
 type Handler interface {
 	// IsTool reports whether name is a tool of the catalog.
 	IsTool(name string) bool
-	// ToolNames lists the catalog's tool names (for did-you-mean suggestions).
-	ToolNames() []string
+	// Suggest answers up to three command names an unknown name may mean:
+	// the command resolver's did-you-mean, the one one-shot agsh gives.
+	Suggest(name string) []string
 	// Call runs one tool command line (argv[0] is the tool name). It prints its own
 	// messages (errors, notes) on stderr, starting them with MessagePrefix(ctx), and
 	// returns the value to pass on with the status (a non-zero status passes

@@ -111,14 +111,16 @@ func (p *inputProxy) Next() (any, bool) {
 	return v, true
 }
 
-func (f *jq) run(ctx context.Context, _ Renderer, v Value) (Value, int, error) {
-	var r io.Reader
+// reader reads the value as jq's input: its JSON, else its text.
+func (v Value) reader() io.Reader {
 	if v.IsJSON {
-		r = bytes.NewReader(v.JSON)
-	} else {
-		r = strings.NewReader(v.Text)
+		return bytes.NewReader(v.JSON)
 	}
-	dec := json.NewDecoder(r)
+	return strings.NewReader(v.Text)
+}
+
+func (f *jq) run(ctx context.Context, _ Renderer, v Value) (Value, int, error) {
+	dec := json.NewDecoder(v.reader())
 	dec.UseNumber()
 	f.inputs.dec, f.inputs.err = dec, nil
 	defer func() { f.inputs.dec = nil }()

@@ -3,13 +3,13 @@ package interp
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"slices"
 	"strings"
 )
 
 // tableResult turns the single result of a last `jq` (without -r or -c)
-// into a structured value when it is a non-empty array of objects, so it
+// into a structured value when it is a non-empty array of objects (one
+// with a key at least), so it
 // renders as a table (shell.md: `| jq 'map({id, name})'` picks columns).
 // gojq's objects have no key order; each element's keys follow the order
 // they first appear in the input, then the new keys sorted by their bytes
@@ -19,10 +19,16 @@ func tableResult(res any, in Value) (Value, bool) {
 	if !ok || len(arr) == 0 {
 		return Value{}, false
 	}
+	keyed := false
 	for _, el := range arr {
-		if _, ok := el.(map[string]any); !ok {
+		obj, ok := el.(map[string]any)
+		if !ok {
 			return Value{}, false
 		}
+		keyed = keyed || len(obj) > 0
+	}
+	if !keyed {
+		return Value{}, false // a table without columns: jq's text
 	}
 	rank := inputKeyRank(in)
 	var b bytes.Buffer
@@ -69,13 +75,7 @@ func tableResult(res any, in Value) (Value, bool) {
 // inputKeyRank numbers the object keys of the filter's input (at any depth)
 // in the order they first appear.
 func inputKeyRank(in Value) map[string]int {
-	var r io.Reader
-	if in.IsJSON {
-		r = bytes.NewReader(in.JSON)
-	} else {
-		r = strings.NewReader(in.Text)
-	}
-	dec := json.NewDecoder(r)
+	dec := json.NewDecoder(in.reader())
 	rank := map[string]int{}
 	// inObject: for each open container, whether it is an object.
 	var inObject []bool

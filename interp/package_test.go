@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agsh-dev/agsh/internal/names"
 	"github.com/agsh-dev/agsh/interp"
 )
 
@@ -19,7 +20,9 @@ import (
 type catalog struct{}
 
 func (catalog) IsTool(name string) bool { return name == "monitors" }
-func (catalog) ToolNames() []string     { return []string{"monitors"} }
+func (catalog) Suggest(name string) []string {
+	return names.Suggest(name, append([]string{"monitors"}, append(interp.ShellWords(), interp.FilterNames()...)...))
+}
 func (catalog) Call(ctx context.Context, argv []string, last bool, stdout, stderr io.Writer) (interp.Value, interp.Result) {
 	v := `[{"name":"api latency","status":"Alert"},{"name":"disk","status":"OK"},{"name":"api errors","status":"OK"}]`
 	return interp.Value{JSON: json.RawMessage(v), IsJSON: true}, interp.Result{}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/names"
 	"github.com/agsh-dev/agsh/interp/syntax"
 )
 
@@ -118,7 +119,7 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix st
 		case IsFilter(name):
 			return fail(StatusUsage, "%s reads a pipe: put it after |", name)
 		case name != "help" && name != "exit":
-			return fail(StatusUsage, "%s", unknownCommand(name, r.commandNames()))
+			return fail(StatusUsage, "%s", unknownCommand(name, r.suggest(name)))
 		case name == "exit" && len(pl.Commands) > 1:
 			return fail(StatusUsage, "exit does not write to a pipe")
 		}
@@ -130,7 +131,7 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix st
 			if args[0] == "help" || args[0] == "exit" || (r.Handler != nil && r.Handler.IsTool(args[0])) {
 				return fail(StatusUsage, "%s does not read a pipe; after | use head, tail, wc, grep or jq", args[0])
 			}
-			return fail(StatusUsage, "%s", unknownCommand(args[0], FilterNames()))
+			return fail(StatusUsage, "%s", unknownCommand(args[0], names.Suggest(args[0], FilterNames())))
 		}
 		f, err := newFilter(args)
 		if err != nil {
@@ -237,14 +238,13 @@ func (r *Runner) render(v Value) error {
 	return err
 }
 
-// commandNames lists what may start a pipeline, for suggestions.
-func (r *Runner) commandNames() []string {
-	var names []string
+// suggest is what an unknown command name may mean: the Handler's answer
+// (the command resolver's), else the shell's words and filters.
+func (r *Runner) suggest(name string) []string {
 	if r.Handler != nil {
-		names = append(names, r.Handler.ToolNames()...)
+		return r.Handler.Suggest(name)
 	}
-	names = append(names, ShellWords()...)
-	return append(names, FilterNames()...)
+	return names.Suggest(name, append(ShellWords(), FilterNames()...))
 }
 
 func (r *Runner) stdout() io.Writer {

@@ -128,6 +128,7 @@ func TestPipelines(t *testing.T) {
 		{"jq: several results stay text", []string{"arr | jq '.[0:1], .[1:2]'"}, "[\n  {\n    \"n\": 1,\n    \"name\": \"a\"\n  }\n]\n[\n  {\n    \"n\": 2,\n    \"name\": \"b\"\n  }\n]\n", "", 0, true},
 		{"jq: an array of scalars stays text", []string{"arr | jq 'map(.n)'"}, "[\n  1,\n  2,\n  3\n]\n", "", 0, true},
 		{"jq: an empty array stays text", []string{"arr | jq '[]'"}, "[]\n", "", 0, true},
+		{"jq: an array of empty objects stays text (a table without columns)", []string{"arr | jq '.[0:2] | map({})'"}, "[\n  {},\n  {}\n]\n", "", 0, true},
 		{"jq: a mixed array stays text", []string{"arr | jq -c '[.[0], 1]' | jq '.'"}, "[\n  {\n    \"n\": 1,\n    \"name\": \"a\"\n  },\n  1\n]\n", "", 0, true},
 		{"exit in a pipe", []string{"exit | head"}, "", "agsh: line 1: exit does not write to a pipe\n", 2, false},
 	}

@@ -8,58 +8,27 @@ import "github.com/agsh-dev/agsh/internal/jsontext"
 
 // eachElement calls fn with the byte range of every element of the JSON array
 // raw, in order, until fn returns false. It checks the structure it walks
-// (brackets, strings, separators) and reports errMalformed when it is broken.
+// (brackets, strings, separators: jsontext.Elements) and reports errMalformed
+// when it is broken.
 func eachElement(raw []byte, fn func(start, end int) bool) error {
-	i := skipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '[' {
-		return errMalformed
-	}
-	i = skipSpace(raw, i+1)
-	if i < len(raw) && raw[i] == ']' {
-		return endOfArray(raw, i)
-	}
-	for {
-		start := i
-		end, err := skipValue(raw, i)
-		if err != nil {
-			return err
+	stopped := false
+	end, ok := jsontext.Elements(raw, 0, func(start int) (int, bool) {
+		end, ok := jsontext.SpanEnd(raw, start)
+		if ok && !fn(start, end) {
+			stopped, ok = true, false
 		}
-		if !fn(start, end) {
-			return nil
-		}
-		i = skipSpace(raw, end)
-		if i >= len(raw) {
-			return errMalformed
-		}
-		switch raw[i] {
-		case ',':
-			i = skipSpace(raw, i+1)
-		case ']':
-			return endOfArray(raw, i)
-		default:
-			return errMalformed
-		}
-	}
-}
-
-// endOfArray checks that only blanks follow the closing bracket at i.
-func endOfArray(raw []byte, i int) error {
-	if skipSpace(raw, i+1) != len(raw) {
+		return end, ok
+	})
+	switch {
+	case stopped:
+		return nil
+	case !ok || skipSpace(raw, end) != len(raw):
 		return errMalformed
 	}
 	return nil
 }
 
 func skipSpace(raw []byte, i int) int { return jsontext.SkipSpace(raw, i) }
-
-// skipValue returns the index just after the JSON value starting at i.
-func skipValue(raw []byte, i int) (int, error) {
-	end, ok := jsontext.SpanEnd(raw, i)
-	if !ok {
-		return 0, errMalformed
-	}
-	return end, nil
-}
 
 // appendCompact appends the JSON value v without the blanks outside its strings.
 func appendCompact(dst, v []byte) []byte { return jsontext.AppendCompact(dst, v) }

@@ -1,6 +1,10 @@
 package interp
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agsh-dev/agsh/internal/names"
+)
 
 func TestUnknownCommandMessage(t *testing.T) {
 	cases := []struct{ name, want string }{
@@ -12,7 +16,7 @@ func TestUnknownCommandMessage(t *testing.T) {
 		{"kubectl", `unknown command "kubectl"; run help for the list of commands`},
 	}
 	for _, tc := range cases {
-		if got := unknownCommand(tc.name, []string{"read", "head", "help", "tail", "exit"}); got != tc.want {
+		if got := unknownCommand(tc.name, names.Suggest(tc.name, []string{"read", "head", "help", "tail", "exit"})); got != tc.want {
 			t.Errorf("unknownCommand(%q) = %q, want %q", tc.name, got, tc.want)
 		}
 	}

@@ -122,3 +122,16 @@ func FuzzTable(f *testing.F) {
 		}
 	})
 }
+
+// TestTableScanDepth: the table scanner refuses a cell nested deeper than
+// the tree parser reads (both through jsontext: one grammar, one bound), so
+// a table the tree refuses is never drawn from the scan.
+func TestTableScanDepth(t *testing.T) {
+	for _, levels := range []int{cellDepth, cellDepth + 1} {
+		in := []byte(`[{"a":` + strings.Repeat("[", levels) + strings.Repeat("]", levels) + `}]`)
+		_, err := parseJSON(in)
+		if scanned := scanTable(in, Safe) != nil; scanned != (err == nil) {
+			t.Errorf("%d levels: scanned %v, tree error %v", levels, scanned, err)
+		}
+	}
+}

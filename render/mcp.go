@@ -83,7 +83,7 @@ func fromMCP(n *node) Value {
 // wrapsText reports whether structured content merely wraps the text of
 // the content parts: an object with one member that equals the text (a
 // string with the same text, trailing newlines aside, or a JSON value equal
-// to the text's JSON).
+// to the text's JSON: {"result": [...]} or {"result": 42}).
 func wrapsText(sc *node, text string) bool {
 	if sc.Kind != kindObject || len(sc.Keys) != 1 {
 		return false
@@ -93,7 +93,8 @@ func wrapsText(sc *node, text string) bool {
 		return strings.TrimRight(m.Str(), "\r\n") == strings.TrimRight(text, "\r\n")
 	}
 	if m.Kind != kindObject && m.Kind != kindArray {
-		return false
+		// A number, true, false or null: FastMCP's {"result": 42} of "42".
+		return strings.TrimSpace(text) == string(m.Raw)
 	}
 	t, err := parseJSON([]byte(strings.TrimSpace(text)))
 	if err != nil {
@@ -121,12 +122,19 @@ func mcpTextLines(n *node) []string {
 func writeMCPPreview(w io.Writer, n *node, o Options) error {
 	var lines []string
 	clean := o.clean()
+	light := -1 // asked once, when an image is about to be shown
 	for _, part := range n.Field("content").Vals {
 		for _, l := range partLines(part) {
 			lines = append(lines, clean(l))
 		}
 		if stringField(part, "type") == "image" && previewable(stringField(part, "mimeType")) {
-			lines = append(lines, imagePreview(stringField(part, "data"), o.width())...)
+			if light < 0 {
+				light = 0
+				if o.Light != nil && o.Light() {
+					light = 1
+				}
+			}
+			lines = append(lines, imagePreview(stringField(part, "data"), o.width(), light == 1)...)
 		}
 	}
 	text := strings.Join(lines, "\n")
@@ -228,6 +236,39 @@ func isContentPart(n *node) bool {
 		return b != nil && b.Kind == kindString
 	}
 	return false
+}
+
+// partRows is the text view of a table whose rows are content parts, as a
+// server's JSON text of its content (every row an object with a string
+// "type", one at least carrying bytes): each part as in an MCP result's
+// text view, never a table of base64. nil for any other table.
+func partRows(t *tableData) []string {
+	has := map[string]bool{}
+	for _, c := range t.cols {
+		has[c] = true
+	}
+	if !has["type"] || !has["data"] && !has["resource"] {
+		return nil
+	}
+	n, err := parseJSON(t.data)
+	if err != nil || n.Kind != kindArray {
+		return nil
+	}
+	bytesPart := false
+	for _, el := range n.Vals {
+		if el.Field("type") == nil || el.Field("type").Kind != kindString {
+			return nil
+		}
+		bytesPart = bytesPart || isContentPart(el)
+	}
+	if !bytesPart {
+		return nil
+	}
+	var lines []string
+	for _, el := range n.Vals {
+		lines = append(lines, partLines(el)...)
+	}
+	return lines
 }
 
 // word is " "+s on one line, or "" for "".

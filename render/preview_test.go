@@ -71,7 +71,37 @@ func TestImagePreview(t *testing.T) {
 	if strings.Contains(out.String(), "▀") {
 		t.Error("an image 5000 pixels wide was previewed")
 	}
-	if imagePreview("bm90IGFuIGltYWdl", 40) != nil {
+	// A bad checksum in an ancillary chunk the decoder skips anyway (the
+	// iCCP of server-everything's MCP logo) does not cost the preview; one
+	// in the pixel data does.
+	raw, _ := base64.StdEncoding.DecodeString(pngBase64(t, 4, 4))
+	iccp := append([]byte{0, 0, 0, 3, 'i', 'C', 'C', 'P', 'a', 'b', 'c'}, 0xde, 0xad, 0xbe, 0xef)
+	bad := append(append(append([]byte(nil), raw[:33]...), iccp...), raw[33:]...) // after IHDR
+	if rows := imagePreview(base64.StdEncoding.EncodeToString(bad), 40, false); len(rows) != 2 {
+		t.Errorf("a bad iCCP checksum: %d preview rows, want 2", len(rows))
+	}
+	broken := append([]byte(nil), raw...)
+	broken[len(broken)-13] ^= 0xff // the last IDAT's checksum
+	if imagePreview(base64.StdEncoding.EncodeToString(broken), 40, false) != nil {
+		t.Error("a bad IDAT checksum gave a preview")
+	}
+	// A transparent pixel shows the background: black on a dark terminal,
+	// white on a light one.
+	clear := func() string {
+		var b bytes.Buffer
+		_ = png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 1, 2)))
+		return base64.StdEncoding.EncodeToString(b.Bytes())
+	}()
+	for light, want := range map[bool]string{false: "\x1b[38;2;0;0;0;48;2;0;0;0m▀", true: "\x1b[38;2;255;255;255;48;2;255;255;255m▀"} {
+		if rows := imagePreview(clear, 40, light); len(rows) != 1 || !strings.HasPrefix(rows[0], want) {
+			t.Errorf("transparent, light %v: %q", light, rows)
+		}
+	}
+	out.Reset()
+	if err := Write(&out, nil, result(clear), Options{TTY: true, Color: true, Width: 40, Light: func() bool { return true }}); err != nil || !strings.Contains(out.String(), "48;2;255;255;255m▀") {
+		t.Errorf("Write on a light terminal: %v %q", err, out.String())
+	}
+	if imagePreview("bm90IGFuIGltYWdl", 40, false) != nil {
 		t.Error("data that is no image gave a preview")
 	}
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"math"
 	"strconv"
@@ -51,53 +52,36 @@ func scanTable(data []byte, clean func(string) string) *tableData {
 
 type tableScanner struct {
 	data     []byte
-	pos      int
 	t        *tableData
 	rawKeys  [][]byte       // each column's key bytes as first seen
 	rawIndex map[string]int // key bytes (any spelling seen) -> column
 	byName   map[string]int // decoded key -> column
 }
 
+// scan reads the array of rows (jsontext's walk: what the tree parser
+// accepts, nothing more); an empty array is not a table.
 func (s *tableScanner) scan() bool {
-	s.skipSpace()
-	if s.pos >= len(s.data) || s.data[s.pos] != '[' {
-		return false
-	}
-	s.pos++
-	s.skipSpace()
-	if s.pos < len(s.data) && s.data[s.pos] == ']' {
-		return false // empty: prints nothing, decided elsewhere
-	}
-	for {
-		s.skipSpace()
-		if s.pos >= len(s.data) || s.data[s.pos] != '{' || !s.row() {
-			return false
-		}
-		s.t.rowEnds = append(s.t.rowEnds, uint32(len(s.t.cells)))
-		if len(s.t.rowEnds) == 1 {
-			s.reserve()
-		}
-		s.skipSpace()
-		if s.pos >= len(s.data) {
-			return false
-		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-		case ']':
-			s.pos++
-			s.skipSpace()
-			return s.pos == len(s.data)
-		default:
-			return false
+	if i := jsontext.SkipSpace(s.data, 0); i < len(s.data) && s.data[i] == '[' {
+		if j := jsontext.SkipSpace(s.data, i+1); j < len(s.data) && s.data[j] == ']' {
+			return false // empty: prints nothing, decided elsewhere
 		}
 	}
+	end, ok := jsontext.Elements(s.data, 0, func(start int) (int, bool) {
+		end, ok := s.row(start)
+		if ok {
+			if s.t.rowEnds = append(s.t.rowEnds, uint32(len(s.t.cells))); len(s.t.rowEnds) == 1 {
+				s.reserve(end)
+			}
+		}
+		return end, ok
+	})
+	return ok && jsontext.SkipSpace(s.data, end) == len(s.data)
 }
 
-// reserve sizes the cell and row slices from the first row, so a big
-// table is not copied while it grows.
-func (s *tableScanner) reserve() {
-	rows := len(s.data)/max(s.pos, 1) + 1
+// reserve sizes the cell and row slices from the first row (ending at
+// end), so a big table is not copied while it grows.
+func (s *tableScanner) reserve(end int) {
+	rows := len(s.data)/max(end, 1) + 1
 	if n := len(s.t.cells); n > 0 {
 		cells := make([]tcell, n, rows*n+rows/8)
 		copy(cells, s.t.cells)
@@ -108,51 +92,25 @@ func (s *tableScanner) reserve() {
 	s.t.rowEnds = ends
 }
 
-// row scans one object (s.pos at its '{') into cells.
-func (s *tableScanner) row() bool {
-	s.pos++
-	s.skipSpace()
-	if s.pos < len(s.data) && s.data[s.pos] == '}' {
-		s.pos++
-		return true
-	}
-	for j := 0; ; j++ {
-		s.skipSpace()
-		if s.pos >= len(s.data) || s.data[s.pos] != '"' {
-			return false
+// cellDepth is how deep a cell's value may nest: the tree parser's bound
+// less the array and the row around it.
+const cellDepth = maxDepth - 2
+
+// row scans one object (at start) into cells.
+func (s *tableScanner) row(start int) (int, bool) {
+	j := 0
+	return jsontext.Members(s.data, start, func(key []byte, vs int) (int, bool) {
+		col := s.column(j, key)
+		j++
+		end, ok := jsontext.ValueEnd(s.data, vs, cellDepth)
+		if !ok {
+			return 0, false
 		}
-		ks := s.pos
-		if !s.skipString() {
-			return false
-		}
-		col := s.column(j, s.data[ks:s.pos])
-		s.skipSpace()
-		if s.pos >= len(s.data) || s.data[s.pos] != ':' {
-			return false
-		}
-		s.pos++
-		s.skipSpace()
-		vs := s.pos
-		if !s.skipValue(0) {
-			return false
-		}
-		c := tcell{col: uint32(col), start: uint32(vs), end: uint32(s.pos)}
+		c := tcell{col: uint32(col), start: uint32(vs), end: uint32(end)}
 		s.t.cells = append(s.t.cells, c)
 		s.t.stats[col].add(s.t, c)
-		s.skipSpace()
-		if s.pos >= len(s.data) {
-			return false
-		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-		case '}':
-			s.pos++
-			return true
-		default:
-			return false
-		}
-	}
+		return end, true
+	})
 }
 
 // column returns the column of a key token; keys usually come in column
@@ -177,92 +135,6 @@ func (s *tableScanner) column(j int, raw []byte) int {
 	return i
 }
 
-// skipValue moves past one JSON value, validating it.
-func (s *tableScanner) skipValue(depth int) bool {
-	if depth > maxDepth || s.pos >= len(s.data) {
-		return false
-	}
-	switch c := s.data[s.pos]; {
-	case c == '"':
-		return s.skipString()
-	case c == '-' || c >= '0' && c <= '9':
-		end := jsontext.NumberEnd(s.data, s.pos)
-		if end < 0 {
-			return false
-		}
-		s.pos = end
-		return true
-	case c == 't':
-		return s.word("true")
-	case c == 'f':
-		return s.word("false")
-	case c == 'n':
-		return s.word("null")
-	case c == '{' || c == '[':
-		closer := byte('}')
-		if c == '[' {
-			closer = ']'
-		}
-		s.pos++
-		s.skipSpace()
-		if s.pos < len(s.data) && s.data[s.pos] == closer {
-			s.pos++
-			return true
-		}
-		for {
-			s.skipSpace()
-			if c == '{' {
-				if s.pos >= len(s.data) || s.data[s.pos] != '"' || !s.skipString() {
-					return false
-				}
-				s.skipSpace()
-				if s.pos >= len(s.data) || s.data[s.pos] != ':' {
-					return false
-				}
-				s.pos++
-				s.skipSpace()
-			}
-			if !s.skipValue(depth + 1) {
-				return false
-			}
-			s.skipSpace()
-			if s.pos >= len(s.data) {
-				return false
-			}
-			switch s.data[s.pos] {
-			case ',':
-				s.pos++
-			case closer:
-				s.pos++
-				return true
-			default:
-				return false
-			}
-		}
-	}
-	return false
-}
-
-func (s *tableScanner) skipSpace() { s.pos = jsontext.SkipSpace(s.data, s.pos) }
-
-// skipString moves past the string token at s.pos, checking it.
-func (s *tableScanner) skipString() bool {
-	end, ok := jsontext.StringEnd(s.data, s.pos)
-	if ok {
-		s.pos = end
-	}
-	return ok
-}
-
-func (s *tableScanner) word(w string) bool {
-	end := s.pos + len(w)
-	if end > len(s.data) || string(s.data[s.pos:end]) != w {
-		return false
-	}
-	s.pos = end
-	return true
-}
-
 // text is the one-line text of a cell and its display width: a string's
 // text, a number as received, true/false, null blank, a nested value its
 // compact JSON; newlines show as ⏎ and tabs as spaces. A plain ASCII
@@ -281,6 +153,13 @@ func (t *tableData) text(c tcell, buf *[]byte) ([]byte, int) {
 		}
 		return b, len(b)
 	case '{', '[':
+		if raw[0] == '{' && bytes.Contains(raw, []byte(`"type"`)) && (bytes.Contains(raw, []byte(`"data"`)) || bytes.Contains(raw, []byte(`"blob"`))) {
+			// A content part carrying bytes shows as its placeholder.
+			if n, err := parseJSON(raw); err == nil && isContentPart(n) {
+				s := t.clean(partLine(n))
+				return []byte(s), textWidth(s)
+			}
+		}
 		*buf = appendCompact((*buf)[:0], raw)
 		if !plainASCII(*buf) {
 			s := t.clean(oneLine(string(*buf)))
@@ -361,24 +240,35 @@ func writeTable(w, notes io.Writer, t *tableData, o Options) error {
 		return err
 	}
 	if len(lay.dropped) > 0 && notes != nil {
-		var names []string
-		for i, c := range lay.dropped {
-			if i == maxNamed {
-				names = append(names, "… "+strconv.Itoa(len(lay.dropped)-i)+" others")
-				break
-			}
-			names = append(names, SafeLabel(oneLine(t.cols[c])))
-		}
-		noun := "columns"
-		if len(lay.dropped) == 1 {
-			noun = "column"
-		}
-		if _, err := io.WriteString(notes, "("+strconv.Itoa(len(lay.dropped))+" more "+noun+": "+
-			strings.Join(names, ", ")+"; use --output json or | jq)\n"); err != nil {
-			return err
-		}
+		return writeLeftOut(notes, t.cols, pos)
 	}
 	return nil
+}
+
+// writeLeftOut writes the note naming every column not shown (pos[c] == 0),
+// in column order: the empty ones too, once some column with content had
+// to be left out (an empty column alone is no news).
+func writeLeftOut(notes io.Writer, cols []string, pos []int) error {
+	var names []string
+	n := 0
+	for c, p := range pos {
+		if p != 0 {
+			continue
+		}
+		if n++; n <= maxNamed {
+			names = append(names, SafeLabel(oneLine(cols[c])))
+		}
+	}
+	if n > maxNamed {
+		names = append(names, "… "+strconv.Itoa(n-maxNamed)+" others")
+	}
+	noun := "columns"
+	if n == 1 {
+		noun = "column"
+	}
+	_, err := io.WriteString(notes, "("+strconv.Itoa(n)+" more "+noun+": "+
+		strings.Join(names, ", ")+"; use --output json or | jq)\n")
+	return err
 }
 
 // maxNamed is how many left-out columns the note names (a hostile value

@@ -39,6 +39,12 @@ func TestFromResult(t *testing.T) {
 			Value{Text: "a\nb"}},
 		{"mcp structured wrapper of json text unwrapped", `{"content":[{"type":"text","text":"[{\"id\":1}]"}],"structuredContent":{"result":[{"id":1}]}}`,
 			Value{JSON: json.RawMessage(`[{"id":1}]`), IsJSON: true}},
+		{"mcp structured wrapper of a number unwrapped", `{"content":[{"type":"text","text":"42"}],"structuredContent":{"result":42}}`,
+			Value{Text: "42"}},
+		{"mcp structured wrapper of true unwrapped", `{"content":[{"type":"text","text":"true\n"}],"structuredContent":{"ok":true}}`,
+			Value{Text: "true\n"}},
+		{"mcp structured number other text wins", `{"content":[{"type":"text","text":"42 apples"}],"structuredContent":{"result":42}}`,
+			Value{JSON: json.RawMessage(`{"result":42}`), IsJSON: true}},
 		{"mcp structured with two members wins", `{"content":[{"type":"text","text":"x"}],"structuredContent":{"content":"x","n":1}}`,
 			Value{JSON: json.RawMessage(`{"content":"x","n":1}`), IsJSON: true}},
 		{"mcp structured one member other text wins", `{"content":[{"type":"text","text":"x"}],"structuredContent":{"content":"y"}}`,
@@ -161,6 +167,10 @@ func TestContentPartObjectsShowPlaceholders(t *testing.T) {
 		`{"file":"a.png","image":{"type":"image","data":"` + data + `","mimeType":"image/png"}}`,
 		`[{"type":"image","data":"` + data + `","mimeType":"image/png"},"x"]`,
 		`{"type":"resource","resource":{"uri":"file:///a","blob":"` + data + `"}}`,
+		// Arrays of objects: a table of parts is the parts' lines, a part in
+		// a cell of another table its placeholder.
+		`[{"type":"text","text":"see"},{"type":"image","data":"` + data + `","mimeType":"image/png"}]`,
+		`[{"name":"a.png","thumb":{"type":"image","data":"` + data + `","mimeType":"image/png"}}]`,
 	} {
 		var out bytes.Buffer
 		if err := Write(&out, nil, Value{JSON: json.RawMessage(in), IsJSON: true}, Options{Width: 80}); err != nil {

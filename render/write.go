@@ -22,6 +22,9 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 		return writeText(w, v.Text, o)
 	}
 	if t := scanTable(v.JSON, o.cleanLabel()); t != nil {
+		if lines := partRows(t); lines != nil {
+			return writeText(w, strings.Join(lines, "\n"), o)
+		}
 		return writeTable(w, notes, t, o)
 	}
 	n, nv, err := decodeValue(v)
@@ -38,6 +41,9 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 			return nil
 		}
 		if t := scanTable(n.Raw, o.cleanLabel()); t != nil {
+			if lines := partRows(t); lines != nil {
+				return writeText(w, strings.Join(lines, "\n"), o)
+			}
 			return writeTable(w, notes, t, o)
 		}
 		return writeLines(w, listLines(n, o.cleanLabel()))

@@ -84,6 +84,8 @@ func TestTableFitting(t *testing.T) {
 			"A\naa…\n", "(2 more columns: b, c; use --output json or | jq)\n"},
 		{"all-empty column left out", `[{"id":1,"gone":null,"name":"x"},{"id":2,"gone":"","name":"y"}]`, 80,
 			"ID  NAME\n1   x\n2   y\n", ""},
+		{"once a note is due it names the empty columns too", `[{"a":"aaaaaaaaaaaaaaaaaaaa","e":null,"b":"bbbbbbbbbbbbbbb","c":"cc"}]`, 37,
+			"A                     B\naaaaaaaaaaaaaaaaaaaa  bbbbbbbbbbbbbbb\n", "(2 more columns: e, c; use --output json or | jq)\n"},
 		{"free column takes the rest", `[{"id":123,"msg":"` + long + `","ok":true}]`, 40,
 			"ID   MSG                            OK\n123  word word word word word wor…  true\n", ""},
 		{"free columns share in proportion", `[{"n":"` + long[:30] + `","d":"` + long + long + `"}]`, 62,

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 var (
@@ -67,6 +68,14 @@ func (s *syncBuffer) String() string {
 // process is killed when the test ends.
 func startBinary(t *testing.T, env []string, args ...string) (executor string, stderr *syncBuffer) {
 	t.Helper()
+	return startBinaryGuarded(t, 0, env, args...)
+}
+
+// startBinaryGuarded is startBinary that kills the process when it has not
+// printed its start-up lines after guard (0: no guard), so that a start-up
+// that hangs fails the test instead of stalling it.
+func startBinaryGuarded(t *testing.T, guard time.Duration, env []string, args ...string) (executor string, stderr *syncBuffer) {
+	t.Helper()
 	bin := builtBinary(t)
 	cmd := exec.Command(bin, append([]string{"--addr", "127.0.0.1:0", "--root", t.TempDir()}, args...)...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, env...)
@@ -80,6 +89,10 @@ func startBinary(t *testing.T, env []string, args ...string) (executor string, s
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if guard > 0 {
+		timer := time.AfterFunc(guard, func() { _ = cmd.Process.Kill() })
+		defer timer.Stop()
+	}
 	executor, _ = readStartup(t, stdout)
 	return executor, stderr
 }
@@ -128,6 +141,27 @@ func TestBinaryTokensFromFileAndEnv(t *testing.T) {
 	}
 	if strings.Contains(stderr.String(), "token-1") || strings.Contains(stderr.String(), "visible to every local user") {
 		t.Fatalf("stderr: %s", stderr.String())
+	}
+}
+
+// Item 6: the programs the server starts do not inherit the secrets of its
+// environment (an MCP server here; git gets the same environment).
+func TestBinarySecretsNotInherited(t *testing.T) {
+	dump := filepath.Join(t.TempDir(), "env")
+	_, stderr := startBinary(t, []string{"AGSH_DEVSERVER_TOKENS=env-token-1", "AGSH_DEVSERVER_CP_KEYS=key-1=team-1", "KEEP=kept"},
+		"--cp-team", "team-1=Team", "--mcp", "dump=sh -c 'env > "+dump+"; exit 1'")
+	b, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatalf("the MCP server did not run: %v\n%s", err, stderr.String())
+	}
+	env := string(b)
+	if !strings.Contains(env, "KEEP=kept") {
+		t.Fatalf("the environment was not passed on:\n%s", env)
+	}
+	for _, secret := range []string{"AGSH_DEVSERVER_TOKENS", "env-token-1", "AGSH_DEVSERVER_CP_KEYS", "key-1"} {
+		if strings.Contains(env, secret) {
+			t.Fatalf("the MCP server inherited %s:\n%s", secret, env)
+		}
 	}
 }
 
@@ -221,5 +255,95 @@ func TestBinaryBrowserAndLog(t *testing.T) {
 	log := stderr.String()
 	if strings.ContainsRune(log, 0x1b) || strings.ContainsRune(log, 0x07) || !strings.Contains(log, `/\x1b]2;pwned\x07`) {
 		t.Fatalf("log: %q", log)
+	}
+}
+
+var (
+	mcpOnce sync.Once
+	mcpPath string
+	mcpErr  error
+)
+
+// stdioServer builds the test MCP server (internal/devserver/mcpconn/internal/stdioserver).
+func stdioServer(t *testing.T) string {
+	t.Helper()
+	builtBinary(t) // skips in -short
+	mcpOnce.Do(func() {
+		mcpPath = filepath.Join(filepath.Dir(binPath), "stdioserver")
+		if out, err := exec.Command("go", "build", "-o", mcpPath, "../../internal/devserver/mcpconn/internal/stdioserver").CombinedOutput(); err != nil {
+			mcpErr, mcpPath = err, string(out)
+		}
+	})
+	if mcpErr != nil {
+		t.Fatalf("go build stdioserver: %v\n%s", mcpErr, mcpPath)
+	}
+	return mcpPath
+}
+
+// Item 7 on the binary: two silent --mcp servers cost the start-up one
+// budget of 10 s (in parallel), not two minutes each, and are reported
+// absent; a server logging on standard output is served, its tool requiring
+// MCP tasks left out with a log line; a call during which it dies answers
+// 502 connection_failed, its tools stay listed and the next call restarts
+// it.
+func TestBinaryMCPMisbehaving(t *testing.T) {
+	noisy := stdioServer(t)
+	executor, stderr := startBinaryGuarded(t, 90*time.Second, nil,
+		"--mcp", "quiet=sleep 600", "--mcp", "quiet2=sleep 600", "--mcp", "noisy="+noisy+" -raw -noisy")
+	planner := strings.TrimSuffix(executor, "/executor") + "/planner"
+	wants := []string{
+		`mcp quiet: starting "sleep 600": no MCP answer within 10s; its tools are absent`,
+		`mcp quiet2: starting "sleep 600": no MCP answer within 10s; its tools are absent`,
+		`mcp noisy: skipped a line on standard output that is not JSON-RPC: stdioserver 1.0 listening on stdio`,
+		`mcp noisy: tool "tasky" is left out: it requires MCP tasks`,
+	}
+	// The lines are written before "ready"; the pipe may bring them a
+	// moment later.
+	missing := func() []string {
+		var out []string
+		for _, w := range wants {
+			if !strings.Contains(stderr.String(), w) {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	for i := 0; i < 200 && len(missing()) > 0; i++ {
+		get(t, executor+"/v1/info", "", nil)
+	}
+	log := stderr.String()
+	for _, want := range missing() {
+		t.Errorf("the log lacks %q:\n%s", want, log)
+	}
+	listing := func() string {
+		status, body := get(t, planner+"/v1/tools", "", nil)
+		if status != 200 {
+			t.Fatalf("listing: %d %s", status, body)
+		}
+		return body
+	}
+	if l := listing(); !strings.Contains(l, `"noisy_echo"`) || strings.Contains(l, `"noisy_tasky"`) || strings.Contains(l, `"quiet_`) {
+		t.Fatalf("listing: %s", l)
+	}
+	post := func(tool string) (int, string) {
+		resp, err := http.Post(planner+"/v1/tools/"+tool, "application/json", strings.NewReader(`{"input":{"a":1}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if status, body := post("noisy_echo"); status != 200 || !strings.Contains(body, `"isError":false`) {
+		t.Fatalf("echo: %d %s", status, body)
+	}
+	if status, body := post("noisy_crash"); status != 502 || !strings.Contains(body, `"error":"connection_failed"`) {
+		t.Fatalf("crash: %d %s", status, body)
+	}
+	if l := listing(); !strings.Contains(l, `"noisy_echo"`) {
+		t.Fatalf("the tools went from the listing: %s", l)
+	}
+	if status, body := post("noisy_echo"); status != 200 || !strings.Contains(body, `"isError":false`) {
+		t.Fatalf("echo after the death: %d %s\n%s", status, body, stderr.String())
 	}
 }

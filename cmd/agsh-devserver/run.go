@@ -50,7 +50,8 @@ Control plane (production names; on when any of these is given):
   NAME is the agent's name (change-monitor-executor). Point agsh at it with
   AGENT_SHELL_API_URL=http://HOST:PORT and CURSOR_API_KEY=KEY.
 
-Environment (secrets kept off the command line, where ps shows them):
+Environment (secrets kept off the command line, where ps shows them; not passed on
+to the programs the server starts):
   AGSH_DEVSERVER_TOKENS    bearer tokens, separated by spaces, commas or newlines (added to --bearer-token)
   AGSH_DEVSERVER_CP_KEYS   control-plane API keys, KEY=TEAMID[,TEAMID…] separated by spaces or newlines
 `

@@ -19,6 +19,26 @@ const (
 	envCPKeys = "AGSH_DEVSERVER_CP_KEYS" // control-plane keys, KEY=TEAMID[,TEAMID…], separated by white space
 )
 
+// takeSecretEnv reads the secret variables and removes them from the
+// process's environment, so that the programs the server starts (MCP
+// servers, git) do not inherit the tokens and keys; the getenv it returns
+// answers them from what it read, and anything else from the environment.
+func takeSecretEnv() func(string) string {
+	saved := map[string]string{}
+	for _, k := range []string{envTokens, envCPKeys} {
+		if v, ok := os.LookupEnv(k); ok {
+			saved[k] = v
+			_ = os.Unsetenv(k)
+		}
+	}
+	return func(k string) string {
+		if v, ok := saved[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}
+}
+
 // maxSecretFile bounds what a token or key file may hold.
 const maxSecretFile = 1 << 20
 

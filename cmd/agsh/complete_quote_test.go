@@ -42,8 +42,14 @@ func TestCompleteQuotes(t *testing.T) {
 		{`read my\ dir/it`, `my\ dir/it\'s.txt`},
 		{"read odd/b", `odd/back\\slash\ \"q\".md`},
 		{`read "odd/b`, `"odd/back\\slash \"q\".md"`},
+		// an escaped quote inside the open double quote does not close it
+		// (issue 18: the shell's own lexer scans the line, `read "a\" b`)
+		{`read "odd/back\\slash \"q`, `"odd/back\\slash \"q\".md"`},
+		{`read "my dir/file\" o`, ""},
 		{"read one", ""}, // substring is for names in one directory: none at the root
 		{"read my\\ dir/one", `my\ dir/file\ one.txt`},
+		{"grep --output-m", "--output-mode"},
+		{"grep --mode", "--output-mode"}, // no flag starts with it: one contains it
 	}
 	for _, tc := range cases {
 		comp, err := c.Complete(ctx, tc.line, len(tc.line))

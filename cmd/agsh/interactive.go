@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/agsh-dev/agsh/internal/command"
-	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/pager"
 	"github.com/agsh-dev/agsh/internal/repl"
 	"github.com/agsh-dev/agsh/interp"
@@ -32,7 +31,7 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		Session:     render.Safe(session),
 		HistoryPath: repl.HistoryPathFrom(a.getenv, a.env.HomeDir()),
 		Secrets:     a.secrets,
-		Runner:      &repl.InterpRunner{Runner: runner, Out: a.out, ErrOut: a.errOut, UsageStatus: exitcode.Usage},
+		Runner:      &repl.InterpRunner{Runner: runner, Out: a.out, ErrOut: a.errOut},
 		Completer:   command.NewCompleter(a.run, h.table),
 		In:          a.ios.In,
 		Out:         repl.TerminalOut(a.out, a.ios.Out),
@@ -45,9 +44,9 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		err    error
 	)
 	if a.ios.OutTTY {
-		// Bubble Tea reads the terminal: an answer to a background query
-		// would arrive as typed keys, so the REPL goes by COLORFGBG alone.
-		a.bg.TTYPath = ""
+		// The background query runs with Bubble Tea's hold released.
+		cfg.Terminal = &repl.Terminal{}
+		a.bg.Exclusive = cfg.Terminal.Exclusive
 		status, err = repl.Run(ctx, cfg)
 	} else {
 		status, err = repl.RunPlain(ctx, cfg)

@@ -176,7 +176,7 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 		}
 	}
 	if line := command.NextPage(r.cmd, r.name, r.args, v); line != "" {
-		defer a.message(r.stderr, "", line) // after the value
+		notes = append(notes, line) // after the value, or the pipeline's output
 	}
 	if !r.last {
 		return outcome{value: v, status: status, notes: notes}, nil

@@ -19,7 +19,7 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 	}
 	v, notes, output, err := command.RunMeta(ctx, a.run.Client(), b, argv, inShell)
 	if err == nil && last {
-		jsonOut := output == "json" || output == "" && a.g.JSON()
+		jsonOut := command.JSONOutput(output, a.g.JSON())
 		if err = a.writeValue(stdout, stderr, v, jsonOut && !v.Final, ""); !jsonOut {
 			a.notes(stderr, notes)
 		}

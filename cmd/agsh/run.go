@@ -18,7 +18,7 @@ import (
 
 // run is agsh: it returns the exit status.
 func run(args []string, ios *iostreams.IOStreams, e env) int {
-	if len(args) > 0 && strings.HasPrefix(args[0], shellcomp.CompleteOption) {
+	if len(args) > 0 && (args[0] == shellcomp.CompleteOption || args[0] == shellcomp.RefreshOption) {
 		return hiddenComplete(args, ios, e) // the completion scripts' hidden options
 	}
 	g, rest, err := command.SplitGlobals(args)
@@ -27,7 +27,7 @@ func run(args []string, ios *iostreams.IOStreams, e env) int {
 		action, err = command.BeforeCommandAction(g, rest) // --version, --completion
 	}
 	if err != nil {
-		return reportEarly(ios, e, g, err, command.JSONRequested(args))
+		return reportEarly(ios, e, g, err, g.JSON())
 	}
 	if action != "" {
 		return shellcomp.Launch(ios.Out, action, g.Get("--completion"), g.JSON())
@@ -109,12 +109,10 @@ func (a *app) dispatch(ctx context.Context, name string, args []string) int {
 // helpWord is agsh's `help [--output text|json] [tool]`: the index, or one
 // tool's page.
 func (a *app) helpWord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	jsonOut := a.g.JSON()
-	if v, ok := command.OutputFlag(args); ok {
-		jsonOut = v == "json"
-	}
+	output, _, words := command.SplitOutput(args)
+	jsonOut := command.JSONOutput(output, a.g.JSON())
 	var tools []string
-	for _, x := range command.WithoutOutput(args) {
+	for _, x := range words {
 		if !strings.HasPrefix(x, "-") {
 			tools = append(tools, x)
 		}

@@ -89,8 +89,9 @@ func (h *shellHandler) IsTool(name string) bool {
 	return h.table.Resolve(name).IsTool() || isMeta(name)
 }
 
-// ToolNames are the names of the command table, for suggestions.
-func (h *shellHandler) ToolNames() []string { return h.table.Commands() }
+// Suggest is the command table's did-you-mean (command.Table.Resolve), the
+// one one-shot agsh gives.
+func (h *shellHandler) Suggest(name string) []string { return h.table.Resolve(name).Suggestions }
 
 func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdout, stderr io.Writer) (interp.Value, interp.Result) {
 	h.output = ""
@@ -104,7 +105,7 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 	var help bytes.Buffer
 	if !last {
 		// The tool's --output is the pipeline's: it renders the last value.
-		h.output, _ = command.OutputFlag(argv[1:])
+		h.output, _, _ = command.SplitOutput(argv[1:])
 		// A tool before a pipe writes on standard output only its help
 		// (read --help | head): that text is the value the filters get.
 		req.args, req.stdout = command.ValueArgs(argv[1:]), &help
@@ -122,8 +123,8 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 // Help is the shell's word help [--output text|json] [tool]. The --output is
 // this command's, as on any command line; a filter's name gives its page.
 func (h *shellHandler) Help(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	words := command.WithoutOutput(args)
-	if output, _ := command.OutputFlag(args); output != "" {
+	output, _, words := command.SplitOutput(args)
+	if output != "" {
 		if _, err := command.Output(output); err != nil {
 			return h.a.report(ctx, stderr, err)
 		}
@@ -143,10 +144,7 @@ func (h *shellHandler) Help(ctx context.Context, args []string, stdout, stderr i
 // Render renders the final value of a pipeline.
 func (h *shellHandler) Render(stdout, stderr io.Writer, v interp.Value) error {
 	rv := render.Value{Text: v.Text, JSON: v.JSON, IsJSON: v.IsJSON, Final: v.Final}
-	jsonOut := h.a.g.JSON()
-	if h.output == "json" || h.output == "text" {
-		jsonOut = h.output == "json"
-	}
+	jsonOut := command.JSONOutput(h.output, h.a.g.JSON())
 	h.output = ""
 	err := h.a.writeValue(stdout, stderr, rv, jsonOut && !v.Final, "")
 	h.a.notes(stderr, h.notes)

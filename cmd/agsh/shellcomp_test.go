@@ -5,10 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -37,6 +44,10 @@ type compCase struct {
 	words []string
 	want  []string // COMPREPLY exactly
 	typed string   // what the single candidate reads back as a bash word ("" to skip)
+	// kept is the start of the word readline keeps when a quote is open in
+	// it (up to the quote), closed by the quote it appends after the single
+	// candidate.
+	kept, close string
 }
 
 // bashComplete loads `agsh --completion bash` into a real bash, checks
@@ -55,7 +66,8 @@ func bashComplete(t *testing.T, bin string, env []string, cases []compCase) []st
 			shellQuote(c.line), strings.Join(words, " "), len(c.words)-1)
 		script.WriteString("COMPREPLY=(); $(complete -p agsh | sed -n 's/.*-F \\([^ ]*\\) .*/\\1/p') agsh\n")
 		script.WriteString("printf '%s\\x1f' \"${COMPREPLY[@]}\"; printf '\\x1e'\n")
-		script.WriteString("if [ ${#COMPREPLY[@]} -eq 1 ]; then eval \"set -- ${COMPREPLY[0]}\"; printf '%s' \"$1\"; fi; printf '\\x1e\\n'\n")
+		fmt.Fprintf(&script, "if [ ${#COMPREPLY[@]} -eq 1 ]; then eval \"set -- %s${COMPREPLY[0]}%s\"; printf '%%s' \"$1\"; fi; printf '\\x1e\\n'\n",
+			strings.ReplaceAll(c.kept, `"`, `\"`), strings.ReplaceAll(c.close, `"`, `\"`))
 	}
 	cmd := exec.Command("bash", "--norc", "--noprofile", "-c", script.String())
 	cmd.Env = append(os.Environ(), append([]string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}, env...)...)
@@ -145,6 +157,13 @@ func TestBashCompletion(t *testing.T) {
 			want: []string{`No\ Data`}, typed: "No Data"},
 		{line: "agsh read /repo/my", words: []string{"agsh", "read", "/repo/my"}, want: []string{`/repo/my\ notes.txt`}, typed: "/repo/my notes.txt"},
 		{line: "agsh ls /repo/s", words: []string{"agsh", "ls", "/repo/s"}, want: []string{"/repo/sub/"}},
+		// A quote left open: readline replaces what follows it and closes it.
+		{line: `agsh read "/repo/my`, words: []string{"agsh", "read", `"/repo/my`}, want: []string{"/repo/my notes.txt"},
+			kept: `"`, close: `"`, typed: "/repo/my notes.txt"},
+		{line: `agsh read /repo/'my`, words: []string{"agsh", "read", `/repo/'my`}, want: []string{"my notes.txt"},
+			kept: `/repo/'`, close: `'`, typed: "/repo/my notes.txt"},
+		{line: `agsh datadog_list_monitors --status "No`, words: []string{"agsh", "datadog_list_monitors", "--status", `"No`},
+			want: []string{"No Data"}, kept: `"`, close: `"`, typed: "No Data"},
 		{line: "agsh --output j", words: []string{"agsh", "--output", "j"}, want: []string{"json"}},
 	})
 
@@ -166,29 +185,78 @@ func TestBashCompletion(t *testing.T) {
 		t.Errorf("agsh help (%v):\n%s", err, out)
 	}
 
+	// A caller that sets only COMP_WORDS and COMP_CWORD (no COMP_LINE), and
+	// compgen -F (no COMP_* at all: the word is taken as the first).
+	script := `set -u; source <(agsh --completion bash) || exit 9
+COMP_WORDS=(agsh datadog_list_monitors --status = No); COMP_CWORD=4; _agsh_complete agsh No =; printf '%s\n' "${COMPREPLY[@]}"
+COMP_WORDS=(agsh read /repo/my); COMP_CWORD=2; _agsh_complete agsh /repo/my read; printf '%s\n' "${COMPREPLY[@]}"
+unset COMP_WORDS COMP_CWORD; compgen -F _agsh_complete datadog_l 2>/dev/null
+`
+	cmd := exec.Command("bash", "--norc", "--noprofile", "-c", script)
+	cmd.Env = append(os.Environ(), append([]string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}, env...)...)
+	if out, err := cmd.CombinedOutput(); err != nil || string(out) != "No\\ Data\n/repo/my\\ notes.txt\ndatadog_list_monitors\n" {
+		t.Errorf("COMP_WORDS only / compgen -F (%v):\n%s", err, out)
+	}
+
 	// Another principal has its own entry: the tools of one are never
 	// offered for another.
 	other := append(env[:len(env):len(env)], "AGENT_SHELL_BEARER_TOKEN=another")
 	bashComplete(t, bin, other, []compCase{{line: "agsh datadog_l", words: []string{"agsh", "datadog_l"}, want: []string{}}})
 }
 
-// TestOtherShells loads the zsh and fish scripts where those shells are
-// installed (they are optional).
+// TestOtherShells completes with real zsh and fish where they are installed
+// (they are optional: CI installs neither). zsh runs the script's function
+// with words and CURRENT set as its completion system would, compadd
+// recording what it is given; fish answers `complete -C`, which inserts each
+// candidate escaped by fish's own rules.
 func TestOtherShells(t *testing.T) {
+	srv, _ := startRepoDeployment(t, map[string]string{"my notes.txt": "x\n", "sub/a.txt": "a\n"})
 	bin := agshOnPath(t)
-	for _, sh := range []struct{ name, load string }{
-		{"zsh", "autoload -Uz compinit && compinit -u && source <(agsh --completion zsh) && print -r -- ${_comps[agsh]}"},
-		{"fish", "agsh --completion fish | source; and complete -c agsh"},
+	cache := t.TempDir()
+	env := []string{"XDG_CACHE_HOME=" + cache, "AGENT_SHELL_TARGET=" + srv.AgentURL("executor"), "NO_COLOR=1",
+		"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	refresh := agshCommand("--__complete-refresh")
+	refresh.Env = append(refresh.Env, env...)
+	if out, err := refresh.CombinedOutput(); err != nil {
+		t.Fatalf("refresh: %v %s", err, out)
+	}
+	for _, sh := range []struct{ name, script, want string }{
+		{"zsh", `autoload -Uz compinit && compinit -u -d "$HOME/zcd" && source <(agsh --completion zsh) || exit 9
+print -r -- ${_comps[agsh]}
+compadd() { print -r -- "compadd ${(j:|:)@}" }
+words=(agsh datadog_l); CURRENT=2; _agsh_complete
+words=(agsh datadog_list_monitors --status '"No'); CURRENT=4; _agsh_complete
+words=(agsh read /repo/my); CURRENT=3; _agsh_complete
+words=(agsh ls /repo/s); CURRENT=3; _agsh_complete
+`, `_agsh_complete
+compadd --|datadog_list_monitors
+compadd --|No Data
+compadd --|/repo/my notes.txt
+compadd -S||--|/repo/sub/
+`},
+		{"fish", `agsh --completion fish | source; or exit 9
+complete -C 'agsh datadog_l'
+complete -C 'agsh datadog_list_monitors --status "No'
+complete -C 'agsh read /repo/my'
+complete -C 'agsh ls /repo/s'
+`, `datadog_list_monitors
+No Data
+/repo/my notes.txt
+/repo/sub/
+`},
 	} {
 		t.Run(sh.name, func(t *testing.T) {
 			if _, err := exec.LookPath(sh.name); err != nil {
 				t.Skipf("%s is not installed", sh.name)
 			}
-			cmd := exec.Command(sh.name, "-c", sh.load)
-			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "HOME="+t.TempDir())
+			cmd := exec.Command(sh.name, "-c", sh.script)
+			if sh.name == "zsh" {
+				cmd.Args = []string{"zsh", "-f", "-c", sh.script}
+			}
+			cmd.Env = append(os.Environ(), env...)
 			out, err := cmd.CombinedOutput()
-			if err != nil || !strings.Contains(string(out), "_complete") && !strings.Contains(string(out), "__complete") {
-				t.Errorf("%s: %v\n%s", sh.name, err, out)
+			if err != nil || string(out) != sh.want {
+				t.Errorf("%s (%v):\n%s\nwant:\n%s", sh.name, err, out, sh.want)
 			}
 		})
 	}
@@ -224,4 +292,67 @@ func BenchmarkShellCompleteWarm(b *testing.B) {
 			b.Fatalf("%v %q", err, out)
 		}
 	}
+}
+
+// TestShellCompletePathOneRoundTrip: a remote path costs the one ls call
+// (tools and flags come from the cache), and a deployment that does not
+// answer leaves the shell with no candidates once the bound passes, the
+// request given up.
+func TestShellCompletePathOneRoundTrip(t *testing.T) {
+	srv, _ := startRepoDeployment(t, map[string]string{"my notes.txt": "x\n"})
+	up, err := url.Parse(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var seen []string
+	hang, gaveUp := false, make(chan struct{}, 1)
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) { r.SetURL(up) }}
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Method+" "+r.URL.Path)
+		h := hang
+		mu.Unlock()
+		if h {
+			io.Copy(io.Discard, r.Body) // the server then notices the client hang up
+			<-r.Context().Done()
+			select {
+			case gaveUp <- struct{}{}:
+			default:
+			}
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	defer front.Close()
+	env := []string{"XDG_CACHE_HOME=" + t.TempDir(), "AGENT_SHELL_TARGET=" + front.URL + "/executor"}
+	complete := func(args ...string) string {
+		c := agshCommand(args...)
+		c.Env = append(c.Env, env...)
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		return string(out)
+	}
+	complete("--__complete-refresh")
+	mu.Lock()
+	seen = nil
+	mu.Unlock()
+	if got := complete("--__complete", "bash", "--", "agsh read /repo/my", "/repo/my"); got != "/repo/my\\ notes.txt\n" {
+		t.Errorf("path answer %q", got)
+	}
+	if got := complete("--__complete", "bash", "--", "agsh datadog_l", "datadog_l"); got != "datadog_list_monitors\n" {
+		t.Errorf("tool answer %q", got)
+	}
+	mu.Lock()
+	if !slices.Equal(seen, []string{"POST /executor/v1/tools/ls"}) {
+		t.Errorf("requests %q, want the one ls call", seen)
+	}
+	hang = true
+	mu.Unlock()
+	if got := complete("--__complete", "bash", "--", "agsh read /repo/my", "/repo/my"); got != "" {
+		t.Errorf("a silent deployment answered %q", got)
+	}
+	<-gaveUp
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -30,7 +31,9 @@ func buildTestMCP(dir string) (string, error) {
 // through agsh-devserver --mcp when npx is present (an optional extra: it
 // skips without npx, with -short, or when the server cannot be fetched): its
 // tiny image comes back whole with --output json, its base64 decoding to a
-// PNG, and as one placeholder line in the text view (issue 14 rules 1–2).
+// PNG, and as one placeholder line in the text view; its embedded text
+// resource and resource links show their text and names (issue 14 rules
+// 1–2).
 func TestServerEverything(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the npx server")
@@ -54,12 +57,11 @@ func TestServerEverything(t *testing.T) {
 		Tools []struct{ Name string } `json:"tools"`
 	}
 	_ = json.Unmarshal([]byte(index), &page)
-	image := ""
+	tools := map[string]string{} // normalized name -> the command's name
 	for _, tl := range page.Tools {
-		if n := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(tl.Name)); n == "everythinggettinyimage" {
-			image = tl.Name
-		}
+		tools[strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(tl.Name))] = tl.Name
 	}
+	image := tools["everythinggettinyimage"]
 	if image == "" {
 		mu.Lock()
 		defer mu.Unlock()
@@ -88,5 +90,31 @@ func TestServerEverything(t *testing.T) {
 	text, status := runAgsh(t, target, image)
 	if status != 0 || !strings.Contains(text, "[image image/png, ") || strings.Contains(text, "iVBOR") {
 		t.Errorf("%s text view: status %d\n%s", image, status, text)
+	}
+	// An embedded text resource prints its text under its line; a resource
+	// link shows its name (rule 2), where this version has the tools.
+	if ref := tools["everythinggetresourcereference"]; ref != "" {
+		text, status := runAgsh(t, target, ref)
+		if !regexp.MustCompile(`(?m)^\[resource \S+, text/plain\]\n\S`).MatchString(text) || status != 0 {
+			t.Errorf("%s text view: status %d\n%s", ref, status, text)
+		}
+	}
+	if links := tools["everythinggetresourcelinks"]; links != "" {
+		out, status := runAgsh(t, target, links, "--output", "json")
+		var res struct {
+			Content []struct{ Type, Name string } `json:"content"`
+		}
+		name := ""
+		if json.Unmarshal([]byte(out), &res) == nil {
+			for _, p := range res.Content {
+				if p.Type == "resource_link" && name == "" {
+					name = p.Name
+				}
+			}
+		}
+		text, _ := runAgsh(t, target, links)
+		if status != 0 || name == "" || !strings.Contains(text, "[resource_link ") || !strings.Contains(text, " "+name) {
+			t.Errorf("%s: status %d, name %q; text view\n%s", links, status, name, text)
+		}
 	}
 }

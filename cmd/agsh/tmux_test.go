@@ -61,21 +61,43 @@ func (s *tmuxSession) keys(keys ...string) {
 
 func (s *tmuxSession) screen() string { return s.tmux("capture-pane", "-p", "-t", s.name) }
 
-// waitFor polls the screen until it contains want (a hang detector, not a
-// timing assertion: the deadline is generous).
+// joined is the screen with the lines the terminal wrapped joined again
+// (trailing blanks kept), to see how wide the program wrote them.
+func (s *tmuxSession) joined() string { return s.tmux("capture-pane", "-p", "-J", "-t", s.name) }
+
+// tmuxDeadline bounds every wait: a hang detector, not a timing assertion
+// (generous, for a loaded machine).
+const tmuxDeadline = 30 * time.Second
+
+// waitFor polls the screen until it contains want.
 func (s *tmuxSession) waitFor(want string) string {
 	s.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	return s.waitUntil(fmt.Sprintf("%q", want), func(scr string) bool { return strings.Contains(scr, want) })
+}
+
+// waitUntil polls the screen until ok holds for it (what names the
+// condition in the failure).
+func (s *tmuxSession) waitUntil(what string, ok func(scr string) bool) string {
+	s.t.Helper()
+	deadline := time.Now().Add(tmuxDeadline)
 	for {
 		scr := s.screen()
-		if strings.Contains(scr, want) {
+		if ok(scr) {
 			return scr
 		}
 		if time.Now().After(deadline) {
-			s.t.Fatalf("screen never showed %q:\n%s", want, scr)
+			s.t.Fatalf("screen never showed %s:\n%s", what, scr)
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// atPrompt reports whether the screen's last non-blank line is the prompt
+// with nothing typed (any status mark) and the output above is complete.
+func atPrompt(scr string) bool {
+	lines := strings.Split(strings.TrimRight(scr, "\n "), "\n")
+	last := strings.TrimRight(lines[len(lines)-1], " ")
+	return strings.HasPrefix(last, "change-monitor-executor") && strings.HasSuffix(last, "❯")
 }
 
 func TestREPLInTmux(t *testing.T) {
@@ -88,7 +110,7 @@ func TestREPLInTmux(t *testing.T) {
 
 	// Tab completes a tool name, then a remote path.
 	s.keys("rea", "Tab")
-	s.waitFor("read")
+	s.waitFor("❯ read")
 	s.keys("/repo/RE", "Tab")
 	s.waitFor("/repo/README.md")
 	s.keys("Enter")

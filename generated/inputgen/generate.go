@@ -167,22 +167,21 @@ func (g *gen) valueT(v *view, flat bool, inherit []string) (any, error) {
 }
 
 // nested generates a value inside a JSON-valued flag, one level deeper.
-func (g *gen) nested(v *view) (any, error) {
-	g.depth++
-	defer func() { g.depth-- }()
-	if g.depth > 3*maxDepth {
-		return nil, ErrNoValue
-	}
-	return g.value(v, false)
+func (g *gen) nested(v *view) (any, error) { return g.deeper(v, g.value) }
+
+// nestedObject is nested for an object.
+func (g *gen) nestedObject(v *view) (any, error) {
+	return g.deeper(v, func(v *view, flat bool) (any, error) { return g.object(v, flat) })
 }
 
-func (g *gen) nestedObject(v *view) (any, error) {
+// deeper runs gen (g.value or g.object, not flattened) one level deeper.
+func (g *gen) deeper(v *view, gen func(*view, bool) (any, error)) (any, error) {
 	g.depth++
 	defer func() { g.depth-- }()
 	if g.depth > 3*maxDepth {
 		return nil, ErrNoValue
 	}
-	return g.object(v, false)
+	return gen(v, false)
 }
 
 func (g *gen) isMap(v *view) bool {

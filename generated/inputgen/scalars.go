@@ -1,13 +1,14 @@
 package inputgen
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // runes are drawn from a set that exercises argv handling: dashes, '=',
@@ -242,11 +243,5 @@ func intKw(v *view, name string) (int64, bool) {
 
 // compact encodes v as compact JSON without HTML escaping.
 func compact(v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return []byte("null")
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return jsontext.MarshalOrNull(v)
 }

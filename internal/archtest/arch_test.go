@@ -2,6 +2,7 @@ package archtest
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,8 +19,9 @@ var leaves = []string{
 }
 
 // allowed lists, per package prefix (relative to the module), the agsh
-// packages it may import besides the leaves. A package not matched here may
-// import anything but cmd/... .
+// packages it may import besides the leaves. Every package but cmd/agsh
+// (the composition root, which may import everything) has a rule
+// (TestEveryPackageHasARule).
 var allowed = []struct {
 	pkg   string
 	may   []string
@@ -47,6 +49,29 @@ var allowed = []struct {
 	{pkg: "internal/compcache", may: []string{"catalog"}},
 	{pkg: "internal/shellcomp", may: []string{"catalog", "generated", "interp", "internal/command", "internal/compcache", "internal/version"}},
 	{pkg: "internal/testmcp", may: nil},
+	{pkg: "internal/termquiet", may: nil, noNet: true},
+	{pkg: "internal/archtest", may: nil, noNet: true},
+	{pkg: "cmd/agsh-devserver", may: []string{"internal/devserver"}},
+}
+
+// TestEveryPackageHasARule: a new package states what it may import.
+func TestEveryPackageHasARule(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not found")
+	}
+	for _, p := range listPackages(t) {
+		me, _ := rel(p.path)
+		if me == "cmd/agsh" {
+			continue
+		}
+		found := false
+		for _, rule := range allowed {
+			found = found || within(me, rule.pkg)
+		}
+		if !found {
+			t.Errorf("%s has no rule in allowed: add what it may import", me)
+		}
+	}
 }
 
 // isLeaf reports a leaf package.
@@ -131,6 +156,31 @@ func TestImportDirections(t *testing.T) {
 				if d == "net/http" {
 					t.Errorf("%s depends on net/http; it must know nothing of HTTP", me)
 				}
+			}
+		}
+	}
+}
+
+// importedOnlyBy names packages that only the listed packages may import:
+// shell completion's catalog cache is read by shell completion alone, never
+// by help or by what decides a call (issue 17).
+var importedOnlyBy = map[string][]string{
+	"internal/compcache": {"internal/shellcomp"},
+}
+
+func TestImportedOnlyBy(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not found")
+	}
+	for _, p := range listPackages(t) {
+		me, _ := rel(p.path)
+		for _, imp := range p.imports {
+			r, ours := rel(imp)
+			if !ours {
+				continue
+			}
+			if who, ok := importedOnlyBy[r]; ok && !slices.Contains(who, me) {
+				t.Errorf("%s imports %s; only %v may", me, r, who)
 			}
 		}
 	}

@@ -50,11 +50,20 @@ func TestSplitGlobals(t *testing.T) {
 
 func TestOutputWords(t *testing.T) {
 	args := []string{"a", "--output", "json", "b", "--output=text", "--", "--output", "x"}
-	if v, ok := OutputFlag(args); v != "text" || !ok {
-		t.Errorf("OutputFlag = %q %v", v, ok)
+	v, ok, rest := SplitOutput(args)
+	if v != "text" || !ok || strings.Join(rest, " ") != "a b -- --output x" {
+		t.Errorf("SplitOutput = %q %v %q", v, ok, rest)
 	}
-	if got := strings.Join(WithoutOutput(args), " "); got != "a b -- --output x" {
-		t.Errorf("WithoutOutput = %q", got)
+	if v, ok, rest := SplitOutput([]string{"x", "--output"}); v != "" || ok || len(rest) != 2 {
+		t.Errorf("SplitOutput(x --output) = %q %v %q: the word without a value stays", v, ok, rest)
+	}
+	for _, tc := range []struct {
+		value      string
+		run, wants bool
+	}{{"json", false, true}, {"text", true, false}, {"", true, true}, {"", false, false}} {
+		if got := JSONOutput(tc.value, tc.run); got != tc.wants {
+			t.Errorf("JSONOutput(%q, %v) = %v", tc.value, tc.run, got)
+		}
 	}
 	for in, want := range map[string]string{
 		"/a --output json": "--output text /a",

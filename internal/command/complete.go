@@ -165,25 +165,32 @@ func (c *Completer) command(ctx context.Context, name string) (*Command, error) 
 	return cmd, nil
 }
 
+// flagCandidates are the command's flags and agsh's options that start
+// with prefix, or, when none does, whose name contains it without its
+// dashes (--mode: --output-mode).
 func flagCandidates(cmd *Command, prefix string) []repl.Candidate {
-	var out []repl.Candidate
+	var all []repl.Candidate
 	for _, f := range cmd.Flags.Flags {
-		if !strings.HasPrefix(f.Name, prefix) {
-			continue
-		}
 		display := f.Name
 		if f.Placeholder != "" {
 			display += " " + f.Placeholder
 		}
 		desc, _, _ := strings.Cut(f.Description, "\n")
-		out = append(out, repl.Candidate{Text: f.Name, Display: display, Description: render.Safe(desc)})
+		all = append(all, repl.Candidate{Text: f.Name, Display: display, Description: render.Safe(desc)})
 	}
 	for _, o := range generated.GlobalOptions {
-		if o.Scope == generated.Anywhere && strings.HasPrefix(o.Name, prefix) {
-			out = append(out, repl.Candidate{Text: o.Name})
+		if o.Scope == generated.Anywhere {
+			all = append(all, repl.Candidate{Text: o.Name})
 		}
 	}
-	return out
+	if out := matching(all, prefix, func(c repl.Candidate) string { return c.Text }); len(out) > 0 {
+		return out
+	}
+	// The dashes typed are not part of what is looked for inside a name.
+	if word := strings.TrimLeft(prefix, "-"); word != "" {
+		return matching(all, word, func(c repl.Candidate) string { return strings.TrimLeft(c.Text, "-") })
+	}
+	return nil
 }
 
 // paths completes a remote path: the children of its directory, listed by

@@ -64,7 +64,13 @@ func helpPage(cmd *Command) render.HelpPage {
 		p.Notes = append(p.Notes, effectNote("read"))
 	}
 	if a := d.Annotations; a != nil {
-		p.Notes = append(p.Notes, render.AnnotationNotes(a.DestructiveHint, a.IdempotentHint, a.OpenWorldHint)...)
+		idem := a.IdempotentHint
+		if idem != nil && !*idem && readOnlyHint(d) {
+			// Meaningful only for a tool that writes (MCP), and the Go SDK's
+			// servers write false for every annotated tool.
+			idem = nil
+		}
+		p.Notes = append(p.Notes, render.AnnotationNotes(a.DestructiveHint, idem, a.OpenWorldHint)...)
 	}
 	if d.NeedsApproval {
 		p.Notes = append(p.Notes, "Requires approval when the model calls it.")

@@ -33,6 +33,10 @@ func LateOptions(args []string, g *Globals) []LateOption {
 		if a == "--" {
 			break
 		}
+		if named && TakesWord(a) {
+			i++ // -e's pattern: a value, however it is spelled
+			continue
+		}
 		name, value, hasValue := strings.Cut(a, "=")
 		o, ok := generated.LookupGlobal(name)
 		if !ok || o.Scope == generated.BeforeCommand && named || !o.TakesValue() && hasValue {
@@ -90,15 +94,19 @@ func LateTarget(late []LateOption) bool {
 	return false
 }
 
-// CheckLateTarget: with a target in the environment (env), a --target
-// after the command name is checked first against the environment's
-// deployment: connect connects to the target g names (the late one taken
-// out of g meanwhile), making *run, whose detail of the tool is asked. When
-// that tool has a target property (renamed --target-2), the option is the
-// usage error naming both spellings and nothing is resolved; with --help
-// the page of that tool is shown instead (g keeps the environment's
-// target). Otherwise the flag beats the environment as usual: g gets it
-// back.
+// CheckLateTarget checks the connection options given after the command
+// name against the tool before any of them is used (issue 14 rule 5):
+// connect connects with those options taken out of g (the target then
+// being the environment's, env, or the one before the name), making *run,
+// whose detail of the tool is asked. When the tool has a property renamed
+// away from one of them (--target-2, --session-2…), that option is the
+// usage error naming both spellings and nothing is resolved or bound with
+// it; with --help the page of that tool is shown instead (g keeps the
+// options out). Otherwise, or when the probe fails, g gets them back and
+// they work as usual. A --target after the name with no target in the
+// environment is the only target: it is not taken out (its resolution
+// error says what it may have meant: WithShadowHint), and a tool found
+// through it is checked when its line is parsed (CheckLate).
 func CheckLateTarget(ctx context.Context, late []LateOption, g *Globals, env, name string, connect func(context.Context) error, run **catalog.Run) error {
 	return checkLateTarget(late, g, env, name, func() (*catalog.ToolDetail, error) {
 		if err := connect(ctx); err != nil {
@@ -110,31 +118,53 @@ func CheckLateTarget(ctx context.Context, late []LateOption, g *Globals, env, na
 
 // checkLateTarget is CheckLateTarget with the detail fetched by probe.
 func checkLateTarget(late []LateOption, g *Globals, env, name string, probe func() (*catalog.ToolDetail, error)) error {
-	if !LateTarget(late) || env == "" || name == "help" {
+	if name == "help" || g == nil || g.Values == nil {
 		return nil
 	}
-	flag := g.Values["--target"]
-	delete(g.Values, "--target")
+	var held []LateOption
+	saved := map[string]string{}
+	for _, l := range late {
+		if l.Early != "" || l.Name == "--target" && env == "" {
+			continue // given twice (CheckLate says so), or the only target
+		}
+		if _, dup := saved[l.Name]; dup {
+			continue
+		}
+		held = append(held, l)
+		saved[l.Name] = g.Values[l.Name]
+		delete(g.Values, l.Name)
+	}
+	if len(held) == 0 {
+		return nil
+	}
 	d, err := probe()
 	if err == nil {
-		if err = ShadowedTarget(d); err != nil && g.Help {
-			return nil // help for the environment's tool
+		if err = shadowed(d, held); err != nil && g.Help {
+			return nil // help for the tool, the options left out
 		}
 	} else {
-		err = nil // the flag's own target decides
+		err = nil // the options' own values decide
 	}
-	g.Values["--target"] = flag
+	for k, v := range saved {
+		g.Values[k] = v
+	}
 	return err
 }
 
 // ShadowedTarget is the usage error for a --target after the name of a tool
 // that has a target property; nil for any other tool.
 func ShadowedTarget(d *catalog.ToolDetail) error {
+	return shadowed(d, []LateOption{{Name: "--target"}})
+}
+
+// shadowed is the usage error for the late options that a property of the
+// tool was renamed away from; nil when there is none.
+func shadowed(d *catalog.ToolDetail, late []LateOption) error {
 	cmd, err := New(d)
 	if err != nil {
 		return nil
 	}
-	return CheckLate([]LateOption{{Name: "--target"}}, cmd)
+	return CheckLate(late, cmd)
 }
 
 // WithShadowHint adds, to an error resolving a target that came from a

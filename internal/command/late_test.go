@@ -92,6 +92,41 @@ func TestCheckLateTarget(t *testing.T) {
 	}
 }
 
+// TestCheckLateSession: every connection option after the command name is
+// checked against the tool before it is used, not only --target: a
+// --session, --team or --continuation-token that a property was renamed away
+// from is the usage error, the probe made without it; any other is given
+// back.
+func TestCheckLateSession(t *testing.T) {
+	attach := &catalog.ToolDetail{Name: "attach", InputSchema: json.RawMessage(`{"type":"object","properties":{"session":{"type":"string"},"team":{"type":"string"},"continuation_token":{"type":"string"}}}`)}
+	plain := &catalog.ToolDetail{Name: "echo", InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`)}
+	for _, opt := range []string{"--session", "--team", "--continuation-token"} {
+		g := &Globals{Values: map[string]string{"--target": "http://h/a", opt: "v1"}}
+		late := []LateOption{{Name: opt}}
+		seen := "unset"
+		probe := func(d *catalog.ToolDetail) func() (*catalog.ToolDetail, error) {
+			return func() (*catalog.ToolDetail, error) { seen = g.Values[opt]; return d, nil }
+		}
+		var se *generated.ShadowedOptionError
+		if err := checkLateTarget(late, g, "", "attach", probe(attach)); !errors.As(err, &se) || se.Option != opt || seen != "" {
+			t.Errorf("%s: err %v, probed with %q", opt, err, seen)
+		}
+		if g.Get(opt) != "v1" {
+			t.Errorf("%s: not given back: %v", opt, g.Values)
+		}
+		if err := checkLateTarget(late, g, "", "echo", probe(plain)); err != nil || g.Get(opt) != "v1" {
+			t.Errorf("%s, a tool without the property: %v, %v", opt, err, g.Values)
+		}
+		if err := checkLateTarget(late, g, "", "attach", func() (*catalog.ToolDetail, error) { return nil, errors.New("down") }); err != nil || g.Get(opt) != "v1" {
+			t.Errorf("%s, the probe failing: %v, %v", opt, err, g.Values)
+		}
+		g.Help = true
+		if err := checkLateTarget(late, g, "", "attach", probe(attach)); err != nil || g.Get(opt) != "" {
+			t.Errorf("%s with --help: %v, %v", opt, err, g.Values)
+		}
+	}
+}
+
 // TestNextPage: the next-page line names the command for the next page
 // when a flag takes the cursor, else the cursor.
 func TestNextPage(t *testing.T) {

@@ -31,8 +31,9 @@ type sessionRow struct {
 }
 
 // SessionsTable is the :sessions value: an array of objects (a table) with
-// the bound session marked "*".
-func SessionsTable(ss []catalog.Session, bound catalog.Binding) json.RawMessage {
+// the bound session marked "*", and whether one is.
+func SessionsTable(ss []catalog.Session, bound catalog.Binding) (json.RawMessage, bool) {
+	marked := false
 	rows := make([]sessionRow, 0, len(ss))
 	for _, s := range ss {
 		r := sessionRow{ID: s.SessionID, State: sessionState(s), LastActivity: s.UpdatedAt, Title: s.Title}
@@ -45,11 +46,12 @@ func SessionsTable(ss []catalog.Session, bound catalog.Binding) json.RawMessage 
 		if bound.SessionID != "" && bound.SessionID == s.SessionID ||
 			bound.ContinuationToken != "" && bound.ContinuationToken == s.ContinuationToken {
 			r.Bound = "*"
+			marked = true
 		}
 		rows = append(rows, r)
 	}
 	data, _ := json.Marshal(rows)
-	return data
+	return data, marked
 }
 
 // sessionState is what a session is doing: running or queued, else its
@@ -65,8 +67,9 @@ func sessionState(s catalog.Session) string {
 }
 
 // SessionsNote is the line after the :sessions table (standard error): how
-// to bind a session, and that a shell keeps its own.
-func SessionsNote(count int, inShell, unbound bool) string {
+// to bind a session, and that a shell keeps its own. chosen: a one-shot
+// command given --session or --continuation-token; marked: a row is marked.
+func SessionsNote(count int, inShell, unbound, chosen, marked bool) string {
 	switch {
 	case count == 0:
 		return "No sessions: calls run unbound, in an ephemeral workspace."
@@ -74,6 +77,10 @@ func SessionsNote(count int, inShell, unbound bool) string {
 		return "This shell runs unbound (it keeps that for the whole run); to work in a session: agsh --session <id>"
 	case inShell:
 		return "* is this shell's session (it keeps it for the whole run); to work in another: agsh --session <id>"
+	case chosen && marked:
+		return "* is the session given at launch; to pick another: agsh --session <id> …"
+	case chosen:
+		return "The session given at launch is not among these; to pick one: agsh --session <id> …"
 	}
 	return "* is the session a call binds by default (the latest); to pick one: agsh --session <id> …"
 }
@@ -102,13 +109,13 @@ Pipelines: a | b, lists: a ; b, a && b, a || b. Quote with '…' or "…".
 // value, the notes for standard error after it, and the --output the line
 // gives ("" when none). bound is the binding in force (zero: the default).
 func RunMeta(ctx context.Context, c *catalog.Client, bound catalog.Binding, argv []string, inShell bool) (v render.Value, notes []string, output string, err error) {
-	output, _ = OutputFlag(argv[1:])
+	output, _, rest := SplitOutput(argv[1:])
 	if output != "" {
 		if _, err := Output(output); err != nil {
 			return v, nil, "", err
 		}
 	}
-	if rest := WithoutOutput(argv[1:]); len(rest) > 0 {
+	if len(rest) > 0 {
 		return v, nil, "", Usagef("%s takes no arguments (got %q)", argv[0], rest[0])
 	}
 	if argv[0] == MetaHelp {
@@ -118,10 +125,12 @@ func RunMeta(ctx context.Context, c *catalog.Client, bound catalog.Binding, argv
 	if err != nil {
 		return v, nil, "", err
 	}
+	chosen := !inShell && !bound.IsZero()
 	if bound.IsZero() && !inShell {
 		// A one-shot command binds per call: mark the one a call would bind.
 		bound = catalog.BindingOf(catalog.LatestSession(ss))
 	}
-	v = render.Value{JSON: SessionsTable(ss, bound), IsJSON: true}
-	return v, []string{SessionsNote(len(ss), inShell, bound.IsZero())}, output, nil
+	table, marked := SessionsTable(ss, bound)
+	v = render.Value{JSON: table, IsJSON: true}
+	return v, []string{SessionsNote(len(ss), inShell, bound.IsZero(), chosen, marked)}, output, nil
 }

@@ -40,14 +40,19 @@ func Usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(f
 // (the command name, its operands and flags, and everything from `--` on) is
 // returned in order. A global option's spelling is never a tool flag
 // (mapping.md renames such properties), so any word spelled like one before
-// `--` is agsh's; one that stands before the command name only is taken
-// there only.
+// `--` is agsh's, except the word after -e (TakesWord); one that stands
+// before the command name only is taken there only.
 func SplitGlobals(args []string) (g Globals, rest []string, err error) {
 	g.Values = map[string]string{}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			return g, append(rest, args[i:]...), checkValues(g)
+		}
+		if len(rest) > 0 && TakesWord(a) && i+1 < len(args) {
+			rest = append(rest, a, args[i+1])
+			i++
+			continue
 		}
 		name, value, hasValue := strings.Cut(a, "=")
 		o, ok := generated.LookupGlobal(name)
@@ -68,6 +73,11 @@ func SplitGlobals(args []string) (g Globals, rest []string, err error) {
 	}
 	return g, rest, checkValues(g)
 }
+
+// TakesWord reports a command flag whose value is the next word, however it
+// is spelled: grep's -e PATTERN (a pattern may start with '-', and
+// `grep -e --target` searches for "--target").
+func TakesWord(arg string) bool { return arg == "-e" }
 
 // BeforeCommandAction answers the option given that replaces the command
 // (--version, --completion; "" when none) and checks that it stands alone:
@@ -96,17 +106,6 @@ func BeforeCommandAction(g Globals, rest []string) (string, error) {
 	return action, nil
 }
 
-// JSONRequested is a best-effort look for --output json when the options
-// themselves could not be read.
-func JSONRequested(args []string) bool {
-	for i, a := range args {
-		if a == "--output=json" || (a == "--output" && i+1 < len(args) && args[i+1] == "json") {
-			return true
-		}
-	}
-	return false
-}
-
 // checkValues checks the values of the options that accept only some.
 func checkValues(g Globals) error {
 	for _, o := range generated.GlobalOptions {
@@ -130,37 +129,40 @@ func Output(value string) (json bool, err error) {
 	return value == "json", nil
 }
 
-// OutputFlag is the value of the last --output among a command's arguments
-// (before "--"), "" when none; with present false when there is none.
-func OutputFlag(args []string) (value string, present bool) {
-	for i, arg := range args {
-		switch {
-		case arg == "--":
-			return value, present
-		case arg == "--output" && i+1 < len(args):
-			value, present = args[i+1], true
-		case strings.HasPrefix(arg, "--output="):
-			value, present = strings.TrimPrefix(arg, "--output="), true
-		}
+// JSONOutput is the run's choice (json) under a --output value given on a
+// line: "json" asks for JSON, "text" for the text views, no value ("")
+// keeps the choice.
+func JSONOutput(value string, json bool) bool {
+	switch value {
+	case "json":
+		return true
+	case "text":
+		return false
 	}
-	return value, present
+	return json
 }
 
-// WithoutOutput drops every --output and its value from args (up to "--").
-func WithoutOutput(args []string) []string {
-	var out []string
+// SplitOutput is the one reader of --output among a command's words (up to
+// "--", which ends agsh's options): the last one's value (present false
+// when there is none) and the words without any --output and its value.
+func SplitOutput(args []string) (value string, present bool, rest []string) {
 	for i := 0; i < len(args); i++ {
-		switch arg := args[i]; {
-		case arg == "--":
-			return append(out, args[i:]...)
-		case arg == "--output" && i+1 < len(args):
+		name, v, hasValue := strings.Cut(args[i], "=")
+		switch {
+		case args[i] == "--":
+			return value, present, append(rest, args[i:]...)
+		case name != "--output":
+			rest = append(rest, args[i])
+		case hasValue:
+			value, present = v, true
+		case i+1 < len(args):
 			i++
-		case strings.HasPrefix(arg, "--output="):
+			value, present = args[i], true
 		default:
-			out = append(out, arg)
+			rest = append(rest, args[i]) // no value: the word stays, for its command to refuse
 		}
 	}
-	return out
+	return value, present, rest
 }
 
 // IsLaunchOnly reports an option the shell accepts at launch only.
@@ -180,10 +182,10 @@ func LaunchOnlyError(name string) error {
 // (shell.md: read /repo/config.json | jq .version works), so --output text
 // replaces any --output given, unless help is asked for or the value is bad.
 func ValueArgs(args []string) []string {
-	if o, _ := OutputFlag(args); o != "" && o != "text" && o != "json" {
+	o, _, rest := SplitOutput(args)
+	if o != "" && o != "text" && o != "json" {
 		return args // the tool reports the bad value
 	}
-	rest := WithoutOutput(args)
 	for _, arg := range rest {
 		if arg == "--" {
 			break

@@ -29,8 +29,7 @@ func decodeBody(c *reqCtx, limit int64, v any, allowEmpty bool) *apiError {
 			return tooLargeError(limit)
 		}
 		if errors.Is(err, errBodyStalled) {
-			return errorf(http.StatusRequestTimeout, codeRequestTimeout,
-				"the request body stalled: nothing arrived for a while, so the request was dropped")
+			return stalledError()
 		}
 		return errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "reading the request body: "+err.Error())
 	}
@@ -41,6 +40,12 @@ func decodeBody(c *reqCtx, limit int64, v any, allowEmpty bool) *apiError {
 		return errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "the request body is empty; expected a JSON object")
 	}
 	return decodeJSON(b, v)
+}
+
+// stalledError is the 408 answer of a request body that stopped arriving.
+func stalledError() *apiError {
+	return errorf(http.StatusRequestTimeout, codeRequestTimeout,
+		"the request body stalled: nothing arrived for a while, so the request was dropped")
 }
 
 // tooLargeError is the 413 answer of a body over limit bytes.

@@ -1,7 +1,9 @@
 package devserver
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net"
 	"net/http"
@@ -108,9 +110,10 @@ func withPort(hostport string) string {
 	return net.JoinHostPort(strings.Trim(hostport, "[]"), "80")
 }
 
-// checkPostBody refuses a POST body before it is read: larger than limit
-// by its declared length (413, checked first), or declared as something
-// other than JSON (415).
+// checkPostBody refuses a POST body larger than limit (413, checked first)
+// or declared as something other than JSON (415). A declared length decides
+// the 413 before anything is read; a body of unknown length (chunked) that
+// is not JSON is read, up to limit and discarded, to tell the two apart.
 func checkPostBody(r *http.Request, limit int64) *apiError {
 	if r.ContentLength > limit {
 		return tooLargeError(limit)
@@ -118,6 +121,15 @@ func checkPostBody(r *http.Request, limit int64) *apiError {
 	for _, ct := range r.Header.Values("Content-Type") {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || mt != "application/json" {
+			if r.ContentLength < 0 && r.Body != nil {
+				n, err := io.CopyN(io.Discard, r.Body, limit+1)
+				if n > limit {
+					return tooLargeError(limit)
+				}
+				if errors.Is(err, errBodyStalled) {
+					return stalledError()
+				}
+			}
 			return errorf(http.StatusUnsupportedMediaType, codeUnsupportedMediaType, fmt.Sprintf(
 				"the request body must be JSON, sent with Content-Type: application/json (not %q)", clip(ct, 100)))
 		}

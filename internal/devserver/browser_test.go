@@ -21,6 +21,7 @@ type browserReq struct {
 	header      map[string]string
 	body        string
 	contentType string // "-" sends none
+	chunked     bool   // the body is sent without a length
 	status      int
 	code        string // the envelope's error code when status is not 200
 }
@@ -31,6 +32,9 @@ func doBrowser(t *testing.T, base string, r browserReq) (int, []byte) {
 	var body io.Reader
 	if r.body != "" {
 		body = strings.NewReader(r.body)
+		if r.chunked {
+			body = io.MultiReader(body) // hides the length: sent chunked
+		}
 	}
 	req, err := http.NewRequest(r.method, base+r.path, body)
 	if err != nil {
@@ -104,6 +108,9 @@ func TestBrowserRequests(t *testing.T) {
 		{name: "multipart POST", method: "POST", path: session, body: "--x--", contentType: "multipart/form-data; boundary=x", status: 415, code: "unsupported_media_type"},
 		{name: "fault arming as text/plain", method: "POST", path: "/executor/v1/dev/faults", body: `{"route":"GET /v1/info","status":500}`, contentType: "text/plain", status: 415, code: "unsupported_media_type"},
 		{name: "too large text/plain is 413 first", method: "POST", path: session, body: big, contentType: "text/plain", status: 413, code: "request_too_large"},
+		{name: "too large chunked text/plain is 413 first", method: "POST", path: session, body: big, contentType: "text/plain", chunked: true, status: 413, code: "request_too_large"},
+		{name: "chunked text/plain POST", method: "POST", path: call, body: `{"input":{}}`, contentType: "text/plain", chunked: true, status: 415, code: "unsupported_media_type"},
+		{name: "chunked client POST", method: "POST", path: call, body: `{"input":{}}`, chunked: true, status: 200},
 	}
 	shared := []browserReq{
 		{name: "client GET", method: "GET", path: info, status: 200},

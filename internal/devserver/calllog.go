@@ -87,6 +87,15 @@ type logLine struct {
 	Dropped *[2]int     `json:"dropped,omitempty"` // calls, records
 }
 
+// writeLogLine appends one line of a call log to buf (a line that does not
+// encode is left out).
+func writeLogLine(buf *bytes.Buffer, l logLine) {
+	if b, err := json.Marshal(l); err == nil {
+		buf.Write(b)
+		buf.WriteByte('\n')
+	}
+}
+
 // logPath is the call log of a session.
 func (st *sessionStore) logPath(id string) string { return filepath.Join(st.dir, id+".calls.jsonl") }
 
@@ -98,16 +107,9 @@ func (st *sessionStore) appendLog(s *session, cr callRecord, records []record) {
 		return
 	}
 	var buf bytes.Buffer
-	writeLine := func(l logLine) {
-		b, err := json.Marshal(l)
-		if err == nil {
-			buf.Write(b)
-			buf.WriteByte('\n')
-		}
-	}
-	writeLine(logLine{Call: &cr})
+	writeLogLine(&buf, logLine{Call: &cr})
 	for i := range records {
-		writeLine(logLine{Record: &records[i]})
+		writeLogLine(&buf, logLine{Record: &records[i]})
 	}
 	f, err := os.OpenFile(st.logPath(s.ID), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
@@ -131,13 +133,7 @@ func (st *sessionStore) appendLog(s *session, cr callRecord, records []record) {
 // compactLog rewrites the session's call log with what the session keeps.
 func (st *sessionStore) compactLog(s *session) {
 	var buf bytes.Buffer
-	line := func(l logLine) {
-		b, err := json.Marshal(l)
-		if err == nil {
-			buf.Write(b)
-			buf.WriteByte('\n')
-		}
-	}
+	line := func(l logLine) { writeLogLine(&buf, l) }
 	if s.DroppedCalls > 0 || s.DroppedRecords > 0 {
 		line(logLine{Dropped: &[2]int{s.DroppedCalls, s.DroppedRecords}})
 	}

@@ -187,10 +187,20 @@ func TestGitRunsNoRepositoryPrograms(t *testing.T) {
 	gitIn(t, hostile, "", "diff", "HEAD", "--", "b.dat")
 	gitIn(t, hostile, "", "log", "-n", "3")
 	gitIn(t, promisor, "", "diff", "--no-ext-diff", "HEAD")
+	gitIn(t, hostile, "", "cat-file", "--filters", "HEAD:a.txt") // smudge
+	gitIn(t, hostile, "", "status")                              // writes the index: post-index-change
+	want := []string{"clean", "external", "fsmonitor", "gpg", "hook-post-index-change", "process", "smudge", "ssh", "textconv"}
+	if script, err := exec.LookPath("script"); err == nil {
+		// The pager runs when standard output is a terminal.
+		cmd := exec.Command(script, "-qec", "git -C '"+hostile+"' log -n 1 --no-show-signature", os.DevNull)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "TERM=dumb")
+		_ = cmd.Run()
+		want = append(want, "pager")
+	}
 	live := strings.Join(k.fired(t), " ")
-	for _, want := range []string{"clean", "external", "fsmonitor", "gpg", "process", "ssh", "textconv"} {
-		if !strings.Contains(live, want) {
-			t.Fatalf("the test repository does not run %s under a plain git (ran: %s)", want, live)
+	for _, w := range want {
+		if !strings.Contains(live, w) {
+			t.Fatalf("the test repository does not run %s under a plain git (ran: %s)", w, live)
 		}
 	}
 

@@ -142,10 +142,15 @@ func writeSession(t *testing.T, dir, id, token, created, updated string) {
 func TestStateFutureStampDoesNotPin(t *testing.T) {
 	dir := t.TempDir()
 	writeSession(t, dir, "ses_future00000000", "http:future", "2999-01-01T00:00:00.000Z", "2999-01-01T00:00:00.000Z")
+	var logs logLines
 	cfg := testConfig()
 	cfg.StateDir = dir
+	cfg.Logf = logs.logf
 	s := devservertest.Start(t, cfg)
 	exec := s.AgentURL("executor")
+	if n := strings.Count(logs.String(), "has a time in the future"); n != 1 {
+		t.Fatalf("the future stamps were logged %d times, want one line:\n%s", n, logs.String())
+	}
 	id, _ := devservertest.NewSession(t, exec, "", "now")
 	rows := listSessions(t, exec, "")
 	if len(rows) != 2 || rows[0].SessionID != id {

@@ -1,12 +1,11 @@
 package devserver
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 	"strconv"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // Codes of the envelope the development server adds to wire.md's list.
@@ -23,13 +22,7 @@ const (
 // newline json.Encoder adds. Values it is given are plain data, so an error
 // means a programming mistake; it then encodes null rather than panic.
 func marshal(v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return []byte("null")
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return jsontext.MarshalOrNull(v)
 }
 
 // field is one member of a JSON object built by object: either a value to

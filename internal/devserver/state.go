@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -60,19 +61,23 @@ func newSessionStore(stateDir, slug string, logf func(string, ...any)) (*session
 			logf("devserver: skipping saved session %s: its continuation token is also another saved session's", s.ID)
 			continue
 		}
+		var future []string
 		for _, stamp := range []*string{&s.Created, &s.Updated} {
 			t, err := time.Parse(time.RFC3339Nano, *stamp)
 			if err != nil {
 				continue
 			}
 			if t.After(now.Add(futureSlack)) {
-				logf("devserver: saved session %s has a time in the future (%s); using the current time", s.ID, *stamp)
+				future = append(future, *stamp)
 				t = now
 				*stamp = now.Format(stampLayout)
 			}
 			if t.After(st.last) {
 				st.last = t
 			}
+		}
+		if len(future) > 0 {
+			logf("devserver: saved session %s has a time in the future (%s); using the current time", s.ID, strings.Join(slices.Compact(future), ", "))
 		}
 		st.byID[s.ID] = s
 		st.byToken[s.Token] = s

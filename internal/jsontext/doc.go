@@ -4,7 +4,10 @@
 // (views of results) and generated (input schemas) all read JSON through it;
 // each builds the tree it needs with a Builder, so that a 10,000-row result
 // costs render a few hundred allocations while a schema gets generated its
-// decoded, de-duplicated members.
+// decoded, de-duplicated members. Readers that want a few members of a
+// large answer, or offsets rather than values, walk it without a tree
+// (Members, Elements, ValueEnd: the same grammar): catalog's listing and
+// render's table scanner.
 //
 // Everything is sized to its input: no buffer is allocated beyond what the
 // text can hold. The reader works on a whole byte slice; a streaming reader

@@ -147,6 +147,15 @@ func FuzzParse(f *testing.F) {
 		if err == nil && !bytes.Equal(v.Raw, bytes.TrimSpace(data)) {
 			t.Fatalf("ParseTree(%q) raw %q", data, v.Raw)
 		}
+		if Valid(data, 10000) != (err == nil) {
+			t.Fatalf("Valid(%q) = %v, ParseTree's error %v", data, !(err == nil), err)
+		}
+		for _, depth := range []int{1, 2} {
+			_, derr := ParseTree(data, depth)
+			if Valid(data, depth) != (derr == nil) {
+				t.Fatalf("Valid(%q, %d) differs from ParseTree's %v", data, depth, derr)
+			}
+		}
 	})
 }
 

@@ -95,31 +95,13 @@ func (p *parser[N, B]) value(depth int) (N, error) {
 			return p.object(start, depth)
 		}
 		return p.array(start, depth)
-	case c == '"':
-		end, at, what := stringEnd(p.data, p.pos)
-		if end < 0 {
-			return zero, p.errorAt(at, what)
-		}
-		p.pos = end
-		return p.b.Scalar(String, p.data[start:end]), nil
-	case c == '-' || c >= '0' && c <= '9':
-		end := NumberEnd(p.data, p.pos)
-		if end < 0 {
-			return zero, p.errorAt(start, "in number")
-		}
-		p.pos = end
-		return p.b.Scalar(Number, p.data[start:end]), nil
 	}
-	for _, lit := range [...]struct {
-		text string
-		kind Kind
-	}{{"true", Bool}, {"false", Bool}, {"null", Null}} {
-		if end := p.pos + len(lit.text); end <= len(p.data) && string(p.data[p.pos:end]) == lit.text {
-			p.pos = end
-			return p.b.Scalar(lit.kind, p.data[start:end]), nil
-		}
+	k, end, at, what := scalarEnd(p.data, p.pos)
+	if end < 0 {
+		return zero, p.errorAt(at, what)
 	}
-	return zero, p.errorAt(p.pos, "looking for beginning of value")
+	p.pos = end
+	return p.b.Scalar(k, p.data[start:end]), nil
 }
 
 func (p *parser[N, B]) array(start, depth int) (N, error) {
@@ -180,18 +162,12 @@ func (p *parser[N, B]) object(start, depth int) (N, error) {
 // separator reads what follows a container's member: ',' (done false) or
 // the closing bracket (done true).
 func (p *parser[N, B]) separator(closing byte, what string) (done bool, err error) {
-	if p.pos = SkipSpace(p.data, p.pos); p.pos >= len(p.data) {
-		return false, p.errorAt(p.pos, "")
+	end, done, ok := next(p.data, p.pos, closing)
+	if !ok {
+		return false, p.errorAt(SkipSpace(p.data, p.pos), what)
 	}
-	switch p.data[p.pos] {
-	case ',':
-		p.pos++
-		return false, nil
-	case closing:
-		p.pos++
-		return true, nil
-	}
-	return false, p.errorAt(p.pos, what)
+	p.pos = end
+	return done, nil
 }
 
 // key reads an object key and its ':'. Keys are decoded once per spelling

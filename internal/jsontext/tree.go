@@ -98,17 +98,9 @@ func (t *Tree) carve(vs []*Value) []*Value {
 }
 
 // Valid reports whether data is exactly one JSON value (white space
-// around it allowed) nesting at most maxDepth deep: Parse's check
-// without building anything.
+// around it allowed) nesting at most maxDepth deep: Parse's verdict,
+// without building anything (ValueEnd).
 func Valid(data []byte, maxDepth int) bool {
-	_, err := Parse[struct{}](data, none{}, maxDepth)
-	return err == nil
+	end, ok := ValueEnd(data, 0, maxDepth)
+	return ok && SkipSpace(data, end) == len(data)
 }
-
-// none is the Builder that builds nothing.
-type none struct{}
-
-func (none) Scalar(Kind, []byte) struct{}                 { return struct{}{} }
-func (none) Array([]byte, []struct{}) struct{}            { return struct{}{} }
-func (none) Object([]byte, []string, []struct{}) struct{} { return struct{}{} }
-func (none) Key([]byte) string                            { return "" }

@@ -47,7 +47,8 @@ type Pager struct {
 
 	mu      sync.Mutex
 	held    bytes.Buffer // standard output not yet shown
-	used    int          // screen rows held output takes
+	used    int          // screen rows the held lines take
+	lineLen int          // bytes of the held line not ended yet
 	proc    *exec.Cmd
 	in      io.WriteCloser
 	failed  bool
@@ -90,29 +91,37 @@ func (p *Pager) write(b []byte) (int, error) {
 		return p.tty.Write(b)
 	}
 	p.held.Write(b)
-	p.used += rowsOf(b, p.cols)
-	if p.used >= p.rows {
+	p.count(b)
+	if p.used+p.rowsOf(p.lineLen) >= p.rows {
 		p.start()
 	}
 	return len(b), nil
 }
 
-// rowsOf counts the screen rows the lines ending in b take (a line wider
-// than cols wraps; escape sequences are counted, so this errs on paging).
-func rowsOf(b []byte, cols int) int {
-	n := 0
+// count adds the screen rows of the lines b ends to used; a line's bytes
+// are counted across writes (lineLen: the bytes of the line not ended
+// yet), however the output arrives in pieces.
+func (p *Pager) count(b []byte) {
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
-			return n
+			p.lineLen += len(b)
+			return
 		}
-		n++
-		if cols > 0 && i > cols {
-			n += (i - 1) / cols
-		}
+		p.used += max(1, p.rowsOf(p.lineLen+i))
+		p.lineLen = 0
 		b = b[i+1:]
 	}
-	return n
+}
+
+// rowsOf is how many screen rows a line of n bytes takes (a line wider
+// than cols wraps; escape sequences and multi-byte characters are counted
+// as bytes, so this errs on paging).
+func (p *Pager) rowsOf(n int) int {
+	if p.cols <= 0 {
+		return min(n, 1)
+	}
+	return (n + p.cols - 1) / p.cols
 }
 
 // start runs the pager and gives it what is held; when it cannot start,

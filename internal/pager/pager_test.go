@@ -90,6 +90,32 @@ func TestWrappedLinesCount(t *testing.T) {
 	}
 }
 
+// A line's width counts across writes: output that arrives in pieces
+// (a line cut between two writes, one long line not ended yet) is paged
+// as it would be in one write.
+func TestRowsCountAcrossWrites(t *testing.T) {
+	var tty, stderr bytes.Buffer
+	p := New(fakePager(t), 10, 80, &tty, &stderr, nil)
+	for i := 0; i < 6; i++ { // 6 lines of 120 bytes: 12 rows
+		p.Out().Write([]byte(strings.Repeat("x", 60)))
+		p.Out().Write([]byte(strings.Repeat("y", 60) + "\n"))
+	}
+	p.Close()
+	if !p.Paging() {
+		t.Errorf("12 rows on a 10-row screen, written in halves, not paged")
+	}
+	tty.Reset()
+	p = New(fakePager(t), 10, 80, &tty, &stderr, nil)
+	p.Out().Write([]byte(strings.Repeat("z", 2000))) // 25 rows, no newline yet
+	if !p.Paging() {
+		t.Errorf("a line of 25 rows not paged before it ends")
+	}
+	p.Close()
+	if !strings.Contains(tty.String(), strings.Repeat("z", 2000)) {
+		t.Errorf("the long line is lost: %q", tty.String())
+	}
+}
+
 func TestOffOrNoScreen(t *testing.T) {
 	for _, p := range []*Pager{New("", 5, 80, nil, nil, nil), New("less", 0, 80, nil, nil, nil)} {
 		var tty, stderr bytes.Buffer

@@ -66,6 +66,9 @@ type Config struct {
 	// run; "" prints everything in the scrollback (the default: the REPL
 	// never stalls on a large output).
 	Pager string
+	// Terminal, when set, is attached to the running REPL so that a line's
+	// rendering may have the terminal to itself for a moment (Exclusive).
+	Terminal *Terminal
 	// NoColor turns off the dimmed styles of the REPL (cmd/agsh sets it
 	// from its color policy); the cursor stays in reverse video.
 	NoColor bool

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/interp/syntax"
 )
@@ -18,8 +19,6 @@ type InterpRunner struct {
 	Runner *interp.Runner
 	// Out and ErrOut are the Runner's streams between lines.
 	Out, ErrOut io.Writer
-	// UsageStatus is the status of a line that does not parse.
-	UsageStatus int
 }
 
 // Run implements Runner.
@@ -30,9 +29,9 @@ func (r *InterpRunner) Run(ctx context.Context, src string, stdout, stderr io.Wr
 	if err != nil {
 		fmt.Fprintf(stderr, "agsh: %s\n", err)
 		if r.Runner.OnError != nil {
-			r.Runner.OnError(stderr, r.UsageStatus, err.Error())
+			r.Runner.OnError(stderr, exitcode.Usage, err.Error())
 		}
-		return r.UsageStatus, false
+		return exitcode.Usage, false
 	}
 	status := r.Runner.LastStatus()
 	for _, l := range script.Lists {
@@ -74,6 +73,17 @@ func TerminalOut(w, tty io.Writer) io.Writer {
 		return w
 	}
 	return &termWriter{Writer: w, f: f}
+}
+
+// terminalFile is the terminal file behind the REPL's output, if any.
+func terminalFile(w io.Writer) *os.File {
+	switch t := w.(type) {
+	case *termWriter:
+		return t.f
+	case *os.File:
+		return t
+	}
+	return nil
 }
 
 // termWriter writes through to its Writer and otherwise is its terminal file

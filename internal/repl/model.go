@@ -127,6 +127,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.spinnerTick(msg)
 	case completionMsg:
 		return m, m.completed(msg)
+	case exclusiveMsg:
+		return m, exclusive(msg)
 	}
 	return m, nil
 }

@@ -31,7 +31,9 @@ func Run(ctx context.Context, cfg Config) (status int, err error) {
 		tea.WithInput(cfg.In),
 		tea.WithOutput(cfg.Out),
 	)
+	detach := cfg.Terminal.attach(p)
 	final, err := p.Run()
+	detach()
 	m.shutdown()
 	switch {
 	case errors.Is(err, tea.ErrInterrupted):

@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mattn/go-runewidth"
+
+	"github.com/agsh-dev/agsh/internal/iostreams"
 )
 
 const (
@@ -149,7 +151,13 @@ func (m *model) finishRun() tea.Cmd {
 			return tea.Sequence(m.out.print(strings.TrimSuffix(held, "\n")), func() tea.Msg { return pagerDoneMsg{} })
 		}
 		c := exec.Command("sh", "-c", m.cfg.Pager)
-		c.Stdin = strings.NewReader(held)
+		// The pager writes to the terminal itself (through a pipe less
+		// acts as cat), so the secrets the output writer masks are masked
+		// here.
+		c.Stdin = strings.NewReader(iostreams.Redact(held, m.cfg.Secrets...))
+		if f := terminalFile(m.cfg.Out); f != nil {
+			c.Stdout, c.Stderr = f, f
+		}
 		return tea.ExecProcess(c, func(error) tea.Msg { return pagerDoneMsg{} })
 	}
 	m.run.active = false

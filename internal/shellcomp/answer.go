@@ -15,6 +15,7 @@ import (
 	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/compcache"
+	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/interp/syntax"
 )
 
@@ -72,7 +73,7 @@ func Main(ctx context.Context, args []string, out io.Writer, env Env) int {
 			_ = Refresh(ctx, g, env)
 		}
 	}
-	return 0
+	return exitcode.OK
 }
 
 // Answer completes the word being typed: agsh's options and their values,
@@ -229,8 +230,7 @@ func cached(target, team, cred string, g command.Globals, env Env) *compcache.En
 }
 
 // spawnRefresh starts `agsh --__complete-refresh` detached, unless one is
-// already at work on this entry (a lock younger than a minute). A bearer
-// token given as a flag reaches the child in its environment, not its argv.
+// already at work on this entry (a lock younger than a minute).
 func spawnRefresh(dir, key, target, team string, g command.Globals, env Env) {
 	if env.Self == "" {
 		return
@@ -242,14 +242,12 @@ func spawnRefresh(dir, key, target, team string, g command.Globals, env Env) {
 	if st, err := os.Stat(lock); err == nil && env.now().Sub(st.ModTime()) < time.Minute {
 		return
 	}
-	args := []string{RefreshOption, "--target", target}
-	if team != "" {
-		args = append(args, "--team", team)
-	}
-	cmd := exec.Command(env.Self, args...)
-	cmd.Env = env.Environ
+	cmd := exec.Command(env.Self, RefreshOption)
+	// The target (a URL may carry user:password), team and token reach the
+	// child in its environment, never its argv, which ps shows.
+	cmd.Env = append(env.Environ[:len(env.Environ):len(env.Environ)], "AGENT_SHELL_TARGET="+target, "AGENT_SHELL_TEAM="+team)
 	if tok := g.Get("--bearer-token"); tok != "" {
-		cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], "AGENT_SHELL_BEARER_TOKEN="+tok)
+		cmd.Env = append(cmd.Env, "AGENT_SHELL_BEARER_TOKEN="+tok)
 	}
 	if os.WriteFile(lock, nil, 0o600) != nil {
 		return

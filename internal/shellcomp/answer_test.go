@@ -49,8 +49,11 @@ func TestColdCacheSpawnsOneRefresh(t *testing.T) {
 		t.Fatalf("%d refreshes started", len(spawned))
 	}
 	c := spawned[0]
-	if c.Path != "/opt/agsh" || !slices.Equal(c.Args[1:], []string{RefreshOption, "--target", "http://127.0.0.1:1/executor"}) {
-		t.Errorf("refresh %s %q", c.Path, c.Args)
+	if c.Path != "/opt/agsh" || !slices.Equal(c.Args[1:], []string{RefreshOption}) {
+		t.Errorf("refresh %s %q: the target and token go in the environment, not argv", c.Path, c.Args)
+	}
+	if !slices.Contains(c.Env, "AGENT_SHELL_TARGET=http://127.0.0.1:1/executor") {
+		t.Errorf("the target does not reach the child's environment: %q", c.Env)
 	}
 	if !slices.Contains(c.Env, "AGENT_SHELL_BEARER_TOKEN=tok-123") {
 		t.Errorf("the token does not reach the child's environment: %q", c.Env)

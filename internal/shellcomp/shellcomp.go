@@ -11,6 +11,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/version"
 )
 
@@ -44,8 +45,28 @@ func Script(shell, prog string) (string, error) {
 const bashScript = `# agsh completion for bash. Load it in ~/.bashrc:
 #   source <(%[1]s --completion bash)
 %[2]s() {
-    local out
-    out=$(command %[1]s --__complete bash -- "${COMP_LINE:0:COMP_POINT}" "${COMP_WORDS[COMP_CWORD]}" 2>/dev/null) || return 0
+    local out line cur i
+    if [ -n "${COMP_LINE-}" ]; then
+        line=${COMP_LINE:0:COMP_POINT}
+        cur=${COMP_WORDS[COMP_CWORD]-${2-}}
+    elif [ "${COMP_CWORD:--1}" -ge 0 ] && [ "${#COMP_WORDS[@]}" -gt 0 ]; then
+        # COMP_WORDS without COMP_LINE (a caller that sets only those):
+        # the words up to the cursor, rejoined around the '=' bash split at.
+        line=${COMP_WORDS[0]}
+        for ((i = 1; i <= COMP_CWORD; i++)); do
+            if [ "${COMP_WORDS[i]}" = "=" ] || [ "${COMP_WORDS[i-1]}" = "=" ]; then
+                line+=${COMP_WORDS[i]-}
+            else
+                line+=" ${COMP_WORDS[i]-}"
+            fi
+        done
+        cur=${COMP_WORDS[COMP_CWORD]-}
+    else
+        # compgen -F: only the word being completed, taken as the first.
+        line="%[1]s ${2-}"
+        cur=${2-}
+    fi
+    out=$(command %[1]s --__complete bash -- "$line" "$cur" 2>/dev/null) || return 0
     COMPREPLY=()
     [ -n "$out" ] || return 0
     mapfile -t COMPREPLY <<<"$out"
@@ -99,6 +120,12 @@ type Request struct {
 	// drop is the part of the word being typed that bash does not replace
 	// (up to its last COMP_WORDBREAKS character, such as '=' or ':').
 	drop string
+	// quote is the quote left open in the word being typed (bash): readline
+	// then replaces only what follows it and closes it itself, so each
+	// candidate is written by that quote's rules after keep, the value of
+	// the word up to the quote.
+	quote byte
+	keep  string
 }
 
 // ParseRequest reads the arguments after `--__complete SHELL --`.
@@ -114,7 +141,10 @@ func ParseRequest(shell string, args []string) (Request, error) {
 			words = words[1:]
 		}
 		r.Words, r.Current = words, cur
-		if bashCur := args[1]; strings.HasSuffix(raw, bashCur) && !strings.HasPrefix(raw, bashCur) {
+		if at, q := openQuote(raw); q != 0 {
+			_, r.keep, _ = SplitLine(raw[:at])
+			r.quote = q
+		} else if bashCur := args[1]; strings.HasSuffix(raw, bashCur) && !strings.HasPrefix(raw, bashCur) {
 			r.drop = raw[:len(raw)-len(bashCur)]
 		}
 	case "zsh":
@@ -203,7 +233,12 @@ func (r Request) Format(candidates []string) string {
 		if strings.ContainsAny(c, "\n\r") {
 			continue
 		}
-		if r.Shell == "bash" {
+		if r.Shell == "bash" && r.quote != 0 {
+			if !strings.HasPrefix(c, r.keep) {
+				continue
+			}
+			c = quoteInside(c[len(r.keep):], r.quote)
+		} else if r.Shell == "bash" {
 			c = BashQuote(c)
 			if r.drop != "" {
 				if !strings.HasPrefix(c, r.drop) {
@@ -214,6 +249,49 @@ func (r Request) Format(candidates []string) string {
 		}
 		b.WriteString(c)
 		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// openQuote answers where the quote left open in a word as typed starts and
+// which it is (0 when every quote is closed).
+func openQuote(raw string) (int, byte) {
+	at, quote := 0, byte(0)
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+		case quote == '"':
+			if c == '"' {
+				quote = 0
+			} else if c == '\\' {
+				i++
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			at, quote = i, c
+		}
+	}
+	return at, quote
+}
+
+// quoteInside writes s to stand inside an open quote q: in double quotes a
+// backslash before ", \, $ and `; in single quotes each ' closes the quote,
+// is written escaped and reopens it.
+func quoteInside(s string, q byte) string {
+	if q == '\'' {
+		return strings.ReplaceAll(s, "'", `'\''`)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\"\\$`", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
 	}
 	return b.String()
 }
@@ -244,9 +322,9 @@ func Launch(w io.Writer, action, shell string, jsonOut bool) int {
 	default:
 		script, err := Script(shell, "agsh")
 		if err != nil {
-			return 2
+			return exitcode.Usage
 		}
 		io.WriteString(w, script)
 	}
-	return 0
+	return exitcode.OK
 }

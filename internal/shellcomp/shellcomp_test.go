@@ -44,6 +44,33 @@ func TestBashRequest(t *testing.T) {
 	}
 }
 
+// TestBashOpenQuote: with a quote open in the word, readline replaces only
+// what follows the quote (and closes it), so candidates continue the quoted
+// text by that quote's rules.
+func TestBashOpenQuote(t *testing.T) {
+	tests := []struct {
+		line, cur string
+		cands     []string
+		want      string
+	}{
+		{`agsh read "/repo/my`, `"/repo/my`, []string{"/repo/my notes.txt", `/repo/a"$b`}, "/repo/my notes.txt\n/repo/a\\\"\\$b\n"},
+		{`agsh read '/repo/it`, `'/repo/it`, []string{"/repo/it's.txt"}, "/repo/it'\\''s.txt\n"},
+		{`agsh read /repo/"my`, `/repo/"my`, []string{"/repo/my notes.txt", "/other/my"}, "my notes.txt\n"},
+		{`agsh mon --status="No`, `"No`, []string{"--status=No Data"}, "No Data\n"},
+		{`agsh read a\'b"c d`, `a\'b"c d`, []string{"a'bc dir/"}, "c dir/\n"},
+		{`agsh read 'a'"b`, `'a'"b`, []string{"ab c"}, "b c\n"},
+	}
+	for _, tt := range tests {
+		r, err := ParseRequest("bash", []string{tt.line, tt.cur})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Format(tt.cands); got != tt.want {
+			t.Errorf("%s: Format = %q, want %q", tt.line, got, tt.want)
+		}
+	}
+}
+
 func TestZshFishRequest(t *testing.T) {
 	r, _ := ParseRequest("zsh", []string{"mon", "--status", `"No D`})
 	if !reflect.DeepEqual(r.Words, []string{"mon", "--status"}) || r.Current != "No D" {

@@ -134,6 +134,10 @@ type Detector struct {
 	ColorFGBG string
 	TTYPath   string
 	Timeout   time.Duration
+	// Exclusive, when set, runs the query with the terminal to itself and
+	// reports whether it ran (the REPL releases the terminal for it, or
+	// its input reader would take the answer for typed keys).
+	Exclusive func(query func()) bool
 
 	once  sync.Once
 	light bool
@@ -149,16 +153,30 @@ func (d *Detector) Light() bool {
 		if d.TTYPath == "" {
 			return
 		}
-		f, err := os.OpenFile(d.TTYPath, os.O_RDWR, 0)
-		if err != nil {
+		if d.Exclusive == nil {
+			d.light = d.query()
 			return
 		}
-		defer f.Close()
-		timeout := d.Timeout
-		if timeout <= 0 {
-			timeout = 100 * time.Millisecond
+		var light bool
+		if d.Exclusive(func() { light = d.query() }) {
+			d.light = light
 		}
-		d.light, _ = Query(f, timeout)
 	})
 	return d.light
+}
+
+// query asks the terminal at TTYPath (false when it cannot be opened or
+// does not tell).
+func (d *Detector) query() bool {
+	f, err := os.OpenFile(d.TTYPath, os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	timeout := d.Timeout
+	if timeout <= 0 {
+		timeout = 100 * time.Millisecond
+	}
+	light, _ := Query(f, timeout)
+	return light
 }

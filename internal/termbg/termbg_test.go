@@ -140,3 +140,32 @@ func fdOf(t *testing.T, f *os.File) int {
 	rc.Control(func(u uintptr) { fd = int(u) })
 	return fd
 }
+
+// With Exclusive set (the REPL), the query runs inside it; when it cannot
+// run there, nothing is asked and the background counts as dark.
+func TestDetectorExclusive(t *testing.T) {
+	master, slave := openPTY(t)
+	sent := terminal(t, master, "\x1b]11;rgb:ffff/ffff/ffff\x1b\\\x1b[?62;22c")
+	inside := 0
+	d := &Detector{TTYPath: slave.Name(), Timeout: 5 * time.Second, Exclusive: func(query func()) bool {
+		inside++
+		query()
+		return true
+	}}
+	first := d.Light()
+	if again := d.Light(); !first || !again || inside != 1 {
+		t.Errorf("light %v then %v, queries inside Exclusive %d; want true, true, 1", first, again, inside)
+	}
+	<-sent
+	d = &Detector{TTYPath: "/nonexistent/tty", Exclusive: func(func()) bool { return false }}
+	if d.Light() {
+		t.Error("a query that could not run: dark")
+	}
+	d = &Detector{ColorFGBG: "0;15", TTYPath: "/nonexistent/tty", Exclusive: func(func()) bool {
+		t.Error("asked with COLORFGBG set")
+		return false
+	}}
+	if !d.Light() {
+		t.Error("COLORFGBG 0;15 is light")
+	}
+}

@@ -3,9 +3,9 @@
 // audio, embedded text and blob resources, a resource link), a
 // structuredContent that merely wraps the text, a next-page cursor, several
 // text parts that make one JSON value, an isError result with an image; they
-// declare an indented (template-literal) description, a `target` property,
-// a union property, a long enum, a JSON-valued array of objects and the
-// destructive, idempotent and open-world annotations. Tests build it with
+// declare an indented (template-literal) description, a `target` property
+// (and session, team and continuation_token ones), a union property, a long
+// enum, a JSON-valued array of objects and the destructive, idempotent and open-world annotations. Tests build it with
 // `go build` and serve it through agsh-devserver --mcp.
 package main
 
@@ -164,6 +164,9 @@ func newServer() *mcp.Server {
 		func(args map[string]any) *mcp.CallToolResult { return echo(args) })
 	add(&mcp.Tool{Name: "checkout", Description: "Checks out a branch, a tag or a commit.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"target":{"type":"string","description":"Branch, tag or commit to check out."},"force":{"type":"boolean"}},"required":["target"]}`)},
+		func(args map[string]any) *mcp.CallToolResult { return echo(args) })
+	add(&mcp.Tool{Name: "attach", Description: "Attaches a terminal to a session of a team.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"session":{"type":"string"},"team":{"type":"string"},"continuation_token":{"type":"string"}}}`)},
 		func(args map[string]any) *mcp.CallToolResult { return echo(args) })
 	add(&mcp.Tool{Name: "wipe", Description: "Deletes everything under a path.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`),

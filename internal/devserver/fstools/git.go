@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 )
 
 // git runs on served repositories, whose .git is not the operator's: a
@@ -106,7 +107,7 @@ func linkedRepo(top, dotGit string) (repo, bool) {
 		p = filepath.Join(top, p)
 	}
 	r := repo{top: top, gitDir: filepath.Clean(p), common: filepath.Clean(p)}
-	if c, err := os.ReadFile(filepath.Join(r.gitDir, "commondir")); err == nil {
+	if c, ok, err := readRegular(filepath.Join(r.gitDir, "commondir"), 4096); err == nil && ok {
 		cd := strings.TrimSpace(string(c))
 		if !filepath.IsAbs(cd) {
 			cd = filepath.Join(r.gitDir, cd)
@@ -141,7 +142,8 @@ var formatCache sync.Map // string → string
 func formatConfig(ctx context.Context, common string) string {
 	cfg := filepath.Join(common, "config")
 	fi, err := os.Stat(cfg)
-	if err != nil {
+	if err != nil || !fi.Mode().IsRegular() {
+		// None, or not a file git could read without hanging (a FIFO).
 		return "[core]\n\trepositoryformatversion = 0\n"
 	}
 	key := fmt.Sprintf("%s\x00%d\x00%d", cfg, fi.Size(), fi.ModTime().UnixNano())
@@ -195,7 +197,18 @@ func cleanGitDir(ctx context.Context, r repo) (string, func(), error) {
 		return "", nil, err
 	}
 	done := func() { _ = os.RemoveAll(tmp) }
-	head, err := os.ReadFile(filepath.Join(r.gitDir, "HEAD"))
+	// Files are read only when regular: a FIFO in a served .git would hang
+	// the read (and git's).
+	head, ok, err := readRegular(filepath.Join(r.gitDir, "HEAD"), 64<<10)
+	switch {
+	case errors.Is(err, errNotRegular):
+		err = errors.New("HEAD is not a regular file")
+	case err == nil && !ok:
+		err = errors.New("HEAD is larger than 64 KiB")
+	}
+	if err == nil {
+		err = regularOrAbsent(filepath.Join(r.gitDir, "index"))
+	}
 	if err != nil {
 		done()
 		return "", nil, err
@@ -221,8 +234,16 @@ func cleanGitDir(ctx context.Context, r repo) (string, func(), error) {
 	}
 	for _, l := range links {
 		src := filepath.Join(l.dir, l.name)
-		if _, err := os.Lstat(src); errors.Is(err, fs.ErrNotExist) {
+		fi, err := os.Stat(src)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
+		}
+		if err == nil && !fi.IsDir() && !fi.Mode().IsRegular() {
+			err = fmt.Errorf("%s is not a regular file", l.name)
+		}
+		if err != nil {
+			done()
+			return "", nil, err
 		}
 		if err := os.Symlink(src, filepath.Join(tmp, l.name)); err != nil {
 			done()
@@ -234,6 +255,25 @@ func cleanGitDir(ctx context.Context, r repo) (string, func(), error) {
 	}
 	return tmp, done, nil
 }
+
+// regularOrAbsent fails when path exists and is not a regular file.
+func regularOrAbsent(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%s is not a regular file", filepath.Base(path))
+	}
+	return nil
+}
+
+// gitTimeout bounds one git run: what git itself reads of a served
+// repository (a loose ref, a pack) could be a FIFO that never ends.
+// (A variable so that tests can make it short.)
+var gitTimeout = 2 * time.Minute
 
 // runGit runs git in dir, a directory of a checkout, with a clean git
 // directory (see above), and returns its standard output.
@@ -252,6 +292,9 @@ func runGitInput(ctx context.Context, dir, input string, args ...string) ([]byte
 		return nil, fmt.Errorf("git: preparing to read the checkout: %v", err)
 	}
 	defer done()
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", append(append([]string{"-C", dir}, gitSafetyArgs...), args...)...)
 	cmd.Env = append(gitEnv(), "GIT_DIR="+gitDir, "GIT_WORK_TREE="+r.top,
 		"GIT_INDEX_FILE="+filepath.Join(r.gitDir, "index"),
@@ -259,7 +302,11 @@ func runGitInput(ctx context.Context, dir, input string, args ...string) ([]byte
 	cmd.Stdin = strings.NewReader(input)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = time.Second // a killed git's children cannot hold its output open
 	if err := cmd.Run(); err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
+			return nil, fmt.Errorf("git: no answer within %s (a file of the repository that never ends?)", gitTimeout)
+		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

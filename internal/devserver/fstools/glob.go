@@ -95,14 +95,10 @@ func (w *workspace) eachFile(ctx context.Context, l loc, fn func(mount int, e en
 		}
 		return nil
 	}
-	fi, err := stat(l)
+	wk, err := w.dirWalker(ctx, l)
 	if err != nil {
 		return err
 	}
-	if !fi.IsDir() {
-		return errorf("Not a directory: %s", l.virt)
-	}
-	wk := &walker{ctx: ctx, ws: w, mount: l.mount}
 	return wk.walkFiles(l.rel, wk.stackFor(l.rel), func(e entry) error {
 		rel := e.rel
 		if l.rel != "" {

@@ -76,14 +76,10 @@ func (w *workspace) buildLs(ctx context.Context, root *lsNode, l loc, pats []glo
 		sortNodes(root.children)
 		return nil
 	}
-	fi, err := stat(l)
+	wk, err := w.dirWalker(ctx, l)
 	if err != nil {
 		return err
 	}
-	if !fi.IsDir() {
-		return errorf("Not a directory: %s", l.virt)
-	}
-	wk := &walker{ctx: ctx, ws: w, mount: l.mount}
 	t := &lsTree{w: wk, globs: pats, rootRel: l.rel}
 	if err := t.build(root, l.rel, wk.stackFor(l.rel)); err != nil {
 		if ctx.Err() != nil {

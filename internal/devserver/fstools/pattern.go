@@ -44,9 +44,9 @@ func compileGlob(p string) (globPattern, error) {
 	if !strings.HasPrefix(p, "**/") {
 		p = "**/" + p
 	}
-	alts, ok := expandBraces(p)
-	if !ok {
-		return g, fmt.Errorf("its {…} groups expand to more than %d patterns", maxBraceExpansions)
+	alts, err := expandBraces(p)
+	if err != nil {
+		return g, err
 	}
 	for _, alt := range alts {
 		g.alts = append(g.alts, strings.Split(alt, "/"))
@@ -68,71 +68,165 @@ func (g globPattern) match(rel string, isDir bool) bool {
 	return false
 }
 
+// Why a brace expansion is refused.
+var (
+	errTooManyBraces = fmt.Errorf("its {…} groups expand to more than %d patterns", maxBraceExpansions)
+	errBracesTooLong = fmt.Errorf("its {…} groups expand to more than %d bytes of patterns", maxExpandedBytes)
+)
+
 // expandBraces expands {a,b} groups (nested ones too) into separate
-// patterns; an unbalanced brace or one without a comma is literal. It stops
-// and reports false as soon as the patterns would be more than
-// maxBraceExpansions or maxExpandedBytes.
-func expandBraces(p string) ([]string, bool) {
-	out := []string{}
-	size, over := 0, false
-	var expand func(s string)
-	expand = func(s string) {
-		if over {
-			return
-		}
-		for i := 0; i < len(s); i++ {
-			switch s[i] {
-			case '\\':
-				i++
-			case '{':
-				end, commas := braceGroup(s, i)
-				if end < 0 || len(commas) == 0 {
-					continue
-				}
-				prev := i + 1
-				for _, c := range append(commas, end) {
-					expand(s[:i] + s[prev:c] + s[end+1:])
-					prev = c + 1
-				}
-				return
-			}
-		}
-		if len(out) == maxBraceExpansions || size+len(s) > maxExpandedBytes {
-			over = true
-			return
-		}
-		size += len(s)
-		out = append(out, s)
+// patterns, leftmost group slowest; an unbalanced brace or a group without a
+// top-level comma is literal (what is inside it still expands), and '\'
+// escapes the next byte. The pattern is parsed once and the count of
+// patterns worked out before any is built, so the work is linear in the
+// pattern and its expansion: more than maxBraceExpansions patterns, or more
+// than maxExpandedBytes of them, is refused without being built.
+func expandBraces(p string) ([]string, error) {
+	seq := parseBraces(p, braceMatches(p), 0, len(p))
+	if braceCount(seq) > maxBraceExpansions {
+		return nil, errTooManyBraces
 	}
-	expand(p)
-	if over {
-		return nil, false
+	e := braceExpander{out: []string{}}
+	e.walk(seq, nil, make([]byte, 0, len(p)))
+	if e.over {
+		return nil, errBracesTooLong
 	}
-	return out, true
+	return e.out, nil
 }
 
-// braceGroup finds the '}' closing the '{' at open and the top-level commas
-// inside; end is -1 when unbalanced.
-func braceGroup(s string, open int) (end int, commas []int) {
-	depth := 0
-	for i := open; i < len(s); i++ {
-		switch s[i] {
+// braceMatches pairs the braces of p in one pass: close[i] is the index of
+// the '}' closing the '{' at i (0 when it is unbalanced), and commas[i] the
+// top-level commas of that group.
+type braceMatch struct {
+	close  map[int]int
+	commas map[int][]int
+}
+
+func braceMatches(p string) braceMatch {
+	m := braceMatch{close: map[int]int{}, commas: map[int][]int{}}
+	var open []int
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
 		case '\\':
 			i++
 		case '{':
-			depth++
+			open = append(open, i)
 		case '}':
-			depth--
-			if depth == 0 {
-				return i, commas
+			if len(open) > 0 {
+				m.close[open[len(open)-1]] = i
+				open = open[:len(open)-1]
 			}
 		case ',':
-			if depth == 1 {
-				commas = append(commas, i)
+			if len(open) > 0 {
+				o := open[len(open)-1]
+				m.commas[o] = append(m.commas[o], i)
 			}
 		}
 	}
-	return -1, nil
+	return m
+}
+
+// braceNode is a literal run of a pattern, or a group of alternatives.
+type braceNode struct {
+	lit  string
+	alts [][]braceNode // nil: a literal
+}
+
+// parseBraces parses p[lo:hi] into literals and the groups that expand.
+func parseBraces(p string, m braceMatch, lo, hi int) []braceNode {
+	var seq []braceNode
+	start := lo
+	for i := lo; i < hi; i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '{':
+			end, commas := m.close[i], m.commas[i]
+			if end == 0 || len(commas) == 0 {
+				continue // literal; what is inside may still expand
+			}
+			if start < i {
+				seq = append(seq, braceNode{lit: p[start:i]})
+			}
+			g := braceNode{}
+			prev := i + 1
+			for _, c := range append(commas, end) {
+				g.alts = append(g.alts, parseBraces(p, m, prev, c))
+				prev = c + 1
+			}
+			seq = append(seq, g)
+			i, start = end, end+1
+		}
+	}
+	if start < hi {
+		seq = append(seq, braceNode{lit: p[start:min(hi, len(p))]})
+	}
+	return seq
+}
+
+// braceCount is how many patterns seq expands to, saturated just above
+// maxBraceExpansions.
+func braceCount(seq []braceNode) int {
+	n := 1
+	for _, nd := range seq {
+		if nd.alts == nil {
+			continue
+		}
+		sum := 0
+		for _, alt := range nd.alts {
+			sum = min(sum+braceCount(alt), maxBraceExpansions+1)
+		}
+		n = min(n*sum, maxBraceExpansions+1)
+	}
+	return n
+}
+
+// braceExpander builds the patterns of a parsed glob.
+type braceExpander struct {
+	out  []string
+	size int
+	over bool
+}
+
+// braceRest is what follows a group: sequences still to walk, innermost
+// first.
+type braceRest struct {
+	seq  []braceNode
+	next *braceRest
+}
+
+// walk appends to buf the literals of seq and then of each sequence of
+// rest, one alternative of each group at a time, and records every complete
+// pattern.
+func (e *braceExpander) walk(seq []braceNode, rest *braceRest, buf []byte) {
+	for {
+		for len(seq) == 0 {
+			if rest == nil {
+				if e.size+len(buf) > maxExpandedBytes {
+					e.over = true
+					return
+				}
+				e.size += len(buf)
+				e.out = append(e.out, string(buf))
+				return
+			}
+			seq, rest = rest.seq, rest.next
+		}
+		nd := seq[0]
+		seq = seq[1:]
+		if nd.alts == nil {
+			buf = append(buf, nd.lit...)
+			continue
+		}
+		more := &braceRest{seq: seq, next: rest}
+		for _, alt := range nd.alts {
+			if e.over {
+				return
+			}
+			e.walk(alt, more, buf)
+		}
+		return
+	}
 }
 
 // matchPath matches path segments against pattern segments, where a "**"

@@ -1,6 +1,8 @@
 package fstools
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -78,20 +80,121 @@ func TestExpandBracesBounded(t *testing.T) {
 	for range 13 { // 8,192 patterns: taken
 		p += "{a,b}"
 	}
-	if alts, ok := expandBraces(p); !ok || len(alts) != 8192 {
-		t.Fatalf("expanded to %d patterns (ok %v), want 8192", len(alts), ok)
+	if alts, err := expandBraces(p); err != nil || len(alts) != 8192 {
+		t.Fatalf("expanded to %d patterns (%v), want 8192", len(alts), err)
 	}
 	for range 27 { // 2^40 patterns: refused at once, not expanded
 		p += "{a,b}"
 	}
-	if alts, ok := expandBraces(p); ok || alts != nil {
-		t.Fatalf("2^40 patterns: got %d (ok %v), want a refusal", len(alts), ok)
+	if alts, err := expandBraces(p); err == nil || alts != nil {
+		t.Fatalf("2^40 patterns: got %d (%v), want a refusal", len(alts), err)
 	}
 	if _, err := compileGlob(p); err == nil || !strings.Contains(err.Error(), "more than 10000 patterns") {
 		t.Fatalf("compileGlob: %v", err)
 	}
 	if _, err := compileGlob(strings.Repeat("a", maxGlobLength+1)); err == nil {
 		t.Fatal("an overlong glob was taken")
+	}
+	ten := strings.Repeat("{0,1,2,3,4,5,6,7,8,9}", 4)
+	if alts, err := expandBraces(ten); err != nil || len(alts) != maxBraceExpansions {
+		t.Fatalf("exactly 10,000 patterns: %d (%v)", len(alts), err)
+	}
+	if _, err := expandBraces(ten + "{x,}"); err == nil {
+		t.Fatal("20,000 patterns were taken")
+	}
+	// Few patterns, but long ones: the byte bound says so.
+	long := strings.Repeat("{", 3000) + strings.Repeat("{a,b}", 11)
+	if _, err := compileGlob(long); err == nil || !strings.Contains(err.Error(), "bytes of patterns") {
+		t.Fatalf("2,048 patterns of 3 KB each: %v, want the byte bound", err)
+	}
+}
+
+// The expansion is the one of expanding the leftmost group and rescanning
+// the result (refBraces), pattern for pattern and in order.
+func TestExpandBracesAsRescanning(t *testing.T) {
+	pats := []string{
+		"", "a", "{a,b}", "{a,b}{c,d}", "x{a,{b,c}d}y", "{{a,b}}", "{a}", "{,}", "{,a,}",
+		"{unbalanced", "}{a,b}{", "{a,{b}", "{{{a,b},c},d}", `\{a,b}`, `{a\,b,c}`, `{a\,b}`,
+		`{a,b\}`, "{a,b}/{c,{d,e}}/**", "{{a,b},{c,d}}{e,{f,g}}", "a{b{c,d}e,f}g", "{a{,b},}",
+		strings.Repeat("{", 50) + "{a,b}" + strings.Repeat("}", 20),
+	}
+	rng := rand.New(rand.NewPCG(13, 13))
+	for range 3000 {
+		var b strings.Builder
+		for range rng.IntN(14) {
+			const alphabet = "{},a\\b"
+			b.WriteByte(alphabet[rng.IntN(len(alphabet))])
+		}
+		pats = append(pats, b.String())
+	}
+	for _, p := range pats {
+		want := refBraces(p)
+		got, err := expandBraces(p)
+		if err != nil {
+			t.Fatalf("%q: %v", p, err)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q: got %q, want %q", p, got, want)
+		}
+	}
+}
+
+// refBraces expands the leftmost group with a top-level comma, then
+// rescans each result: the plain reading of brace expansion, quadratic in
+// unbalanced braces (the reference, not the implementation).
+func refBraces(p string) []string {
+	out := []string{}
+	var expand func(s string)
+	expand = func(s string) {
+		for i := 0; i < len(s); i++ {
+			switch s[i] {
+			case '\\':
+				i++
+			case '{':
+				depth, end, commas := 0, -1, []int(nil)
+			scan:
+				for j := i; j < len(s); j++ {
+					switch s[j] {
+					case '\\':
+						j++
+					case '{':
+						depth++
+					case '}':
+						if depth--; depth == 0 {
+							end = j
+							break scan
+						}
+					case ',':
+						if depth == 1 {
+							commas = append(commas, j)
+						}
+					}
+				}
+				if end < 0 || len(commas) == 0 {
+					continue
+				}
+				prev := i + 1
+				for _, c := range append(commas, end) {
+					expand(s[:i] + s[prev:c] + s[end+1:])
+					prev = c + 1
+				}
+				return
+			}
+		}
+		out = append(out, s)
+	}
+	expand(p)
+	return out
+}
+
+// BenchmarkExpandBracesUnbalanced: 3,900 unbalanced braces before nine
+// groups (512 patterns of 3.9 KB) parse once, not once per group visited.
+func BenchmarkExpandBracesUnbalanced(b *testing.B) {
+	p := "**/" + strings.Repeat("{", 3900) + strings.Repeat("{a,b}", 9)
+	for b.Loop() {
+		if _, err := expandBraces(p); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

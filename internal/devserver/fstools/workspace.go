@@ -1,6 +1,7 @@
 package fstools
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -175,6 +176,19 @@ func (w *workspace) displayPath(mount int, rel string) string {
 		return rel
 	}
 	return path.Join(w.mounts[mount].Path, rel)
+}
+
+// dirWalker is a walker of the real directory l (a missing one, or a file,
+// is the spec's error).
+func (w *workspace) dirWalker(ctx context.Context, l loc) (*walker, error) {
+	fi, err := stat(l)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, errorf("Not a directory: %s", l.virt)
+	}
+	return &walker{ctx: ctx, ws: w, mount: l.mount}, nil
 }
 
 // statError turns a failed stat or open of l into the spec's one-line error.

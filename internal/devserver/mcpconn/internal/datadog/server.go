@@ -1,7 +1,6 @@
 package datadog
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +8,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // DefaultPageSize is list_monitors' page size when none is given.
@@ -166,13 +167,7 @@ func errorResult(err error) *mcp.CallToolResult {
 // marshal encodes v as compact JSON without escaping <, > and &, so that
 // the text parts read as plainly as the queries they quote.
 func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return jsontext.Marshal(v)
 }
 
 func validStatus(s string) bool {
