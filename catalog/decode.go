@@ -210,7 +210,7 @@ func resultSpan(data []byte) (start, end int, ok bool) {
 		})) {
 			return 0, false
 		}
-		if !exact {
+		if !exact || i >= len(data) {
 			return jsontext.SpanEnd(data, i)
 		}
 		if c := data[i]; found || c != '"' && c != '{' && c != '[' {

@@ -34,6 +34,8 @@ var spliceCases = []struct {
 	{`{"result":{"a":01}}`, false},
 	{`{"result":{"a" 1}}`, false},
 	{`{"result":[1}`, false},
+	{`{ "result":`, false},
+	{`{"a":1,"result": `, false},
 	{"{\"result\":[\"ctl \x01\"]}", false},
 	{`{"result":` + strings.Repeat("[", spliceDepth+1) + strings.Repeat("]", spliceDepth+1) + `}`, false},
 	{`{"result":` + strings.Repeat("[", spliceDepth) + strings.Repeat("]", spliceDepth) + `}`, true},
