@@ -46,3 +46,41 @@ func TestCallStreamBounds(t *testing.T) {
 		})
 	}
 }
+
+// TestCallStreamTailBound: what follows a streamed result is held, so it
+// is bounded by the held bound (with the head before the result), not the
+// streamed one: an endless member after the result ends the call at the
+// held bound instead of growing agsh to the streamed bound (issue 12).
+func TestCallStreamTailBound(t *testing.T) {
+	streamSmall(t)
+	pad := strings.Repeat("p", 3<<20)
+	for _, tt := range []struct {
+		name, body string
+		want       string
+	}{
+		{"a long member after the result", `{"ok":true,"isError":false,"result":"text","junk":"` + pad + `"}`, "larger than 1 MiB"},
+		{"head and tail together past the bound", `{"ok":true,"isError":false,"h":"` + pad[:600<<10] + `","result":"text","t":"` + pad[:600<<10] + `"}`, "larger than 1 MiB"},
+		{"a short tail", `{"ok":true,"isError":false,"result":"` + pad + `","durationMs":3}`, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o := fastOptions()
+			o.MaxAnswerBytes, o.MaxStreamedBytes = 1<<20, 64<<20
+			srv := serveBody(t, []byte(tt.body))
+			c, err := New(srv.URL, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var n countWriter
+			_, err = c.CallStream(context.Background(), "read", nil, Binding{}, func() io.Writer { return &n })
+			if tt.want == "" {
+				if err != nil || int(n) != len(pad) {
+					t.Fatalf("streamed %d bytes: %v", n, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "POST /v1/tools/read") {
+				t.Fatalf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
