@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -181,6 +182,14 @@ func TestPolicyClientMasks(t *testing.T) {
 func TestURLPasswordAndWarning(t *testing.T) {
 	if p := URLPassword("https://user:s3cret-pw@host/agent"); p != "s3cret-pw" {
 		t.Errorf("URLPassword = %q", p)
+	}
+	// The password and the basic credential net/http sends for it.
+	if s := URLSecrets("https://user:s3cret-pw@host/agent"); len(s) != 2 || s[0] != "s3cret-pw" ||
+		s[1] != base64.StdEncoding.EncodeToString([]byte("user:s3cret-pw")) {
+		t.Errorf("URLSecrets = %q", s)
+	}
+	if s := URLSecrets("https://user@host/agent"); s != nil {
+		t.Errorf("URLSecrets without a password = %q", s)
 	}
 	for target, want := range map[string]string{
 		"http://deploy.example:8080/a": "warning: the credential goes to deploy.example over plain http://, unencrypted; use https://",
