@@ -27,6 +27,9 @@ func TestCallAnswerShape(t *testing.T) {
 		{`{"ok":true,"result":"a","Result":"b"}`, `"result" appears more than once`},
 		{`{"ok":true,"result":"a","res\u0075lt":"b"}`, `"result" appears more than once`},
 		{`{"ok":true,"result":{"x":1},"result":"b"}`, `"result" appears more than once`},
+		{`{"ok":false,"ok":true,"result":"x"}`, `"ok" appears more than once`},
+		{`{"OK":false,"ok":true,"result":"x"}`, `"ok" appears more than once`},
+		{`{"ok":true,"isError":true,"isError":false,"result":"x"}`, `"isError" appears more than once`},
 	}
 	for _, tt := range bad {
 		t.Run(tt.body, func(t *testing.T) {
