@@ -304,6 +304,11 @@ func (c *Client) statusError(ctx context.Context, r *request, resp *http.Respons
 		return c.remote(r, status, envelopeFields{Error: CodeUnauthorized})
 	case status == http.StatusForbidden:
 		return c.remote(r, status, envelopeFields{Error: CodeForbidden})
+	case !r.get() && status >= 300 && status <= 399:
+		// A 3xx net/http did not follow (no Location, or not a redirect
+		// status): the call did not run either.
+		return c.fail(&Error{ErrCode: CodeBadResponse, Status: status, Route: r.route(), Tool: r.tool,
+			Exit: ExitUnreachable, Message: (&redirectError{post: true, status: status}).text(r)})
 	}
 	return c.fail(&Error{ErrCode: CodeBadResponse, Status: status, Route: r.route(), Tool: r.tool,
 		Exit: exitForStatus(status),

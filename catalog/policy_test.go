@@ -89,6 +89,11 @@ func TestRedirectPolicy(t *testing.T) {
 			http.Redirect(w, r, "/a/v1/tools/echo", http.StatusTemporaryRedirect)
 		case "/a/v1/tools/away":
 			http.Redirect(w, r, other.URL+"/a/v1/tools/echo", http.StatusPermanentRedirect)
+		case "/a/v1/tools/choices":
+			// A 3xx that net/http does not follow (no Location).
+			writeJSON(w, http.StatusMultipleChoices, `{"ok":true,"isError":false,"result":"x"}`)
+		case "/a/v1/tools/bare":
+			writeJSON(w, http.StatusFound, `{"ok":true,"isError":false,"result":"x"}`)
 		case "/a/v1/tools/echo":
 			b, _ := io.ReadAll(r.Body)
 			writeJSON(w, 200, `{"ok":true,"isError":false,"result":`+strings.TrimSpace(string(mustJSON(r.Method+" "+string(b))))+`}`)
@@ -114,8 +119,10 @@ func TestRedirectPolicy(t *testing.T) {
 		t.Errorf("same-origin 307: %s %v", resultOf(res), err)
 	}
 	for name, want := range map[string]string{
-		"found": "deployment answered POST /v1/tools/found with 302 Found; agsh follows no such redirect for a call, so the call did not run",
-		"moved": "deployment answered POST /v1/tools/moved with 301 Moved Permanently; agsh follows no such redirect for a call, so the call did not run",
+		"found":   "deployment answered POST /v1/tools/found with 302 Found; agsh follows no such redirect for a call, so the call did not run",
+		"moved":   "deployment answered POST /v1/tools/moved with 301 Moved Permanently; agsh follows no such redirect for a call, so the call did not run",
+		"choices": "deployment answered POST /v1/tools/choices with 300 Multiple Choices; agsh follows no such redirect for a call, so the call did not run",
+		"bare":    "deployment answered POST /v1/tools/bare with 302 Found; agsh follows no such redirect for a call, so the call did not run",
 		"away": "deployment redirected POST /v1/tools/away to another origin (" + origin(mustURL(other.URL)) +
 			"); refused: a call and its credential go only to " + origin(mustURL(target.URL)) + ", so the call did not run",
 	} {
