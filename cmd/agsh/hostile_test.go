@@ -347,7 +347,8 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 		case "long-line":
 			answer(w, `{"ok":true,"tools":[{"name":"read"}]}`)
 		case "help":
-			answer(w, `{"ok":true,"tools":[{"name":"evil\u202eexe.sh","title":"Title \u001b]2;PWNED\u0007 &#27;[2J"},{"name":"echo","title":"Echo"}]}`)
+			answer(w, `{"ok":true,"tools":[{"name":"evil\u202eexe.sh","title":"Title \u001b]2;PWNED\u0007 &#27;[2J"},`+
+				`{"name":"evbad\u009b2J"},{"name":"echo","title":"Echo"}]}`)
 		default:
 			answer(w, `{"ok":true,"tools":[{"name":"echo"}]}`)
 		}
@@ -756,6 +757,9 @@ func TestHostileDeployment(t *testing.T) {
 				}
 			}
 		}
+		// The shell on a terminal: help, a tool's help and the completion
+		// list of the deployment's names (raw bytes of the pane).
+		t.Run("repl", func(t *testing.T) { hostileREPL(t, bin, target("help")) })
 		// Help is agsh's page: escaped also when piped.
 		r := runHostile(t, []string{target("help")}, false, limit, "help")
 		if rawFromDeployment.MatchString(r.stdout) || strings.Contains(r.stdout, "\x1b") ||
@@ -769,3 +773,44 @@ func TestHostileDeployment(t *testing.T) {
 // the terminal: the payloads' own sequences, BEL, C1 controls and bidi
 // overrides.
 var rawFromDeployment = regexp.MustCompile("\x1b\\]2;|\x1b\\]52;|\x1b\\[2J|\a|\u009b|\u202e")
+
+// hostileREPL drives the interactive shell in tmux against the hostile
+// help deployment and scans every byte the pane received (pipe-pane) for
+// what only the deployment's text could have put there.
+func hostileREPL(t *testing.T, bin, target string) {
+	requireTmux(t)
+	dir := t.TempDir()
+	sock, raw := filepath.Join(dir, "tmux.sock"), filepath.Join(dir, "pane.raw")
+	tm := func(args ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	line := fmt.Sprintf("env HOME=%q TERM=xterm-256color CLICOLOR_FORCE=1 AGENT_SHELL_BEARER_TOKEN=%s %q %q; sleep 30",
+		dir, hostileToken, target, bin)
+	tm("new-session", "-d", "-s", "h", "-x", "100", "-y", "60", line)
+	t.Cleanup(func() { exec.Command("tmux", "-S", sock, "kill-server").Run() })
+	tm("pipe-pane", "-o", "-t", "h", "cat >> "+raw)
+	s := &tmuxSession{t: t, name: "h", sock: sock}
+	s.waitFor("hostile ❯")
+	s.keys("help", "Enter")
+	s.waitFor("COMMANDS")
+	s.keys("clear", "Enter")
+	s.keys("help evil\u202eexe.sh", "Enter")
+	s.waitFor("SYNOPSIS")
+	s.keys("ev", "Tab")
+	s.waitFor("evbad")
+	s.keys("C-u", "exit", "Enter")
+	s.waitFor("no session")
+	out, _ := os.ReadFile(raw)
+	if found := rawFromDeployment.FindString(string(out)); found != "" {
+		t.Errorf("raw %q reached the terminal:\n%q", found, out)
+	}
+	for _, want := range []string{`\x1b]2;PWNED\x07`, `evil\u202eexe.sh`, `evbad\u009b2J`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the escaped %s is missing:\n%q", want, out)
+		}
+	}
+}
