@@ -398,9 +398,9 @@ func contentType(resp *http.Response) string {
 		return "no content type"
 	}
 	if mt, _, err := mime.ParseMediaType(ct); err == nil {
-		return mt
+		return clipText(mt, maxCauseText)
 	}
-	return strings.TrimSpace(ct)
+	return clipText(strings.TrimSpace(ct), maxCauseText)
 }
 
 func sizeText(resp *http.Response, b *body) string {
