@@ -134,7 +134,12 @@ func readBody(b io.Reader, size, limit int64) ([]byte, error) {
 	if err == io.EOF {
 		err = nil
 	}
-	if len(chunks) == 1 {
+	if _, big := isTooLarge(err); big || len(chunks) == 1 {
+		// An answer past its bound is not used (its message quotes the
+		// body's first bytes, kept apart): it is not joined either.
+		if big {
+			return nil, err
+		}
 		return chunks[0], err
 	}
 	data := make([]byte, 0, total)

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -82,5 +83,39 @@ func TestCallStreamTailBound(t *testing.T) {
 				t.Fatalf("error %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// An answer past its bound is not joined into one buffer (nothing uses
+// it): the held bound costs its size once, not twice (issue 12: an endless
+// call 445 -> 151 MiB peak).
+func TestReadBodyPastBoundHoldsNothing(t *testing.T) {
+	in := &boundedReader{r: zeros{}, limit: 4 << 20}
+	data, err := readBody(in, 0, in.limit)
+	if _, big := isTooLarge(err); !big || data != nil {
+		t.Fatalf("%d bytes, %v; want nothing and the bound's error", len(data), err)
+	}
+}
+
+// zeros is an endless answer.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// The redacting reader copies what it read only when a held tail goes
+// before it: reading 8 MiB allocates a small fraction of that.
+func TestRedactReaderCopiesLittle(t *testing.T) {
+	r := newRedactReader(io.LimitReader(zeros{}, 8<<20), []string{"tok_secret_1234"})
+	buf := make([]byte, 64<<10)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for {
+		if _, err := r.Read(buf); err != nil {
+			break
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Fatalf("reading 8 MiB allocated %d KiB", got>>10)
 	}
 }
