@@ -12,14 +12,16 @@ import (
 // "POST /v1/tools/{name}"): one JSON object, nothing after it, "ok" absent
 // or true, and a "result" member (once) or a boolean "isError" (a tool that
 // returns nothing sends {"ok":true,"isError":false}). It returns "" for
-// such an answer, else what is wrong with it. Keys are compared as
+// such an answer, else what is wrong with it. Each of "result", "ok" and
+// "isError" may appear once at most (parsers disagree on which of two
+// counts, so a success must not hinge on it). Keys are compared as
 // encoding/json matches them: unescaped, ignoring case.
 func callShape(data []byte) string {
 	i := jsontext.SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return "it is not a JSON object"
 	}
-	results, isError := 0, false
+	results, isError, oks, isErrors := 0, false, 0, 0
 	var ok []byte
 	i = jsontext.SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
@@ -48,8 +50,10 @@ func callShape(data []byte) string {
 				results++
 			case strings.EqualFold(key, "isError"):
 				isError = string(val) == "true" || string(val) == "false"
+				isErrors++
 			case strings.EqualFold(key, "ok"):
 				ok = val
+				oks++
 			}
 			if i = jsontext.SkipSpace(data, ve); i >= len(data) {
 				return "it is not valid JSON"
@@ -69,6 +73,12 @@ func callShape(data []byte) string {
 		return "more follows the JSON object"
 	case results > 1:
 		return `"result" appears more than once`
+	case oks > 1:
+		// Parsers disagree on which one counts: no answer is a success
+		// by the reading of one of them.
+		return `"ok" appears more than once`
+	case isErrors > 1:
+		return `"isError" appears more than once`
 	case ok != nil && string(ok) != "true":
 		if len(ok) > 8 {
 			ok = []byte("not true")

@@ -50,9 +50,12 @@ const (
 // does with it (holds it or writes it through), so it can wrap a stream
 // as well as a body that is read whole.
 type boundedReader struct {
-	r         io.Reader
-	limit     int64
-	n         int64
+	r     io.Reader
+	limit int64
+	n     int64
+	// named, when set, is the bound messages name instead of limit (a
+	// part of an answer read against what is left of the answer's bound).
+	named     int64
 	maxValues int64
 	values    int64
 	inString  bool // the JSON scan is inside a string
@@ -75,6 +78,9 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 		n -= int(b.n - b.limit)
 		b.n = b.limit
 		b.err = &TooLargeError{Limit: b.limit}
+		if b.named > 0 {
+			b.err = &TooLargeError{Limit: b.named}
+		}
 		return n, b.err
 	}
 	if b.maxValues > 0 && !b.count(p[:n]) {

@@ -143,7 +143,12 @@ func readBody(b io.Reader, size, limit int64) ([]byte, error) {
 	if err == io.EOF {
 		err = nil
 	}
-	if len(chunks) == 1 {
+	if _, big := isTooLarge(err); big || len(chunks) == 1 {
+		// An answer past its bound is not used (its message quotes the
+		// body's first bytes, kept apart): it is not joined either.
+		if big {
+			return nil, err
+		}
 		return chunks[0], err
 	}
 	data := make([]byte, 0, total)
@@ -300,6 +305,11 @@ func (c *Client) statusError(ctx context.Context, r *request, resp *http.Respons
 		return c.remote(r, status, envelopeFields{Error: CodeUnauthorized})
 	case status == http.StatusForbidden:
 		return c.remote(r, status, envelopeFields{Error: CodeForbidden})
+	case !r.get() && status >= 300 && status <= 399:
+		// A 3xx net/http did not follow (no Location, or not a redirect
+		// status): the call did not run either.
+		return c.fail(&Error{ErrCode: CodeBadResponse, Status: status, Route: r.route(), Tool: r.tool,
+			Exit: ExitUnreachable, Message: (&redirectError{post: true, status: status}).text(r)})
 	}
 	return c.fail(&Error{ErrCode: CodeBadResponse, Status: status, Route: r.route(), Tool: r.tool,
 		Exit: exitForStatus(status),
@@ -389,9 +399,9 @@ func contentType(resp *http.Response) string {
 		return "no content type"
 	}
 	if mt, _, err := mime.ParseMediaType(ct); err == nil {
-		return mt
+		return clipText(mt, maxCauseText)
 	}
-	return strings.TrimSpace(ct)
+	return clipText(strings.TrimSpace(ct), maxCauseText)
 }
 
 func sizeText(resp *http.Response, b *body) string {

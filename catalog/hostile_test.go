@@ -3,7 +3,9 @@ package catalog
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -27,6 +29,9 @@ func TestCallAnswerShape(t *testing.T) {
 		{`{"ok":true,"result":"a","Result":"b"}`, `"result" appears more than once`},
 		{`{"ok":true,"result":"a","res\u0075lt":"b"}`, `"result" appears more than once`},
 		{`{"ok":true,"result":{"x":1},"result":"b"}`, `"result" appears more than once`},
+		{`{"ok":false,"ok":true,"result":"x"}`, `"ok" appears more than once`},
+		{`{"OK":false,"ok":true,"result":"x"}`, `"ok" appears more than once`},
+		{`{"ok":true,"isError":true,"isError":false,"result":"x"}`, `"isError" appears more than once`},
 	}
 	for _, tt := range bad {
 		t.Run(tt.body, func(t *testing.T) {
@@ -261,5 +266,44 @@ func TestValueCountAcrossReads(t *testing.T) {
 				t.Errorf("%s in reads of %d: %d values, want %d", in, size, cut.values, want)
 			}
 		}
+	}
+}
+
+// What net/http quotes of a broken answer (a malformed header line of
+// hundreds of KiB) and a Content-Type that does not parse are cut short:
+// a message stays one readable line.
+func TestLongHeaderTextsClipped(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				buf := make([]byte, 4096)
+				conn.Read(buf)
+				io.WriteString(conn, "HTTP/1.1 200 OK\r\nX-Junk: "+strings.Repeat("x", 200<<10)+"\x01\r\n\r\n")
+			}()
+		}
+	}()
+	c, _ := New("http://"+ln.Addr().String(), fastOptions())
+	_, err = c.Call(ctxT(t), "echo", nil, Binding{})
+	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "malformed MIME header") {
+		t.Errorf("malformed header: %d bytes: %.200s", len(fmt.Sprint(err)), err)
+	}
+	c, _ = serve(t, "", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", strings.Repeat("y", 100<<10)+"/")
+		w.WriteHeader(500)
+		io.WriteString(w, "oops")
+	})
+	_, err = c.Call(ctxT(t), "echo", nil, Binding{})
+	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "yyy…") {
+		t.Errorf("long Content-Type: %d bytes: %.200s", len(fmt.Sprint(err)), err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"syscall"
+	"unicode/utf8"
 )
 
 // transportError classifies a failure before the response headers: the
@@ -106,7 +107,24 @@ func causeText(err error) string {
 	if err == nil {
 		return "unknown error"
 	}
-	return err.Error()
+	return clipText(err.Error(), maxCauseText)
+}
+
+// maxCauseText bounds the text of a transport error in a message: net/http
+// quotes what the deployment sent (a malformed header line of up to
+// megabytes), and a message stays one readable line.
+const maxCauseText = 300
+
+// clipText cuts s to at most n bytes (not inside a character), marking the
+// cut with "…".
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

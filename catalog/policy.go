@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/base64"
 	"errors"
 	"io"
 	"net"
@@ -212,6 +213,22 @@ func URLPassword(target string) string {
 	}
 	p, _ := u.User.Password()
 	return p
+}
+
+// URLSecrets are the secrets of a URL's userinfo: its password and the
+// credential net/http sends for it (base64 of "user:password", which a
+// deployment that echoes its request headers would show); nil when it has
+// no password.
+func URLSecrets(target string) []string {
+	u, err := url.Parse(strings.TrimSpace(target))
+	if err != nil || u.User == nil {
+		return nil
+	}
+	p, ok := u.User.Password()
+	if !ok || p == "" {
+		return nil
+	}
+	return []string{p, base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + p))}
 }
 
 // PlainHTTPWarning is the warning of a credential about to go over plain

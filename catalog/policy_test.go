@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -88,6 +89,11 @@ func TestRedirectPolicy(t *testing.T) {
 			http.Redirect(w, r, "/a/v1/tools/echo", http.StatusTemporaryRedirect)
 		case "/a/v1/tools/away":
 			http.Redirect(w, r, other.URL+"/a/v1/tools/echo", http.StatusPermanentRedirect)
+		case "/a/v1/tools/choices":
+			// A 3xx that net/http does not follow (no Location).
+			writeJSON(w, http.StatusMultipleChoices, `{"ok":true,"isError":false,"result":"x"}`)
+		case "/a/v1/tools/bare":
+			writeJSON(w, http.StatusFound, `{"ok":true,"isError":false,"result":"x"}`)
 		case "/a/v1/tools/echo":
 			b, _ := io.ReadAll(r.Body)
 			writeJSON(w, 200, `{"ok":true,"isError":false,"result":`+strings.TrimSpace(string(mustJSON(r.Method+" "+string(b))))+`}`)
@@ -113,8 +119,10 @@ func TestRedirectPolicy(t *testing.T) {
 		t.Errorf("same-origin 307: %s %v", resultOf(res), err)
 	}
 	for name, want := range map[string]string{
-		"found": "deployment answered POST /v1/tools/found with 302 Found; agsh follows no such redirect for a call, so the call did not run",
-		"moved": "deployment answered POST /v1/tools/moved with 301 Moved Permanently; agsh follows no such redirect for a call, so the call did not run",
+		"found":   "deployment answered POST /v1/tools/found with 302 Found; agsh follows no such redirect for a call, so the call did not run",
+		"moved":   "deployment answered POST /v1/tools/moved with 301 Moved Permanently; agsh follows no such redirect for a call, so the call did not run",
+		"choices": "deployment answered POST /v1/tools/choices with 300 Multiple Choices; agsh follows no such redirect for a call, so the call did not run",
+		"bare":    "deployment answered POST /v1/tools/bare with 302 Found; agsh follows no such redirect for a call, so the call did not run",
 		"away": "deployment redirected POST /v1/tools/away to another origin (" + origin(mustURL(other.URL)) +
 			"); refused: a call and its credential go only to " + origin(mustURL(target.URL)) + ", so the call did not run",
 	} {
@@ -181,6 +189,14 @@ func TestPolicyClientMasks(t *testing.T) {
 func TestURLPasswordAndWarning(t *testing.T) {
 	if p := URLPassword("https://user:s3cret-pw@host/agent"); p != "s3cret-pw" {
 		t.Errorf("URLPassword = %q", p)
+	}
+	// The password and the basic credential net/http sends for it.
+	if s := URLSecrets("https://user:s3cret-pw@host/agent"); len(s) != 2 || s[0] != "s3cret-pw" ||
+		s[1] != base64.StdEncoding.EncodeToString([]byte("user:s3cret-pw")) {
+		t.Errorf("URLSecrets = %q", s)
+	}
+	if s := URLSecrets("https://user@host/agent"); s != nil {
+		t.Errorf("URLSecrets without a password = %q", s)
 	}
 	for target, want := range map[string]string{
 		"http://deploy.example:8080/a": "warning: the credential goes to deploy.example over plain http://, unencrypted; use https://",

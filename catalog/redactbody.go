@@ -64,7 +64,12 @@ func (r *redactReader) Read(p []byte) (int, error) {
 		}
 		n, err := r.r.Read(r.buf)
 		r.err = err
-		data := append(r.held, r.buf[:n]...)
+		// out is drained before the next read, so it may alias buf: what
+		// was read is copied only when a held tail goes before it.
+		data := r.buf[:n]
+		if len(r.held) > 0 {
+			data = append(r.held, data...)
+		}
 		r.held = nil
 		var keep int
 		r.out, keep = r.mask(data, err != nil)

@@ -58,12 +58,16 @@ func (c *Client) streamCall(ctx context.Context, r *request, resp *http.Response
 	}
 	a.Streamed = true
 	// The text is written through, not held: its bound is the streamed
-	// one.
+	// one. What follows it is held again, so the held bound counts it
+	// with the head: an answer that ends in an endless member after its
+	// result cannot grow agsh up to the streamed bound.
+	held := b.in.limit
 	b.in.limit = max(b.in.limit, c.opts.MaxStreamedBytes)
 	if err := s.copyString(w); err != nil {
 		return nil, true, c.streamError(ctx, r, resp, b, err)
 	}
-	tail, err := readBody(s.br, 0, b.in.limit)
+	tailIn := &boundedReader{r: s.br, limit: max(held-int64(len(s.held)), 0), named: held}
+	tail, err := readBody(tailIn, 0, tailIn.limit)
 	if err != nil {
 		return nil, true, c.streamError(ctx, r, resp, b, err)
 	}

@@ -40,6 +40,7 @@ type Stream struct {
 	wait  [2]span
 	nwait int
 	scan  int
+	from  int // buf has no newline between scan and from
 	n     int // lines reformatted so far
 	fmt   lineFormat
 	raw   bool // verbatim from here on
@@ -112,15 +113,19 @@ func (s *Stream) feed(p []byte) {
 		s.put(p)
 		return
 	}
+	// The line being received was searched for its newline up to from
+	// already.
+	from := max(s.scan, s.from)
 	s.buf = append(s.buf, p...)
 	i := s.scan
 	for {
-		j := bytes.IndexByte(s.buf[i:], '\n')
+		j := bytes.IndexByte(s.buf[from:], '\n')
 		if j < 0 {
 			break
 		}
-		line := span{i, i + j}
-		i += j + 1
+		line := span{i, from + j}
+		i = from + j + 1
+		from = i
 		if s.nwait < 2 {
 			s.wait[s.nwait] = line
 			s.nwait++
@@ -140,6 +145,10 @@ func (s *Stream) feed(p []byte) {
 			s.put(nil)
 		}
 	}
+	if len(s.buf)-i > HoldLimit {
+		s.longLine(i)
+		return
+	}
 	// Keep what waits at the front of buf.
 	k := i
 	if s.nwait > 0 {
@@ -152,7 +161,31 @@ func (s *Stream) feed(p []byte) {
 		s.wait[w].b -= k
 	}
 	s.scan = i - k
+	s.from = len(s.buf)
 	s.put(nil)
+}
+
+// longLine ends the reformatting at the line being received, from i in
+// buf, which is longer than HoldLimit: it is not held until its newline
+// (one that never ends would grow agsh without bound). The lines waiting
+// before it are reformatted; from it on the rest prints as received.
+func (s *Stream) longLine(i int) {
+	for w := 0; w < s.nwait; w++ {
+		if s.emit(s.buf[s.wait[w].a:s.wait[w].b]); s.raw {
+			s.out = append(s.out, '\n')
+			s.put(s.buf[s.wait[w].b+1:])
+			s.buf, s.nwait, s.scan = nil, 0, 0
+			return
+		}
+	}
+	s.raw = true
+	s.notes = append(s.notes, "note: line "+strconv.Itoa(s.n+1)+" of the "+s.command+
+		" result is longer than "+strconv.Itoa(HoldLimit>>20)+" MiB; from it on the rest is printed as received")
+	if s.n > 0 && s.fmt.joins() {
+		s.out = append(s.out, '\n')
+	}
+	s.put(s.buf[i:])
+	s.buf, s.nwait, s.scan = nil, 0, 0
 }
 
 // put writes out and then p.

@@ -178,3 +178,51 @@ func BenchmarkIssue15ReadStream50MB(b *testing.B) {
 		s.Close()
 	}
 }
+
+// TestStreamLongLine: past HoldLimit, a line longer than HoldLimit is not
+// held until its newline (a deployment could send one that never ends):
+// the lines before it are reformatted, and from it on the rest prints as
+// received, with one note; the stream holds no more than about HoldLimit
+// whatever the line's length (issue 12: memory stays bounded).
+func TestStreamLongLine(t *testing.T) {
+	for _, command := range []string{"read", "grep"} {
+		good := bigRead(HoldLimit+1<<20, "")
+		if command == "grep" {
+			good = bigGrep(HoldLimit + 1<<20)
+		}
+		whole, _ := Reformat(command, good, ReformatOptions{})
+		long, after := "     9|"+strings.Repeat("x", 3*HoldLimit), "    10|after"
+		if command == "grep" {
+			long, after = "9:"+strings.Repeat("x", 3*HoldLimit), "10:after"
+		}
+		text := good + "\n" + long + "\n" + after
+		var out bytes.Buffer
+		s := NewStream(&out, command, ReformatOptions{})
+		held := 0
+		for p := []byte(text); len(p) > 0; {
+			n := min(len(p), 64<<10)
+			if _, err := s.Write(p[:n]); err != nil {
+				t.Fatal(err)
+			}
+			held = max(held, cap(s.buf), cap(s.held))
+			p = p[n:]
+		}
+		end, err := s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sep := "\n"
+		if command == "grep" {
+			sep = ""
+		}
+		if want := whole.Stdout + sep + long + "\n" + after; out.String() != want {
+			t.Errorf("%s: output differs at %d of %d", command, firstDiff(out.String(), want), len(want))
+		}
+		if len(end.Notes) != 1 || !strings.Contains(end.Notes[0], "longer than 8 MiB") || !end.Verbatim {
+			t.Errorf("%s: end %+v", command, end)
+		}
+		if held > 3*HoldLimit {
+			t.Errorf("%s: the stream held %d MiB for a line of %d MiB", command, held>>20, len(long)>>20)
+		}
+	}
+}

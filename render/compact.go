@@ -37,7 +37,15 @@ const indentFlush = 64 << 10
 // not held a second time as its indented text.
 func indent(dst, raw []byte, flush func([]byte) error) ([]byte, error) {
 	depth := 0
+	var err error
+	// newline starts a line at depth; with flush, what was gathered goes
+	// out first once it is indentFlush (at a comma, or between brackets
+	// of a value nested deep enough that its lines are mostly indent).
 	newline := func() {
+		if flush != nil && len(dst) >= indentFlush && err == nil {
+			err = flush(dst)
+			dst = dst[:0]
+		}
 		dst = append(dst, '\n')
 		for i := 0; i < depth; i++ {
 			dst = append(dst, ' ', ' ')
@@ -71,16 +79,13 @@ func indent(dst, raw []byte, flush func([]byte) error) ([]byte, error) {
 		case ',':
 			dst = append(dst, c)
 			newline()
-			if flush != nil && len(dst) >= indentFlush {
-				if err := flush(dst); err != nil {
-					return dst, err
-				}
-				dst = dst[:0]
-			}
 		case ':':
 			dst = append(dst, ':', ' ')
 		default:
 			dst = append(dst, c)
+		}
+		if err != nil {
+			return dst, err
 		}
 	}
 	return dst, nil

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,12 +81,21 @@ type hostileResult struct {
 
 // runHostile runs agsh with args and env (added to a clean environment),
 // stdout discarded when discard is set; a watchdog kills it past killRSS or
-// after limit.
+// after limit. Its peak RSS is GNU time's (/usr/bin/time -f %M) when that
+// is installed: a process forked by this (big) test process starts with
+// the test's own resident set as its high-water mark, so getrusage of the
+// child, the fallback, is only an upper bound.
 func runHostile(t *testing.T, env []string, discard bool, limit time.Duration, args ...string) hostileResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, builtAgsh(t), args...)
+	argv := append([]string{builtAgsh(t)}, args...)
+	rssFile := ""
+	if gnuTime() {
+		rssFile = filepath.Join(t.TempDir(), "rss")
+		argv = append([]string{"/usr/bin/time", "-f", "%M", "-o", rssFile}, argv...)
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "NO_COLOR=1",
 		"AGENT_SHELL_BEARER_TOKEN=" + hostileToken, "HTTP_PROXY=", "HTTPS_PROXY=", "NO_PROXY="}, env...)
 	var out, errb bytes.Buffer
@@ -94,6 +105,20 @@ func runHostile(t *testing.T, env []string, discard bool, limit time.Duration, a
 		cmd.Stdout = &out
 	}
 	cmd.Stderr = &errb
+	// agsh itself: the child of time when wrapped.
+	agshPid := func() int {
+		if rssFile == "" {
+			return cmd.Process.Pid
+		}
+		return childPid(cmd.Process.Pid)
+	}
+	cmd.Cancel = func() error {
+		if pid := agshPid(); pid > 0 && pid != cmd.Process.Pid {
+			// time then reports and exits.
+			return syscall.Kill(pid, syscall.SIGKILL)
+		}
+		return cmd.Process.Kill()
+	}
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -108,9 +133,10 @@ func runHostile(t *testing.T, env []string, discard bool, limit time.Duration, a
 			case <-done:
 				return
 			case <-tick.C:
-				if rss := procRSS(cmd.Process.Pid); rss > killRSS {
+				pid := agshPid()
+				if rss := procRSS(pid); pid > 0 && rss > killRSS {
 					killed.Store(fmt.Sprintf("killed at %d MiB RSS", rss>>20))
-					cmd.Process.Kill()
+					syscall.Kill(pid, syscall.SIGKILL)
 					return
 				}
 			}
@@ -124,17 +150,70 @@ func runHostile(t *testing.T, env []string, discard bool, limit time.Duration, a
 	} else if ctx.Err() != nil {
 		r.killed = "killed after " + limit.String()
 	}
-	// The child's high-water mark; on Linux it starts from this process's
-	// resident set at fork, so it is an upper bound (small runs show the
-	// test's own ~40–120 MiB).
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+	if rssFile != "" {
+		b, _ := os.ReadFile(rssFile)
+		f := strings.Fields(string(b))
+		if len(f) > 0 {
+			kb, _ := strconv.ParseInt(f[len(f)-1], 10, 64)
+			r.maxRSS = kb << 10
+		}
+	} else if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.maxRSS = ru.Maxrss << 10
 	}
 	r.exit = cmd.ProcessState.ExitCode()
+	if r.killed != "" {
+		r.exit = -1
+	}
 	_ = err
-	t.Logf("%v: exit %d, peak RSS %d MiB, %s %s\nstderr: %s", args, r.exit, r.maxRSS>>20,
+	t.Logf("case %s %v: exit %d, peak RSS %d MiB, %s %s\nstderr: %s", hostileMode(env), args, r.exit, r.maxRSS>>20,
 		r.took.Round(10*time.Millisecond), r.killed, strings.TrimSpace(r.stderr))
 	return r
+}
+
+// hostileMode names a run for the figures: the mode its target selects.
+func hostileMode(env []string) string {
+	mode := "-"
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "AGENT_SHELL_TARGET="); ok {
+			if u, err := url.Parse(v); err == nil {
+				mode, _, _ = strings.Cut(strings.TrimPrefix(u.Path, "/"), "/")
+			}
+		}
+	}
+	for _, e := range env {
+		if strings.HasPrefix(e, "AGSH_MAX_ANSWER_BYTES=") || strings.HasPrefix(e, "GODEBUG=") {
+			mode += "," + e
+		}
+	}
+	return mode
+}
+
+var (
+	gnuTimeOnce sync.Once
+	gnuTimeOK   bool
+)
+
+// gnuTime reports whether /usr/bin/time is GNU time (-f, -o).
+func gnuTime() bool {
+	gnuTimeOnce.Do(func() {
+		out, err := exec.Command("/usr/bin/time", "-f", "%M", "-o", os.DevNull, "true").CombinedOutput()
+		gnuTimeOK = err == nil && len(out) == 0
+	})
+	return gnuTimeOK
+}
+
+// childPid is the first child of pid, 0 when it has none (yet).
+func childPid(pid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	n, _ := strconv.Atoi(f[0])
+	return n
 }
 
 // procRSS is a process's resident set in bytes, 0 when unknown.
@@ -265,8 +344,11 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 					return
 				}
 			}
+		case "long-line":
+			answer(w, `{"ok":true,"tools":[{"name":"read"}]}`)
 		case "help":
-			answer(w, `{"ok":true,"tools":[{"name":"evil\u202eexe.sh","title":"Title \u001b]2;PWNED\u0007 &#27;[2J"},{"name":"echo","title":"Echo"}]}`)
+			answer(w, `{"ok":true,"tools":[{"name":"evil\u202eexe.sh","title":"Title \u001b]2;PWNED\u0007 &#27;[2J"},`+
+				`{"name":"evbad\u009b2J"},{"name":"echo","title":"Echo"}]}`)
 		default:
 			answer(w, `{"ok":true,"tools":[{"name":"echo"}]}`)
 		}
@@ -282,6 +364,9 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 				fmt.Fprintf(&b, `,"%sa%s":{"type":"string"}`, strings.Repeat("_", i%50+1), strings.Repeat("$", i/50))
 			}
 			answer(w, `{"ok":true,"tool":{"name":"echo","inputSchema":{"type":"object","properties":{`+b.String()[1:]+`}}}}`)
+		case "long-line":
+			answer(w, `{"ok":true,"tool":{"name":"read","inputSchema":{"type":"object","properties":{"path":{"type":"string"},`+
+				`"offset":{"type":"integer"},"limit":{"type":"integer"}},"required":["path"]}}}`)
 		case "huge-desc":
 			desc := strings.Repeat("word *em* `code` [l](http://x) ", 15<<20/32)
 			answer(w, `{"ok":true,"tool":{"name":"echo","description":`+jsonString(desc)+`,"inputSchema":{"type":"object"}}}`)
@@ -298,6 +383,37 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case mode == "endless-call":
 		endlessAnswer(w, `{"ok":true,"result":[`)
+	case mode == "stream-tail":
+		// A result that streams, then a member that never ends: it is
+		// held, so it is bounded as a held answer is.
+		// (One string: no values for the value bound to count.)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"ok":true,"isError":false,"result":"hi","junk":"`)
+		chunk := bytes.Repeat([]byte("j"), 1<<20)
+		for {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	case mode == "long-line":
+		// A read result whose first line is 1 GiB long: past the hold
+		// limit the curated read reformats line by line, and a line is
+		// not held to its newline.
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"ok":true,"isError":false,"result":"     1|`)
+		chunk := bytes.Repeat([]byte("a"), 1<<20)
+		for n := 0; n < 1<<10; n++ {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+		io.WriteString(w, `"}`)
+	case mode == "deep-json":
+		// Ten values nested 9,800 levels (encoding/json takes 10,000):
+		// 490 KB that indent to 1.9 GB.
+		w.Header().Set("Content-Type", "application/json")
+		one := strings.Repeat(`[{"a":`, 4900) + "1" + strings.Repeat(`}]`, 4900)
+		io.WriteString(w, `{"ok":true,"isError":false,"result":[`+one+strings.Repeat(","+one, 9)+`]}`)
 	case mode == "big-call":
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"ok":true,"isError":false,"result":"`)
@@ -448,6 +564,25 @@ func TestHostileDeployment(t *testing.T) {
 				}
 			}
 		}
+		// What follows a streamed result is held: the held bound, not the
+		// streamed one (2 GiB), ends an endless member after it.
+		r7 := runHostile(t, []string{target("stream-tail")}, true, limit, "echo")
+		oneLine(t, r7, "POST /v1/tools/echo", "128 MiB", "AGSH_MAX_ANSWER_BYTES")
+		if r7.exit != 5 || r7.killed != "" || r7.maxRSS >= rssBound {
+			t.Errorf("endless member after a streamed result: exit %d, peak RSS %d MiB %s", r7.exit, r7.maxRSS>>20, r7.killed)
+		}
+		// A curated read whose one line is 1 GiB: printed as received from
+		// that line, memory flat.
+		r8 := runHostile(t, []string{target("long-line")}, true, limit, "read", "/x")
+		if r8.exit != 0 || r8.killed != "" || r8.maxRSS >= rssBound || !strings.Contains(r8.stderr, "longer than 8 MiB") {
+			t.Errorf("1 GiB read line: exit %d, peak RSS %d MiB %s, stderr %q", r8.exit, r8.maxRSS>>20, r8.killed, r8.stderr)
+		}
+		// Deep values indent to far more than they weigh: written as
+		// indented, not held (before: 690 MiB for 490 KB).
+		r9 := runHostile(t, []string{target("deep-json")}, true, limit, "echo", "--output", "json")
+		if r9.exit != 0 || r9.killed != "" || r9.maxRSS >= 384<<20 {
+			t.Errorf("deep JSON: exit %d, peak RSS %d MiB %s", r9.exit, r9.maxRSS>>20, r9.killed)
+		}
 		r6 := runHostile(t, []string{target("echo"), "AGSH_MAX_ANSWER_BYTES=lots"}, true, limit, "echo")
 		if r6.exit != 2 {
 			t.Errorf("AGSH_MAX_ANSWER_BYTES=lots: exit %d", r6.exit)
@@ -545,6 +680,14 @@ func TestHostileDeployment(t *testing.T) {
 		if r.exit != 0 || strings.Contains(r.stdout+r.stderr, h.password) || !strings.Contains(r.stdout, "***") {
 			t.Errorf("URL password: exit %d, %q %q", r.exit, r.stdout, r.stderr)
 		}
+		// Without a token net/http sends the URL's userinfo as a basic
+		// credential: echoed back, it is masked too.
+		r = runHostile(t, []string{"AGENT_SHELL_TARGET=" + u + "/echo-token", "AGENT_SHELL_BEARER_TOKEN="}, false, limit,
+			"echo", "--output", "json")
+		if basic := base64.StdEncoding.EncodeToString([]byte("agent:" + h.password)); r.exit != 0 ||
+			strings.Contains(r.stdout+r.stderr, basic) || !strings.Contains(r.stdout, `"auth": "Basic ***"`) {
+			t.Errorf("URL password as a basic credential: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+		}
 		r = runHostile(t, []string{"AGENT_SHELL_TARGET=" + u + "/shape-null"}, false, limit, "echo")
 		if strings.Contains(r.stderr, h.password) || strings.Contains(r.stderr, "agent:") {
 			t.Errorf("URL password in a message: %q", r.stderr)
@@ -614,6 +757,9 @@ func TestHostileDeployment(t *testing.T) {
 				}
 			}
 		}
+		// The shell on a terminal: help, a tool's help and the completion
+		// list of the deployment's names (raw bytes of the pane).
+		t.Run("repl", func(t *testing.T) { hostileREPL(t, bin, target("help")) })
 		// Help is agsh's page: escaped also when piped.
 		r := runHostile(t, []string{target("help")}, false, limit, "help")
 		if rawFromDeployment.MatchString(r.stdout) || strings.Contains(r.stdout, "\x1b") ||
@@ -627,3 +773,44 @@ func TestHostileDeployment(t *testing.T) {
 // the terminal: the payloads' own sequences, BEL, C1 controls and bidi
 // overrides.
 var rawFromDeployment = regexp.MustCompile("\x1b\\]2;|\x1b\\]52;|\x1b\\[2J|\a|\u009b|\u202e")
+
+// hostileREPL drives the interactive shell in tmux against the hostile
+// help deployment and scans every byte the pane received (pipe-pane) for
+// what only the deployment's text could have put there.
+func hostileREPL(t *testing.T, bin, target string) {
+	requireTmux(t)
+	dir := t.TempDir()
+	sock, raw := filepath.Join(dir, "tmux.sock"), filepath.Join(dir, "pane.raw")
+	tm := func(args ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-S", sock}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	line := fmt.Sprintf("env HOME=%q TERM=xterm-256color CLICOLOR_FORCE=1 AGENT_SHELL_BEARER_TOKEN=%s %q %q; sleep 30",
+		dir, hostileToken, target, bin)
+	tm("new-session", "-d", "-s", "h", "-x", "100", "-y", "60", line)
+	t.Cleanup(func() { exec.Command("tmux", "-S", sock, "kill-server").Run() })
+	tm("pipe-pane", "-o", "-t", "h", "cat >> "+raw)
+	s := &tmuxSession{t: t, name: "h", sock: sock}
+	s.waitFor("hostile ❯")
+	s.keys("help", "Enter")
+	s.waitFor("COMMANDS")
+	s.keys("clear", "Enter")
+	s.keys("help evil\u202eexe.sh", "Enter")
+	s.waitFor("SYNOPSIS")
+	s.keys("ev", "Tab")
+	s.waitFor("evbad")
+	s.keys("C-u", "exit", "Enter")
+	s.waitFor("no session")
+	out, _ := os.ReadFile(raw)
+	if found := rawFromDeployment.FindString(string(out)); found != "" {
+		t.Errorf("raw %q reached the terminal:\n%q", found, out)
+	}
+	for _, want := range []string{`\x1b]2;PWNED\x07`, `evil\u202eexe.sh`, `evbad\u009b2J`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the escaped %s is missing:\n%q", want, out)
+		}
+	}
+}

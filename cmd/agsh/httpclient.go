@@ -25,8 +25,8 @@ func (a *app) httpClient() *http.Client {
 // the run like the token; a credential about to go over plain http:// off
 // loopback gets one warning line.
 func (a *app) newClient(target string, o catalog.Options) (*catalog.Client, error) {
-	if p := catalog.URLPassword(target); p != "" {
-		a.setSecrets(p)
+	if p := catalog.URLSecrets(target); p != nil {
+		a.setSecrets(p...)
 		o.HTTPClient = a.httpClient() // masks it in every answer too
 	}
 	if v := strings.TrimSpace(a.getenv(maxAnswerVar)); v != "" {

@@ -242,3 +242,35 @@ func TestCommonPrefixAndSpan(t *testing.T) {
 		}
 	}
 }
+
+// Candidates are deployment names: in the list and, once inserted, in the
+// line, a bidi control, a zero-width space or a C1 control shows escaped
+// (issue 12), so no name can pose as another or drive the terminal;
+// right-to-left letters and emoji joiners stay.
+func TestTabListEscapesNames(t *testing.T) {
+	answers := map[string]Completion{
+		"ev": {Start: 0, End: 2, Candidates: []Candidate{{Text: "evil\u202eexe"}, {Text: "evbad\u009b2J"},
+			{Text: "evzw\u200bx", Description: "d\u2066 \u009b"}, {Text: "ev\u05e9\u200d"}}},
+		"evi": {Start: 0, End: 3, Candidates: cands("evil\u202eexe")},
+	}
+	h := newHarness(t, Config{Completer: &fakeCompleter{answers: answers}})
+	h.typeText("ev")
+	seq := h.m.comp.seq
+	h.key(tea.KeyTab)
+	h.until(func() bool { return h.answered(seq + 1) })
+	want := "agent ❯ ev[ ]\nevil\\u202eexe\nevbad\\u009b2J\nevzw\\u200bx    d\\u2066 \\u009b\nev\u05e9\u200d"
+	if got := h.view(); got != want {
+		t.Fatalf("view %q, want %q", got, want)
+	}
+	h = newHarness(t, Config{Completer: &fakeCompleter{answers: answers}})
+	h.typeText("evi")
+	seq = h.m.comp.seq
+	h.key(tea.KeyTab)
+	h.until(func() bool { return h.answered(seq + 1) })
+	if got, want := h.view(), "agent ❯ evil\\u202eexe [ ]"; got != want {
+		t.Fatalf("line %q, want %q", got, want)
+	}
+	if got := string(h.m.ed.buf); got != "evil\u202eexe " {
+		t.Fatalf("the line holds %q: the name itself must stay", got)
+	}
+}

@@ -188,7 +188,8 @@ func (m *model) cancelLine() tea.Cmd {
 }
 
 // echo is what stays above the prompt for the lines typed: each with its
-// prompt, credentials masked, suffix after the last.
+// prompt, credentials masked, drawn as the editor drew it (control
+// characters as ^X, bidi controls escaped), suffix after the last.
 func (m *model) echo(suffix string) string {
 	lines := append(append([]string(nil), m.pending...), m.ed.text())
 	var b strings.Builder
@@ -199,7 +200,7 @@ func (m *model) echo(suffix string) string {
 				b.WriteByte('\n')
 			}
 			b.WriteString(m.promptFor(n))
-			b.WriteString(maskSecrets(part, m.cfg.Secrets))
+			b.WriteString(drawn(maskSecrets(part, m.cfg.Secrets)))
 			n++
 		}
 	}

@@ -390,3 +390,18 @@ func TestWindowSize(t *testing.T) {
 		t.Fatalf("width %d", h.m.width)
 	}
 }
+
+// The echo of a line run is drawn as the editor drew it: a completed name's
+// bidi control or zero-width space shows escaped, never raw (issue 12); the
+// command runs with the line as typed.
+func TestEchoEscapesLikeTheEditor(t *testing.T) {
+	r := &fakeRunner{}
+	h := newHarness(t, Config{Runner: r})
+	h.line("help evil\u202eexe zw\u200bsp \u05e9")
+	if got, want := h.lines[0], "agent ❯ help evil\\u202eexe zw\\u200bsp \u05e9"; got != want {
+		t.Fatalf("echo %q, want %q", got, want)
+	}
+	if got := r.ran(); len(got) != 1 || got[0] != "help evil\u202eexe zw\u200bsp \u05e9" {
+		t.Fatalf("ran %q", got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agsh-dev/agsh/render"
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mattn/go-runewidth"
@@ -252,12 +253,14 @@ func (m *model) fitAfter(used int, s string) string {
 }
 
 // visible replaces control characters (a description's newline, a tab) so
-// that one entry stays on one row.
+// that one entry stays on one row, and shows C1 controls, bidi controls and
+// the zero-width space escaped (render.SafeLabel): candidates are the
+// deployment's names, which must not drive the terminal or pose as others.
 func visible(s string) string {
-	return strings.Map(func(r rune) rune {
+	return render.SafeLabel(strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f {
 			return ' '
 		}
 		return r
-	}, s)
+	}, s))
 }

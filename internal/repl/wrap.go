@@ -3,6 +3,7 @@ package repl
 import (
 	"strings"
 
+	"github.com/agsh-dev/agsh/render"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mattn/go-runewidth"
 )
@@ -10,7 +11,8 @@ import (
 // wrap draws prompt followed by rs, the cursor in reverse video on rune
 // index cur (cur == len(rs): a cell after the text; -1: no cursor), broken
 // into rows of the terminal's width (bubbletea would cut longer rows).
-// Control characters show as ^X.
+// Control characters show as ^X; C1 and bidi controls and the zero-width
+// space as \u escapes.
 func (m *model) wrap(prompt string, rs []rune, cur int) []string {
 	var rows []string
 	var b strings.Builder
@@ -39,6 +41,26 @@ func (m *model) wrap(prompt string, rs []rune, cur int) []string {
 	return append(rows, b.String())
 }
 
+// drawn is s as the editor draws it, rune by rune (cellOf).
+func drawn(s string) string {
+	plain := true
+	for _, r := range s {
+		if c, _ := cellOf(r); c != string(r) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		c, _ := cellOf(r)
+		b.WriteString(c)
+	}
+	return b.String()
+}
+
 // cellOf is how a rune of the line is drawn and how many columns it takes.
 func cellOf(r rune) (string, int) {
 	switch {
@@ -46,6 +68,13 @@ func cellOf(r rune) (string, int) {
 		return "^" + string(r+'@'), 2
 	case r == 0x7f:
 		return "^?", 2
+	case r >= 0x80:
+		// A C1 control, a bidi control or a zero-width space (a name
+		// completed from the deployment, a paste) shows escaped.
+		if c := string(r); render.SafeLabel(c) != c {
+			c = render.SafeLabel(c)
+			return c, len(c)
+		}
 	}
 	w := runewidth.RuneWidth(r)
 	if w == 0 {
