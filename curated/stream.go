@@ -33,23 +33,24 @@ type Stream struct {
 
 	held  []byte // the text, while it is at most HoldLimit
 	lines bool   // past HoldLimit: reformatting line by line
-	// buf holds the lines not reformatted yet: up to two complete lines
-	// wait (a read's closing notice is a blank line and a bracketed one),
-	// then the line being received, from scan on.
+	// Up to two complete lines wait (a read's closing notice is a blank
+	// line and a bracketed one); between writes they and the line being
+	// received (from scan on) are in buf. A write's complete lines are
+	// reformatted where they are: only what waits at its end is copied
+	// (into spare, which then becomes buf).
 	buf   []byte
-	wait  [2]span
+	spare []byte
+	wait  [2][]byte
 	nwait int
 	scan  int
 	n     int // lines reformatted so far
 	fmt   lineFormat
+	read  bool // fmt is readLines (called directly, not through fmt)
 	raw   bool // verbatim from here on
 	out   []byte
 	err   error
 	notes []string
 }
-
-// span is a line's bounds in buf.
-type span struct{ a, b int }
 
 // NewStream returns the reformatting stream of command (Streams) onto w.
 func NewStream(w io.Writer, command string, opts ReformatOptions) *Stream {
@@ -79,13 +80,13 @@ func (s *Stream) Write(p []byte) (int, error) {
 		}
 		s.lines = true
 		s.fmt = newLineFormat(s.command, s.opts)
-		// The held lines are reformatted where they are; what still waits
-		// moves to a small buffer, so that the held one is let go.
-		s.buf, s.held = s.held, nil
-		s.feed(nil)
-		if s.buf != nil {
-			s.buf = append(make([]byte, 0, len(s.buf)+len(p)), s.buf...)
-		}
+		_, s.read = s.fmt.(readLines)
+		// The held lines are reformatted where they are, as a write's;
+		// what still waits moves to a small buffer, so that the held one
+		// is let go.
+		held := s.held
+		s.held = nil
+		s.feed(held)
 	}
 	s.feed(p)
 	if s.err != nil {
@@ -105,21 +106,55 @@ func (s *Stream) hold(p []byte) {
 	s.held = append(s.held, p...)
 }
 
-// feed reformats the complete lines of buf and p but the two last.
+// feed reformats the complete lines received so far but the two last.
 func (s *Stream) feed(p []byte) {
 	s.out = s.out[:0]
 	if s.raw {
 		s.put(p)
 		return
 	}
-	s.buf = append(s.buf, p...)
-	i := s.scan
+	j := bytes.IndexByte(p, '\n')
+	if j < 0 {
+		s.buf = append(s.buf, p...) // the line being received goes on
+		s.put(nil)
+		return
+	}
+	// The line being received ends in p: it is completed in buf and
+	// taken; p's own lines are taken where they are.
+	s.buf = append(s.buf, p[:j+1]...)
+	p = p[j+1:]
+	if _, ok := s.take(s.buf, s.scan); !ok {
+		s.put(p)
+		return
+	}
+	i, ok := s.take(p, 0)
+	if !ok {
+		return
+	}
+	// What waits (in buf or p) and the line begun moves to spare.
+	nb := s.spare[:0]
+	for w := 0; w < s.nwait; w++ {
+		a := len(nb)
+		nb = append(append(nb, s.wait[w]...), '\n')
+		s.wait[w] = nb[a : len(nb)-1 : len(nb)-1]
+	}
+	s.scan = len(nb)
+	nb = append(nb, p[i:]...)
+	s.spare, s.buf = s.buf[:0], nb
+	s.put(nil)
+}
+
+// take reformats the complete lines of data from i on, the two last
+// excepted (they wait), and returns where the line after them begins.
+// false: a line was not in the format; the rest of data went verbatim,
+// and what waited, which is then let go.
+func (s *Stream) take(data []byte, i int) (int, bool) {
 	for {
-		j := bytes.IndexByte(s.buf[i:], '\n')
+		j := bytes.IndexByte(data[i:], '\n')
 		if j < 0 {
-			break
+			return i, true
 		}
-		line := span{i, i + j}
+		line := data[i : i+j]
 		i += j + 1
 		if s.nwait < 2 {
 			s.wait[s.nwait] = line
@@ -128,31 +163,20 @@ func (s *Stream) feed(p []byte) {
 		}
 		first := s.wait[0]
 		s.wait[0], s.wait[1] = s.wait[1], line
-		s.emit(s.buf[first.a:first.b])
+		s.emit(first)
 		if s.raw {
 			// The rest goes as received.
+			s.out = append(append(s.out, '\n'), s.wait[0]...)
+			s.out = append(append(s.out, '\n'), s.wait[1]...)
 			s.out = append(s.out, '\n')
-			s.put(s.buf[s.wait[0].a:])
-			s.buf, s.nwait, s.scan = nil, 0, 0
-			return
+			s.put(data[i:])
+			s.buf, s.spare, s.wait, s.nwait, s.scan = nil, nil, [2][]byte{}, 0, 0
+			return 0, false
 		}
 		if len(s.out) >= flushSize {
 			s.put(nil)
 		}
 	}
-	// Keep what waits at the front of buf.
-	k := i
-	if s.nwait > 0 {
-		k = s.wait[0].a
-	}
-	n := copy(s.buf, s.buf[k:])
-	s.buf = s.buf[:n]
-	for w := 0; w < s.nwait; w++ {
-		s.wait[w].a -= k
-		s.wait[w].b -= k
-	}
-	s.scan = i - k
-	s.put(nil)
 }
 
 // put writes out and then p.
@@ -172,7 +196,13 @@ func (s *Stream) put(p []byte) {
 // emit reformats one line onto out; a line not in the format turns the
 // stream verbatim from it on.
 func (s *Stream) emit(l []byte) {
-	out, ok := s.fmt.line(s.out, l, s.n == 0)
+	var out []byte
+	var ok bool
+	if s.read {
+		out, ok = readLines{}.line(s.out, l, s.n == 0)
+	} else {
+		out, ok = s.fmt.line(s.out, l, s.n == 0)
+	}
 	if !ok {
 		s.raw = true
 		s.notes = append(s.notes, "note: the "+s.command+" result is not in its usual format from line "+
@@ -209,9 +239,7 @@ func (s *Stream) Close() (StreamEnd, error) {
 	}
 	// The lines still waiting, and the last (no newline after it).
 	var all [][]byte
-	for w := 0; w < s.nwait; w++ {
-		all = append(all, s.buf[s.wait[w].a:s.wait[w].b])
-	}
+	all = append(all, s.wait[:s.nwait]...)
 	all = append(all, s.buf[s.scan:])
 	lines, notes := s.fmt.last(all)
 	for i, l := range lines {
@@ -224,7 +252,7 @@ func (s *Stream) Close() (StreamEnd, error) {
 			break
 		}
 	}
-	s.buf = nil
+	s.buf, s.spare = nil, nil
 	s.notes = append(s.notes, notes...)
 	if !s.raw {
 		s.out = append(s.out, s.fmt.end(len(notes) > 0)...)
