@@ -31,8 +31,13 @@ type StreamFunc func() io.Writer
 // flat, so the bound only ends an answer that never ends.
 const DefaultMaxStreamedBytes = 2 << 30
 
-// streamChunk is the size of the reads of a streamed answer.
-const streamChunk = 64 << 10
+// streamChunk is the size of the reads of an answer's head;
+// streamTextChunk of its streamed text, once it streams (fewer reads, and
+// fewer and larger writes down the writer's chain, per byte).
+const (
+	streamChunk     = 64 << 10
+	streamTextChunk = 1 << 20
+)
 
 // streamMin: an answer whose declared length is at most this is held
 // whole, as before; streaming it would only cost a buffer. (A variable
@@ -57,6 +62,9 @@ func (c *Client) streamCall(ctx context.Context, r *request, resp *http.Response
 		return s.rest(nil)
 	}
 	a.Streamed = true
+	// Reads of the text go through a larger buffer (reads bigger than
+	// the head's buffer bypass it once what it holds is taken).
+	s.br = bufio.NewReaderSize(s.br, streamTextChunk)
 	// The text is written through, not held: its bound is the streamed
 	// one. What follows it is held again, so the held bound counts it
 	// with the head: an answer that ends in an endless member after its

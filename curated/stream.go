@@ -33,24 +33,24 @@ type Stream struct {
 
 	held  []byte // the text, while it is at most HoldLimit
 	lines bool   // past HoldLimit: reformatting line by line
-	// buf holds the lines not reformatted yet: up to two complete lines
-	// wait (a read's closing notice is a blank line and a bracketed one),
-	// then the line being received, from scan on.
+	// Up to two complete lines wait (a read's closing notice is a blank
+	// line and a bracketed one); between writes they and the line being
+	// received (from scan on) are in buf. A write's complete lines are
+	// reformatted where they are: only what waits at its end is copied
+	// (into spare, which then becomes buf).
 	buf   []byte
-	wait  [2]span
+	spare []byte
+	wait  [2][]byte
 	nwait int
 	scan  int
-	from  int // buf has no newline between scan and from
 	n     int // lines reformatted so far
 	fmt   lineFormat
+	read  bool // fmt is readLines (called directly, not through fmt)
 	raw   bool // verbatim from here on
 	out   []byte
 	err   error
 	notes []string
 }
-
-// span is a line's bounds in buf.
-type span struct{ a, b int }
 
 // NewStream returns the reformatting stream of command (Streams) onto w.
 func NewStream(w io.Writer, command string, opts ReformatOptions) *Stream {
@@ -80,13 +80,13 @@ func (s *Stream) Write(p []byte) (int, error) {
 		}
 		s.lines = true
 		s.fmt = newLineFormat(s.command, s.opts)
-		// The held lines are reformatted where they are; what still waits
-		// moves to a small buffer, so that the held one is let go.
-		s.buf, s.held = s.held, nil
-		s.feed(nil)
-		if s.buf != nil {
-			s.buf = append(make([]byte, 0, len(s.buf)+len(p)), s.buf...)
-		}
+		_, s.read = s.fmt.(readLines)
+		// The held lines are reformatted where they are, as a write's;
+		// what still waits moves to a small buffer, so that the held one
+		// is let go.
+		held := s.held
+		s.held = nil
+		s.feed(held)
 	}
 	s.feed(p)
 	if s.err != nil {
@@ -106,75 +106,64 @@ func (s *Stream) hold(p []byte) {
 	s.held = append(s.held, p...)
 }
 
-// feed reformats the complete lines of buf and p but the two last.
+// feed reformats the complete lines received so far but the two last.
 func (s *Stream) feed(p []byte) {
 	s.out = s.out[:0]
 	if s.raw {
 		s.put(p)
 		return
 	}
-	// The line being received was searched for its newline up to from
-	// already.
-	from := max(s.scan, s.from)
-	s.buf = append(s.buf, p...)
-	i := s.scan
-	for {
-		j := bytes.IndexByte(s.buf[from:], '\n')
-		if j < 0 {
-			break
-		}
-		line := span{i, from + j}
-		i = from + j + 1
-		from = i
-		if s.nwait < 2 {
-			s.wait[s.nwait] = line
-			s.nwait++
-			continue
-		}
-		first := s.wait[0]
-		s.wait[0], s.wait[1] = s.wait[1], line
-		s.emit(s.buf[first.a:first.b])
-		if s.raw {
-			// The rest goes as received.
-			s.out = append(s.out, '\n')
-			s.put(s.buf[s.wait[0].a:])
-			s.buf, s.nwait, s.scan = nil, 0, 0
-			return
-		}
-		if len(s.out) >= flushSize {
-			s.put(nil)
-		}
-	}
-	if len(s.buf)-i > HoldLimit {
-		s.longLine(i)
+	j := bytes.IndexByte(p, '\n')
+	if j < 0 {
+		s.buf = append(s.buf, p...) // the line being received goes on
+		s.put(nil)
+		s.boundLine()
 		return
 	}
-	// Keep what waits at the front of buf.
-	k := i
-	if s.nwait > 0 {
-		k = s.wait[0].a
+	// The line being received ends in p: it is completed in buf and
+	// taken; p's own lines are taken where they are.
+	s.buf = append(s.buf, p[:j+1]...)
+	p = p[j+1:]
+	if _, ok := s.take(s.buf, s.scan); !ok {
+		s.put(p)
+		return
 	}
-	n := copy(s.buf, s.buf[k:])
-	s.buf = s.buf[:n]
+	i, ok := s.take(p, 0)
+	if !ok {
+		return
+	}
+	// What waits (in buf or p) and the line begun moves to spare.
+	nb := s.spare[:0]
 	for w := 0; w < s.nwait; w++ {
-		s.wait[w].a -= k
-		s.wait[w].b -= k
+		a := len(nb)
+		nb = append(append(nb, s.wait[w]...), '\n')
+		s.wait[w] = nb[a : len(nb)-1 : len(nb)-1]
 	}
-	s.scan = i - k
-	s.from = len(s.buf)
+	s.scan = len(nb)
+	nb = append(nb, p[i:]...)
+	s.spare, s.buf = s.buf[:0], nb
 	s.put(nil)
+	s.boundLine()
 }
 
-// longLine ends the reformatting at the line being received, from i in
-// buf, which is longer than HoldLimit: it is not held until its newline
-// (one that never ends would grow agsh without bound). The lines waiting
-// before it are reformatted; from it on the rest prints as received.
-func (s *Stream) longLine(i int) {
+// boundLine ends the reformatting at the line being received (buf from
+// scan on) when it is longer than HoldLimit: it is not held until its
+// newline (one that never ends would grow agsh without bound). The lines
+// waiting before it are reformatted; from it on the rest prints as
+// received, with one note.
+func (s *Stream) boundLine() {
+	if s.raw || len(s.buf)-s.scan <= HoldLimit {
+		return
+	}
+	begun := s.buf[s.scan:]
 	for w := 0; w < s.nwait; w++ {
-		if s.emit(s.buf[s.wait[w].a:s.wait[w].b]); s.raw {
+		if s.emit(s.wait[w]); s.raw {
+			for _, r := range s.wait[w+1 : s.nwait] {
+				s.out = append(append(s.out, '\n'), r...)
+			}
 			s.out = append(s.out, '\n')
-			s.put(s.buf[s.wait[w].b+1:])
-			s.buf, s.nwait, s.scan = nil, 0, 0
+			s.put(begun)
+			s.letGo()
 			return
 		}
 	}
@@ -184,8 +173,48 @@ func (s *Stream) longLine(i int) {
 	if s.n > 0 && s.fmt.joins() {
 		s.out = append(s.out, '\n')
 	}
-	s.put(s.buf[i:])
-	s.buf, s.nwait, s.scan = nil, 0, 0
+	s.put(begun)
+	s.letGo()
+}
+
+// letGo drops the lines held for reformatting (the stream is verbatim).
+func (s *Stream) letGo() {
+	s.buf, s.spare, s.wait, s.nwait, s.scan = nil, nil, [2][]byte{}, 0, 0
+}
+
+// take reformats the complete lines of data from i on, the two last
+// excepted (they wait), and returns where the line after them begins.
+// false: a line was not in the format; the rest of data went verbatim,
+// and what waited, which is then let go.
+func (s *Stream) take(data []byte, i int) (int, bool) {
+	for {
+		j := bytes.IndexByte(data[i:], '\n')
+		if j < 0 {
+			return i, true
+		}
+		line := data[i : i+j]
+		i += j + 1
+		if s.nwait < 2 {
+			s.wait[s.nwait] = line
+			s.nwait++
+			continue
+		}
+		first := s.wait[0]
+		s.wait[0], s.wait[1] = s.wait[1], line
+		s.emit(first)
+		if s.raw {
+			// The rest goes as received.
+			s.out = append(append(s.out, '\n'), s.wait[0]...)
+			s.out = append(append(s.out, '\n'), s.wait[1]...)
+			s.out = append(s.out, '\n')
+			s.put(data[i:])
+			s.letGo()
+			return 0, false
+		}
+		if len(s.out) >= flushSize {
+			s.put(nil)
+		}
+	}
 }
 
 // put writes out and then p.
@@ -205,7 +234,13 @@ func (s *Stream) put(p []byte) {
 // emit reformats one line onto out; a line not in the format turns the
 // stream verbatim from it on.
 func (s *Stream) emit(l []byte) {
-	out, ok := s.fmt.line(s.out, l, s.n == 0)
+	var out []byte
+	var ok bool
+	if s.read {
+		out, ok = readLines{}.line(s.out, l, s.n == 0)
+	} else {
+		out, ok = s.fmt.line(s.out, l, s.n == 0)
+	}
 	if !ok {
 		s.raw = true
 		s.notes = append(s.notes, "note: the "+s.command+" result is not in its usual format from line "+
@@ -242,9 +277,7 @@ func (s *Stream) Close() (StreamEnd, error) {
 	}
 	// The lines still waiting, and the last (no newline after it).
 	var all [][]byte
-	for w := 0; w < s.nwait; w++ {
-		all = append(all, s.buf[s.wait[w].a:s.wait[w].b])
-	}
+	all = append(all, s.wait[:s.nwait]...)
 	all = append(all, s.buf[s.scan:])
 	lines, notes := s.fmt.last(all)
 	for i, l := range lines {
@@ -257,7 +290,7 @@ func (s *Stream) Close() (StreamEnd, error) {
 			break
 		}
 	}
-	s.buf = nil
+	s.buf, s.spare = nil, nil
 	s.notes = append(s.notes, notes...)
 	if !s.raw {
 		s.out = append(s.out, s.fmt.end(len(notes) > 0)...)

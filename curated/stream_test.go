@@ -204,7 +204,7 @@ func TestStreamLongLine(t *testing.T) {
 			if _, err := s.Write(p[:n]); err != nil {
 				t.Fatal(err)
 			}
-			held = max(held, cap(s.buf), cap(s.held))
+			held = max(held, cap(s.buf)+cap(s.spare), cap(s.held))
 			p = p[n:]
 		}
 		end, err := s.Close()
@@ -223,6 +223,45 @@ func TestStreamLongLine(t *testing.T) {
 		}
 		if held > 3*HoldLimit {
 			t.Errorf("%s: the stream held %d MiB for a line of %d MiB", command, held>>20, len(long)>>20)
+		}
+	}
+}
+
+// TestStreamSmallWrites: past HoldLimit, lines cut by writes of any size
+// (a byte, a few lines) are reformatted as the whole text is, and a line
+// not in the format turns the rest verbatim wherever the cut falls (the
+// lines waiting from the last write, or those of this one).
+func TestStreamSmallWrites(t *testing.T) {
+	good := bigRead(HoldLimit+4<<10, "")
+	whole, _ := ReformatRead(good)
+	notice := "\n\n[Showing lines 1-9 of 99. Use offset=10 to continue.]"
+	wholeNoticed, _ := ReformatRead(good + notice)
+	tail := "\nnot a numbered line\n     7|numbered again\n\n[Showing lines 1-9 of 99. Use offset=10 to continue.]"
+	for seed := int64(0); seed < 12; seed++ {
+		for _, c := range []struct{ text, want string }{
+			{good, whole.Stdout},
+			{good + notice, wholeNoticed.Stdout},
+			{good + tail, whole.Stdout + tail},
+		} {
+			var out bytes.Buffer
+			s := NewStream(&out, "read", ReformatOptions{})
+			rng := rand.New(rand.NewSource(seed))
+			if _, err := s.Write([]byte(c.text[:HoldLimit-1000])); err != nil {
+				t.Fatal(err)
+			}
+			for p := []byte(c.text[HoldLimit-1000:]); len(p) > 0; {
+				n := 1 + rng.Intn(min(len(p), 1+int(seed)*20))
+				if _, err := s.Write(p[:n]); err != nil {
+					t.Fatal(err)
+				}
+				p = p[n:]
+			}
+			if _, err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if got := out.String(); got != c.want {
+				t.Fatalf("seed %d, %d bytes: output differs at %d", seed, len(c.text), firstDiff(got, c.want))
+			}
 		}
 	}
 }

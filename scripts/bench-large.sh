@@ -2,12 +2,18 @@
 # Built-binary benchmarks of issue 15 (large answers, per-command work),
 # against the development deployment on loopback with canned answers armed
 # through its fault routes. Each row runs the built agsh (bin/agsh) and, when
-# given, a previous build of it, alternated in one run; it prints the median
-# wall and CPU time, the peak RSS (/usr/bin/time -v's "Maximum resident set
-# size" of the agsh process) and the ratio new/old. Outputs of both builds
-# are compared by md5. Asserts nothing but identical output.
+# given, a previous build of it, alternated run by run in one run; it prints
+# the median wall and CPU time, the peak RSS (/usr/bin/time -v's "Maximum
+# resident set size" of the agsh process) and the ratio new/old. Outputs of
+# both builds are compared by md5. Asserts nothing but identical output.
+# The streamed rows (read200, json50) also run curl for the same answer into
+# the same output, alternated with the others: the floor of receiving and
+# writing the bytes.
 #
-#   scripts/bench-large.sh [-n runs] [-o old-agsh] [rows...]
+#   scripts/bench-large.sh [-n runs] [-o old-agsh] [-O file|null] [rows...]
+#
+# -O: where standard output goes: a file (the default; its md5 is compared)
+# or /dev/null (the text goes straight out; no md5).
 #
 # rows: read200 json50 json50held table100k script1000 color50k help10k
 # (default: all).
@@ -15,11 +21,12 @@
 # write count; skipped without it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=3 old=""
-while getopts "n:o:" opt; do
+runs=3 old="" sink=file
+while getopts "n:o:O:" opt; do
   case $opt in
     n) runs=$OPTARG ;;
     o) old=$(realpath "$OPTARG") ;;
+    O) sink=$OPTARG; [ "$sink" = file ] || [ "$sink" = null ] || exit 2 ;;
     *) exit 2 ;;
   esac
 done
@@ -66,53 +73,87 @@ envelope() {
   }' > "$1"
 }
 
-# measure LABEL CMD...: runs the command (output to $work/out) $runs times
-# and prints the median wall time (ns clock), the mean CPU time (user+sys,
-# /usr/bin/time) and the peak RSS.
-measure() {
+# once LABEL CMD...: runs the command once (output to $work/out, or
+# /dev/null with -O null) and keeps its wall time (ns clock), CPU time and
+# peak RSS (/usr/bin/time), and the md5 of its first output.
+once() {
   local label=$1; shift
-  : > "$work/times"
-  for _ in $(seq "$runs"); do
-    local t0 t1
-    t0=$(date +%s%N)
-    /usr/bin/time -f '%U %S %M' -o "$work/t1" "$@" > "$work/out" 2> "$work/err" || true
-    t1=$(date +%s%N)
-    echo "$(( (t1 - t0) / 1000 )) $(tail -n 1 "$work/t1")" >> "$work/times"
-  done
-  local w c m
-  w=$(awk '{ print $1 / 1e6 }' "$work/times" | sort -n | awk -v n="$runs" 'NR == int((n+1)/2)')
-  c=$(awk '{ c += $2 + $3 } END { print c / NR }' "$work/times")
-  m=$(awk '$4 > m { m = $4 } END { print m }' "$work/times")
-  awk -v l="$label" -v w="$w" -v c="$c" -v m="$m" 'BEGIN {
-    printf "%-34s wall %8.4f s  cpu %8.4f s  peak RSS %7.1f MiB\n", l, w, c, m/1024 }'
-  echo "$w $c $m" > "$work/last"
-  md5sum < "$work/out" | cut -d' ' -f1 > "$work/md5.$label"
-}
-
-# pair ROW CMD-ARGS...: measures new (and old) agsh with the same arguments.
-pair() {
-  local row=$1; shift
-  measure "$row new" "$new" "$@"; read -r nw nc nm < "$work/last"
-  if [ -n "$old" ]; then
-    measure "$row old" "$old" "$@"; read -r ow oc om < "$work/last"
-    local same=identical
-    cmp -s "$work/md5.$row new" "$work/md5.$row old" || same=DIFFERENT
-    awk -v a="$nw" -v b="$ow" -v c="$nc" -v d="$oc" -v e="$nm" -v f="$om" -v r="$row" -v s="$same" 'BEGIN {
-      printf "%-34s new/old: wall %.2fx  cpu %.2fx  RSS %.2fx  (output %s)\n", r, a/b, c/d, e/f, s }'
+  local out=$work/out t0 t1
+  [ "$sink" = null ] && out=/dev/null
+  t0=$(date +%s%N)
+  /usr/bin/time -f '%U %S %M' -o "$work/t1" "$@" > "$out" 2> "$work/err" || true
+  t1=$(date +%s%N)
+  echo "$(( (t1 - t0) / 1000 )) $(tail -n 1 "$work/t1")" >> "$work/times.$label"
+  if [ ! -e "$work/md5.$label" ]; then
+    if [ "$sink" = file ]; then md5sum < "$work/out" | cut -d' ' -f1; else echo "-"; fi > "$work/md5.$label"
   fi
 }
 
+# summary LABEL: prints the median wall time, the mean CPU time and the
+# peak RSS of LABEL's runs (and keeps them in $work/last).
+summary() {
+  local label=$1 w c m n
+  n=$(wc -l < "$work/times.$label")
+  w=$(awk '{ print $1 / 1e6 }' "$work/times.$label" | sort -n | awk -v n="$n" 'NR == int((n+1)/2)')
+  c=$(awk '{ c += $2 + $3 } END { print c / NR }' "$work/times.$label")
+  m=$(awk '$4 > m { m = $4 } END { print m }' "$work/times.$label")
+  awk -v l="$label" -v w="$w" -v c="$c" -v m="$m" 'BEGIN {
+    printf "%-34s wall %8.4f s  cpu %8.4f s  peak RSS %7.1f MiB\n", l, w, c, m/1024 }'
+  echo "$w $c $m" > "$work/last"
+}
+
+# measure LABEL CMD...: runs the command $runs times and prints summary.
+measure() {
+  local label=$1; shift
+  rm -f "$work/times.$label" "$work/md5.$label"
+  for _ in $(seq "$runs"); do once "$label" "$@"; done
+  summary "$label"
+}
+
+# pair ROW CMD-ARGS...: measures new (and old) agsh with the same
+# arguments, run by run alternated (and curl, when $floor is set: the curl
+# arguments fetching the same answer).
+pair() {
+  local row=$1; shift
+  rm -f "$work/times.$row "* "$work/md5.$row "*
+  for _ in $(seq "$runs"); do
+    once "$row new" "$new" "$@"
+    if [ -n "$old" ]; then once "$row old" "$old" "$@"; fi
+    if [ ${#floor[@]} -gt 0 ]; then once "$row curl" curl "${floor[@]}"; fi
+  done
+  summary "$row new"; read -r nw nc nm < "$work/last"
+  if [ ${#floor[@]} -gt 0 ]; then
+    summary "$row curl"; read -r cw cc cm < "$work/last"
+    awk -v a="$nw" -v b="$cw" -v r="$row" 'BEGIN { printf "%-34s agsh/curl: wall %.2fx\n", r " new", a/b }'
+  fi
+  if [ -n "$old" ]; then
+    summary "$row old"; read -r ow oc om < "$work/last"
+    local same=identical
+    cmp -s "$work/md5.$row new" "$work/md5.$row old" || same=DIFFERENT
+    if [ "$sink" = null ]; then same="not compared: -O null"; fi
+    awk -v a="$nw" -v b="$ow" -v c="$nc" -v d="$oc" -v e="$nm" -v f="$om" -v r="$row" -v s="$same" 'BEGIN {
+      printf "%-34s new/old: wall %.2fx  cpu %.2fx  RSS %.2fx  (output %s)\n", r, a/b, c/d, e/f, s }'
+    if [ ${#floor[@]} -gt 0 ]; then
+      awk -v a="$cw" -v b="$ow" -v r="$row" 'BEGIN { printf "%-34s curl/old: wall %.2fx (the floor)\n", r, a/b }'
+    fi
+  fi
+  floor=()
+}
+
+floor=()
 for row in $rows; do
   disarm
   case $row in
   read200)
     envelope "$work/env" 200
     arm "POST /v1/tools/read" "$work/env" 1000
+    floor=(-s -X POST -H 'Content-Type: application/json' -d '{"input":{"path":"/repo/big.log"}}' "$exe/v1/tools/read")
     pair read200 read /repo/big.log
     ;;
   json50)
     envelope "$work/env" 50
     arm "POST /v1/tools/read" "$work/env" 1000
+    floor=(-s -X POST -H 'Content-Type: application/json' -d '{"input":{"path":"/repo/big.log"}}' "$exe/v1/tools/read")
     pair json50 --output json read /repo/big.log
     ;;
   json50held)

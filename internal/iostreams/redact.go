@@ -56,9 +56,13 @@ func (r *Redactor) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// write redacts one chunk of a Write.
+// write redacts one chunk of a Write. Without a held tail the chunk is
+// read where it is: it is copied only when a secret is replaced.
 func (r *Redactor) write(p []byte) error {
-	buf := append(r.held, p...)
+	buf := p
+	if len(r.held) > 0 {
+		buf = append(r.held, p...)
+	}
 	r.held = nil
 	for _, s := range r.secrets {
 		if bytes.Contains(buf, s) {
