@@ -15,8 +15,10 @@
 # -O: where standard output goes: a file (the default; its md5 is compared)
 # or /dev/null (the text goes straight out; no md5).
 #
-# rows: read200 json50 json50held table100k script1000 color50k help10k
-# (default: all).
+# rows: read200 json50 json50held table100k script1000 color50k color50kpty
+# help10k (default: all). color50k writes the colored read to a file
+# (CLICOLOR_FORCE); color50kpty writes it to a terminal (script(1)'s pty,
+# COLORFGBG set so that no build asks the terminal for its background).
 # Needs: curl, awk, md5sum, /usr/bin/time (GNU time), strace (color50k's
 # write count; skipped without it).
 set -euo pipefail
@@ -31,7 +33,8 @@ while getopts "n:o:O:" opt; do
   esac
 done
 shift $((OPTIND - 1))
-rows=${*:-read200 json50 json50held table100k script1000 color50k help10k}
+rows=${*:-read200 json50 json50held table100k script1000 color50k color50kpty help10k}
+wrap=()
 make -s build
 new=$PWD/bin/agsh
 work=$(mktemp -d)
@@ -81,7 +84,7 @@ once() {
   local out=$work/out t0 t1
   [ "$sink" = null ] && out=/dev/null
   t0=$(date +%s%N)
-  /usr/bin/time -f '%U %S %M' -o "$work/t1" "$@" > "$out" 2> "$work/err" || true
+  /usr/bin/time -f '%U %S %M' -o "$work/t1" "${wrap[@]}" "$@" > "$out" 2> "$work/err" || true
   t1=$(date +%s%N)
   echo "$(( (t1 - t0) / 1000 )) $(tail -n 1 "$work/t1")" >> "$work/times.$label"
   if [ ! -e "$work/md5.$label" ]; then
@@ -210,6 +213,16 @@ for row in $rows; do
       done
     fi
     export CLICOLOR_FORCE=
+    ;;
+  color50kpty)
+    [ -e "$work/root/big.go" ] || { echo "color50kpty: run it with color50k (it reads that row's file)" >&2; continue; }
+    printf '#!/usr/bin/env bash\nexec script -qfec "$(printf "%%q " "$@")" /dev/null\n' > "$work/pty"
+    chmod +x "$work/pty"
+    wrap=("$work/pty")
+    export COLORFGBG='15;0'
+    pair color50kpty read /repo/big.go
+    unset COLORFGBG
+    wrap=()
     ;;
   help10k)
     awk 'BEGIN {
