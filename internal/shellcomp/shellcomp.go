@@ -136,14 +136,14 @@ func ParseRequest(shell string, args []string) (Request, error) {
 		if len(args) != 2 {
 			return r, fmt.Errorf("--__complete bash takes the line and the current word")
 		}
-		words, cur, raw := SplitLine(args[0])
+		sp := splitLine(args[0])
+		words, raw := sp.words, sp.raw
 		if len(words) > 0 {
 			words = words[1:]
 		}
-		r.Words, r.Current = words, cur
-		if at, q := openQuote(raw); q != 0 {
-			_, r.keep, _ = SplitLine(raw[:at])
-			r.quote = q
+		r.Words, r.Current = words, sp.cur
+		if sp.quote != 0 {
+			r.keep, r.quote = sp.keep, sp.quote
 		} else if bashCur := args[1]; strings.HasSuffix(raw, bashCur) && !strings.HasPrefix(raw, bashCur) {
 			r.drop = raw[:len(raw)-len(bashCur)]
 		}
@@ -172,10 +172,26 @@ func ParseRequest(shell string, args []string) (Request, error) {
 // into words with quotes and backslashes removed. The last word is the one
 // being typed (cur, "" after a blank), raw is its text as typed.
 func SplitLine(line string) (words []string, cur, raw string) {
+	sp := splitLine(line)
+	return sp.words, sp.cur, sp.raw
+}
+
+// split is a command line split by splitLine.
+type split struct {
+	words    []string
+	cur, raw string
+	// quote is the quote left open in the last word (0: none); keep is
+	// that word's text before it, quotes and backslashes removed.
+	quote byte
+	keep  string
+}
+
+func splitLine(line string) (sp split) {
 	var b strings.Builder
 	inWord := false
-	start := 0
+	start, openAt := 0, 0
 	var quote byte
+	words := []string(nil)
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
@@ -207,7 +223,7 @@ func SplitLine(line string) (words []string, cur, raw string) {
 			}
 			switch {
 			case c == '\'' || c == '"':
-				quote = c
+				quote, openAt = c, b.Len()
 			case c == '\\' && i+1 < len(line):
 				i++
 				b.WriteByte(line[i])
@@ -217,10 +233,14 @@ func SplitLine(line string) (words []string, cur, raw string) {
 			}
 		}
 	}
+	sp.words = words
 	if inWord {
-		return words, b.String(), line[start:]
+		sp.cur, sp.raw = b.String(), line[start:]
+		if quote != 0 {
+			sp.quote, sp.keep = quote, sp.cur[:openAt]
+		}
 	}
-	return words, "", ""
+	return sp
 }
 
 // Format writes the answer: one candidate a line, quoted for the shell
@@ -251,32 +271,6 @@ func (r Request) Format(candidates []string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
-}
-
-// openQuote answers where the quote left open in a word as typed starts and
-// which it is (0 when every quote is closed).
-func openQuote(raw string) (int, byte) {
-	at, quote := 0, byte(0)
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		switch {
-		case quote == '\'':
-			if c == '\'' {
-				quote = 0
-			}
-		case quote == '"':
-			if c == '"' {
-				quote = 0
-			} else if c == '\\' {
-				i++
-			}
-		case c == '\\':
-			i++
-		case c == '\'' || c == '"':
-			at, quote = i, c
-		}
-	}
-	return at, quote
 }
 
 // quoteInside writes s to stand inside an open quote q: in double quotes a
