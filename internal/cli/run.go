@@ -12,6 +12,8 @@ import (
 	"github.com/agsh-dev/agsh/internal/iostreams"
 	"github.com/agsh-dev/agsh/internal/pager"
 	"github.com/agsh-dev/agsh/internal/shellcomp"
+	"github.com/agsh-dev/agsh/internal/version"
+	"github.com/agsh-dev/agsh/render"
 )
 
 // Main is agsh: it runs the command line args (without the program's
@@ -26,10 +28,13 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 		action, err = command.BeforeCommandAction(g, rest) // --version, --completion
 	}
 	if err != nil {
-		return reportEarly(ios, e, g, err, g.JSON())
+		return reportEarly(ios, e, g, err, g.Format())
+	}
+	if action == "--version" {
+		return writeVersion(ios.Out, g.Format())
 	}
 	if action != "" {
-		return shellcomp.Launch(ios.Out, action, g.Get("--completion"), g.JSON())
+		return shellcomp.Launch(ios.Out, g.Get("--completion"))
 	}
 	if len(rest) > 0 && rest[0] == "--" {
 		rest = rest[1:]
@@ -40,7 +45,7 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 	}
 	if len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
 		name, _, _ := strings.Cut(rest[0], "=") // never echo the value: it may be a secret
-		return reportEarly(ios, e, g, command.Usagef("unknown option %s; see agsh --help", name), g.JSON())
+		return reportEarly(ios, e, g, command.Usagef("unknown option %s; see agsh --help", name), g.Format())
 	}
 
 	a := newApp(ios, e, g)
@@ -56,6 +61,18 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 	ctx, stop := interruptible(ctx)
 	defer stop()
 	return a.oneShot(ctx, rest[0], rest[1:])
+}
+
+// writeVersion prints agsh --version: one line, or in a data format one
+// object on one line.
+func writeVersion(w io.Writer, f render.Format) int {
+	v := version.Read("agsh")
+	if f.IsData() {
+		_ = f.Data.Line(w, v)
+	} else {
+		fmt.Fprintln(w, v)
+	}
+	return exitcode.OK
 }
 
 // oneShot runs `agsh <name> [args…]` (or `agsh help [tool]`).
@@ -109,7 +126,7 @@ func (a *app) dispatch(ctx context.Context, name string, args []string) int {
 // tool's page.
 func (a *app) helpWord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	output, _, words := command.SplitOutput(args)
-	jsonOut := command.JSONOutput(output, a.g.JSON())
+	f := command.LineFormat(output, a.g.Format())
 	var tools []string
 	for _, x := range words {
 		if !strings.HasPrefix(x, "-") {
@@ -118,7 +135,7 @@ func (a *app) helpWord(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	switch len(tools) {
 	case 0:
-		if err := a.writeIndex(ctx, stdout, jsonOut); err != nil {
+		if err := a.writeIndex(ctx, stdout, f); err != nil {
 			return a.report(ctx, stderr, err)
 		}
 		return exitcode.OK

@@ -26,10 +26,10 @@ func (a *app) shell(ctx context.Context) int {
 	if a.ios.ErrTTY || a.ios.InTTY && a.ios.OutTTY { // the REPL prints stderr on the terminal
 		runner.Clean = render.SafeLabel
 	}
-	if a.g.JSON() {
-		// Failures of the shell itself get the JSON error line, as a one-shot
-		// command's do (cli.md).
-		runner.OnError = func(w io.Writer, _ int, msg string) { writeJSONErrorLine(w, command.Usagef("%s", msg)) }
+	if f := a.g.Format(); f.IsData() {
+		// Failures of the shell itself get the error line, as a one-shot
+		// command's do (docs/cli.md#the-json-error-line).
+		runner.OnError = func(w io.Writer, _ int, msg string) { writeErrorLine(w, f, command.Usagef("%s", msg)) }
 	}
 	var status int
 	if !a.ios.InTTY {
@@ -125,7 +125,7 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 func (h *shellHandler) Help(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	output, _, words := command.SplitOutput(args)
 	if output != "" {
-		if _, err := command.Output(output); err != nil {
+		if _, err := command.ParseFormat(output); err != nil {
 			return h.a.report(ctx, stderr, err)
 		}
 		saved := h.a.g.Values["--output"]
@@ -144,9 +144,9 @@ func (h *shellHandler) Help(ctx context.Context, args []string, stdout, stderr i
 // Render renders the final value of a pipeline.
 func (h *shellHandler) Render(stdout, stderr io.Writer, v interp.Value) error {
 	rv := render.Value{Text: v.Text, JSON: v.JSON, IsJSON: v.IsJSON, Final: v.Final}
-	jsonOut := command.JSONOutput(h.output, h.a.g.JSON())
+	f := command.LineFormat(h.output, h.a.g.Format())
 	h.output = ""
-	err := h.a.writeValue(stdout, stderr, rv, jsonOut && !v.Final, "")
+	err := h.a.writeValue(stdout, stderr, rv, finalFormat(f, rv), "")
 	h.a.notes(stderr, h.notes)
 	h.notes = nil
 	return err

@@ -71,7 +71,7 @@ func (c *Completer) arguments(ctx context.Context, cmd *Command, p syntax.Partia
 		return flagCandidates(cmd, p.Current)
 	}
 	prev := p.Words[len(p.Words)-1]
-	if o, ok := generated.LookupGlobal(prev); ok && o.Values != nil {
+	if o, ok := LookupOption(prev); ok && o.Values != nil {
 		return prefixed(o.Values, p.Current)
 	}
 	if f := cmd.Flags.Lookup(prev); f != nil && len(f.Enum) > 0 {
@@ -178,7 +178,7 @@ func flagCandidates(cmd *Command, prefix string) []repl.Candidate {
 		desc, _, _ := strings.Cut(f.Description, "\n")
 		all = append(all, repl.Candidate{Text: f.Name, Display: display, Description: render.Safe(desc)})
 	}
-	for _, o := range generated.GlobalOptions {
+	for _, o := range Options() {
 		if o.Scope == generated.Anywhere {
 			all = append(all, repl.Candidate{Text: o.Name})
 		}

@@ -58,5 +58,5 @@ func BenchmarkIssue15TextChain50MB(b *testing.B) {
 
 // BenchmarkIssue15JSONChain50MB: the same text under --output json.
 func BenchmarkIssue15JSONChain50MB(b *testing.B) {
-	benchChain(b, Options{Command: "read", Reformats: true, JSON: true, Last: true})
+	benchChain(b, Options{Command: "read", Reformats: true, Format: render.JSON, Last: true})
 }

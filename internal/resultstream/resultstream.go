@@ -22,8 +22,8 @@ type Options struct {
 	Command string
 	// Reformats: a bound curated command (its results are reformatted).
 	Reformats bool
-	// JSON: --output json.
-	JSON bool
+	// Format is the line's output format.
+	Format render.Format
 	// Highlighted: the result would be highlighted (a read or diff on a
 	// color terminal), which needs the whole text.
 	Highlighted bool
@@ -48,8 +48,12 @@ func New(w io.Writer, o Options) *Stream {
 	switch {
 	case !o.Last:
 		return nil
-	case o.JSON:
-		s.rs = render.NewResultStream(render.JSONStringSink(w))
+	case o.Format.IsData():
+		sink := o.Format.Data.TextSink(w)
+		if sink == nil {
+			return nil // the format needs the whole value
+		}
+		s.rs = render.NewResultStream(sink)
 	case o.Reformats && (o.Highlighted || !curated.Streams(o.Command)):
 		return nil
 	case o.Reformats:
@@ -125,12 +129,12 @@ func (c curatedSink) Write(p []byte) (int, error) { return c.s.Write(p) }
 func (c curatedSink) Close() error                { return nil }
 
 // FeedHeld writes a held answer's text result (ok and isError came after
-// it) through the chain of f when the output is --output json: from the
+// it) through the chain of f when the output is a data format: from the
 // answer's bytes, in chunks as a streamed answer arrives, so that the
 // decoded text is never built whole. res is then marked streamed, its
 // Result dropped; false: the result takes the usual path.
-func FeedHeld(f catalog.StreamFunc, jsonOut bool, res *catalog.CallResult) bool {
-	if f == nil || !jsonOut || res == nil || res.IsError || !stringToken(res.Result) {
+func FeedHeld(f catalog.StreamFunc, format render.Format, res *catalog.CallResult) bool {
+	if f == nil || !format.IsData() || res == nil || res.IsError || !stringToken(res.Result) {
 		return false
 	}
 	w := f()

@@ -23,7 +23,7 @@ func TestNewHoldsWhatNeedsTheWhole(t *testing.T) {
 		}
 	}
 	if New(&w, Options{Command: "read", Reformats: true, Last: true}) == nil ||
-		New(&w, Options{Command: "x", JSON: true, Last: true}) == nil {
+		New(&w, Options{Command: "x", Format: render.JSON, Last: true}) == nil {
 		t.Error("a streamable result does not stream")
 	}
 }
@@ -59,7 +59,7 @@ func TestChains(t *testing.T) {
 	if out != `a\x1b[2Jb`+"\n" {
 		t.Fatalf("text on a terminal: %q", out)
 	}
-	out, _, _, _ = feed(t, Options{Command: "x", JSON: true, Last: true}, `a\/b`, nil)
+	out, _, _, _ = feed(t, Options{Command: "x", Format: render.JSON, Last: true}, `a\/b`, nil)
 	if out != `"a/b"`+"\n" {
 		t.Fatalf("json: %q", out)
 	}
@@ -89,9 +89,9 @@ func TestFeedHeld(t *testing.T) {
 		if err := render.WriteJSON(&want, render.FromResult([]byte(c.result))); err != nil {
 			t.Fatal(err)
 		}
-		s := New(&got, Options{JSON: true, Last: true})
+		s := New(&got, Options{Format: render.JSON, Last: true})
 		res := &catalog.CallResult{Result: []byte(c.result)}
-		if !FeedHeld(s.Func(), true, res) || !res.Streamed || res.Result != nil {
+		if !FeedHeld(s.Func(), render.JSON, res) || !res.Streamed || res.Result != nil {
 			t.Fatalf("%.20s: not fed", c.result)
 		}
 		end, err := s.Finish(nil, func(string) {})
@@ -107,7 +107,7 @@ func TestFeedHeld(t *testing.T) {
 			t.Fatalf("%.20s: wrote %.80q, want %.80q", c.result, got.String(), want.String())
 		}
 	}
-	s := New(&bytes.Buffer{}, Options{JSON: true, Last: true})
+	s := New(&bytes.Buffer{}, Options{Format: render.JSON, Last: true})
 	for _, c := range []struct {
 		json bool
 		res  catalog.CallResult
@@ -116,8 +116,15 @@ func TestFeedHeld(t *testing.T) {
 		{false, catalog.CallResult{Result: []byte(`"x"`)}},
 		{true, catalog.CallResult{Result: []byte(`{"x":1}`)}},
 	} {
-		if FeedHeld(s.Func(), c.json, &c.res) {
+		if FeedHeld(s.Func(), formatOf(c.json), &c.res) {
 			t.Errorf("%s (json %v, isError %v): fed", c.res.Result, c.json, c.res.IsError)
 		}
 	}
+}
+
+func formatOf(json bool) render.Format {
+	if json {
+		return render.JSON
+	}
+	return render.Text
 }
