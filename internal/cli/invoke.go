@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
-	"github.com/agsh-dev/agsh/curated"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/resultstream"
@@ -17,8 +16,10 @@ import (
 
 // toolRequest is one tool command line to run.
 type toolRequest struct {
-	name string
-	args []string
+	// name is the command's name; tool the tool it calls when the command
+	// table already knows it ("": found from the name, see resolveTool).
+	name, tool string
+	args       []string
 	// help asks for the tool's help page whatever the arguments.
 	help bool
 	// inShell refuses the launch-only options on the line.
@@ -96,14 +97,13 @@ func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
 // standard output when it may (internal/resultstream): done is then its
 // outcome, unless the text was held (it may be JSON) and comes back as v.
 func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) (res *catalog.CallResult, v render.Value, done *outcome, err error) {
-	st := resultstream.New(r.stdout, resultstream.Options{Command: r.name, Reformats: r.cmd.Reformats(), Last: r.last,
-		Format: r.format, Highlighted: a.outOpts().Color && r.cmd.Highlight(r.name, r.call, true) != "",
-		GrepContext: r.call.Context, Render: a.outOpts()})
+	st := resultstream.New(r.stdout, resultstream.Options{Spec: r.cmd.Spec(), Reformat: r.call.Reformat, Last: r.last,
+		Format: r.format, Highlighted: a.outOpts().Color && r.cmd.Highlight(r.call, true) != "", Render: a.outOpts()})
 	var stream catalog.StreamFunc
 	if f := st.Func(); f != nil {
 		stream = func() io.Writer { stopSpinner(); return f() } // the text begins
 	}
-	res, err = a.run.CallStream(ctx, r.name, r.call.Input, stream)
+	res, err = a.run.CallStream(ctx, r.cmd.Detail.Name, r.call.Input, stream)
 	if (res == nil || !res.Streamed) && (err != nil || !resultstream.FeedHeld(stream, r.format, res)) {
 		if err != nil {
 			return nil, v, nil, err
@@ -117,18 +117,27 @@ func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) 
 	return res, v, &outcome{status: end.Status, rendered: true}, nil
 }
 
-// resolveTool fetches the tool's detail and builds its command. A name the
-// deployment does not know may be an alias (command.Alias).
+// resolveTool fetches the detail of the tool the command calls and builds
+// the command. A name the deployment does not know may be a curated
+// command over another tool (command.CuratedTool) or an alias
+// (command.Alias).
 func (a *app) resolveTool(ctx context.Context, r *toolRequest) error {
-	d, err := a.run.Tool(ctx, r.name)
-	if to, ok := command.Alias(r.name); ok && catalog.IsCode(err, catalog.CodeUnknownTool) {
-		r.name = to
-		d, err = a.run.Tool(ctx, to)
+	tool := r.tool
+	if tool == "" {
+		tool = r.name
+	}
+	d, err := a.run.Tool(ctx, tool)
+	if r.tool == "" && catalog.IsCode(err, catalog.CodeUnknownTool) {
+		if to, ok := command.CuratedTool(r.name); ok {
+			d, err = a.run.Tool(ctx, to)
+		} else if to, ok := command.Alias(r.name); ok {
+			d, err = a.run.Tool(ctx, to)
+		}
 	}
 	if err != nil {
 		return command.UnknownTool(r.name, err)
 	}
-	r.cmd, err = a.cmds.For(d)
+	r.cmd, err = a.cmds.For(r.name, d)
 	return err
 }
 
@@ -169,19 +178,19 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 		return outcome{status: exitcode.ToolError, rendered: true}, nil
 	}
 	status, notes := exitcode.OK, []string(nil)
-	if r.cmd.Reformats() && !r.format.IsData() && !v.IsJSON {
-		if out, ok := curated.Reformat(r.name, v.Text, curated.ReformatOptions{Context: r.call.Context}); ok {
+	if !r.format.IsData() && !v.IsJSON {
+		if out, ok := r.cmd.Reformat(v.Text, r.call); ok {
 			v = render.Value{Text: out.Stdout, Final: true}
 			status, notes = out.Status, out.Notes
 		}
 	}
-	if line := command.NextPage(r.cmd, r.name, r.args, v); line != "" {
+	if line := r.cmd.NextPage(r.args, v); line != "" {
 		notes = append(notes, line) // after the value, or the pipeline's output
 	}
 	if !r.last {
 		return outcome{value: v, status: status, notes: notes}, nil
 	}
-	err := a.writeValue(r.stdout, r.stderr, v, r.format, r.cmd.Highlight(r.name, r.call, v.Final))
+	err := a.writeValue(r.stdout, r.stderr, v, r.format, r.cmd.Highlight(r.call, v.Final))
 	a.notes(r.stderr, notes)
 	return outcome{status: status, rendered: true}, err
 }

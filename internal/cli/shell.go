@@ -101,7 +101,7 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 		return interp.Value{Text: o.value.Text, JSON: o.value.JSON, IsJSON: o.value.IsJSON, Final: o.value.Final},
 			interp.Result{Status: o.status, Rendered: o.rendered}
 	}
-	req := &toolRequest{name: h.table.ToolName(argv[0]), args: argv[1:], inShell: true, last: last, stdout: stdout, stderr: stderr}
+	req := &toolRequest{name: argv[0], tool: h.table.ToolName(argv[0]), args: argv[1:], inShell: true, last: last, stdout: stdout, stderr: stderr}
 	var help bytes.Buffer
 	if !last {
 		// The tool's --output is the pipeline's: it renders the last value.

@@ -18,17 +18,16 @@ import (
 
 // Options describe the command whose result may stream.
 type Options struct {
-	// Command is the tool's name.
-	Command string
-	// Reformats: a bound curated command (its results are reformatted).
-	Reformats bool
+	// Spec is the curated command whose results are reformatted; nil when
+	// they are not (a generated command, or a curated one fallen back).
+	Spec *curated.Spec
+	// Reformat are its reformatter's options for this call.
+	Reformat curated.ReformatOptions
 	// Format is the line's output format.
 	Format render.Format
 	// Highlighted: the result would be highlighted (a read or diff on a
 	// color terminal), which needs the whole text.
 	Highlighted bool
-	// GrepContext: grep's -A/-B/-C.
-	GrepContext bool
 	// Render is standard output's rendering options.
 	Render render.Options
 	// Last: the command ends its line; only then can its result stream.
@@ -54,11 +53,11 @@ func New(w io.Writer, o Options) *Stream {
 			return nil // the format needs the whole value
 		}
 		s.rs = render.NewResultStream(sink)
-	case o.Reformats && (o.Highlighted || !curated.Streams(o.Command)):
+	case o.Spec != nil && (o.Highlighted || !o.Spec.Streams()):
 		return nil
-	case o.Reformats:
+	case o.Spec != nil:
 		s.text = render.TextStreamSink(w, o.Render)
-		s.cur = curated.NewStream(s.text, o.Command, curated.ReformatOptions{Context: o.GrepContext})
+		s.cur = curated.NewStream(s.text, o.Spec, o.Reformat)
 		s.rs = render.NewResultStream(curatedSink{s.cur})
 	default:
 		s.text = render.TextStreamSink(w, o.Render)
