@@ -56,7 +56,7 @@ func (e upperEncoder) Document(w io.Writer, doc any) error {
 	data, _ := json.Marshal(doc)
 	return e.Value(w, render.Value{JSON: data, IsJSON: true})
 }
-func (e upperEncoder) Line(w io.Writer, doc any) error { return e.Document(w, doc) }
+func (e upperEncoder) Line(w io.Writer, doc any) error  { return e.Document(w, doc) }
 func (upperEncoder) TextSink(io.Writer) render.TextSink { return nil }
 
 func TestExtendCommandAndFormat(t *testing.T) {
