@@ -22,7 +22,8 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 	if len(args) > 0 && (args[0] == shellcomp.CompleteOption || args[0] == shellcomp.RefreshOption) {
 		return hiddenComplete(args, ios, e) // the completion scripts' hidden options
 	}
-	g, rest, err := command.SplitGlobals(args)
+	line := command.Scan(args) // the one scan of the command line
+	g, rest, err := line.Globals(), line.Words(), line.Err
 	action := ""
 	if err == nil {
 		action, err = command.BeforeCommandAction(g, rest) // --version, --completion
@@ -49,7 +50,7 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 	}
 
 	a := newApp(ios, e, g)
-	a.late = command.LateOptions(args, &a.g)
+	a.late = line.Late()
 	defer a.flush()
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -125,8 +126,9 @@ func (a *app) dispatch(ctx context.Context, name string, args []string) int {
 // helpWord is agsh's `help [--output text|json] [tool]`: the index, or one
 // tool's page.
 func (a *app) helpWord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	output, _, words := command.SplitOutput(args)
-	f := command.LineFormat(output, a.g.Format())
+	l := command.ScanWords(args)
+	words := l.Args
+	f := l.Format(a.g.Format())
 	var tools []string
 	for _, x := range words {
 		if !strings.HasPrefix(x, "-") {

@@ -105,10 +105,11 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 	var help bytes.Buffer
 	if !last {
 		// The tool's --output is the pipeline's: it renders the last value.
-		h.output, _, _ = command.SplitOutput(argv[1:])
+		l := command.ScanWords(argv[1:])
+		h.output, _ = l.Output()
 		// A tool before a pipe writes on standard output only its help
 		// (read --help | head): that text is the value the filters get.
-		req.args, req.stdout = command.ValueArgs(argv[1:]), &help
+		req.args, req.stdout = l.ValueArgs(argv[1:]), &help
 	}
 	o := h.a.runTool(ctx, req)
 	h.notes = o.notes
@@ -123,7 +124,9 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 // Help is the shell's word help [--output text|json] [tool]. The --output is
 // this command's, as on any command line; a filter's name gives its page.
 func (h *shellHandler) Help(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	output, _, words := command.SplitOutput(args)
+	l := command.ScanWords(args)
+	output, _ := l.Output()
+	words := l.Args
 	if output != "" {
 		if _, err := command.ParseFormat(output); err != nil {
 			return h.a.report(ctx, stderr, err)

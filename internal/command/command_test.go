@@ -51,12 +51,14 @@ func TestSplitGlobals(t *testing.T) {
 
 func TestOutputWords(t *testing.T) {
 	args := []string{"a", "--output", "json", "b", "--output=text", "--", "--output", "x"}
-	v, ok, rest := SplitOutput(args)
-	if v != "text" || !ok || strings.Join(rest, " ") != "a b -- --output x" {
-		t.Errorf("SplitOutput = %q %v %q", v, ok, rest)
+	l := ScanWords(args)
+	v, ok := l.Output()
+	if rest := l.Args; v != "text" || !ok || strings.Join(rest, " ") != "a b -- --output x" {
+		t.Errorf("ScanWords = %q %v %q", v, ok, rest)
 	}
-	if v, ok, rest := SplitOutput([]string{"x", "--output"}); v != "" || ok || len(rest) != 2 {
-		t.Errorf("SplitOutput(x --output) = %q %v %q: the word without a value stays", v, ok, rest)
+	l = ScanWords([]string{"x", "--output"})
+	if v, ok := l.Output(); v != "" || ok || len(l.Args) != 2 {
+		t.Errorf("ScanWords(x --output) = %q %v %q: the word without a value stays", v, ok, l.Args)
 	}
 	for _, tc := range []struct {
 		value          string
@@ -76,7 +78,7 @@ func TestOutputWords(t *testing.T) {
 		"/a --output xml":  "/a --output xml",
 		"-- -h":            "--output text -- -h",
 	} {
-		if got := strings.Join(ValueArgs(strings.Fields(in)), " "); got != want {
+		if got := strings.Join(ScanWords(strings.Fields(in)).ValueArgs(strings.Fields(in)), " "); got != want {
 			t.Errorf("ValueArgs(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/generated"
@@ -19,50 +18,6 @@ type LateOption struct {
 	// ("" when it was not): that one is kept, a late one never re-targets a
 	// call by accident.
 	Early string
-}
-
-// LateOptions finds the connection options given after the command name in
-// agsh's arguments, and where one was also given before the name, puts the
-// earlier value back into g (SplitGlobals keeps the last).
-func LateOptions(args []string, g *Globals) []LateOption {
-	var late []LateOption
-	early := map[string]string{}
-	named := false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			break
-		}
-		if named && TakesWord(a) {
-			i++ // -e's pattern: a value, however it is spelled
-			continue
-		}
-		name, value, hasValue := strings.Cut(a, "=")
-		o, ok := generated.LookupGlobal(name)
-		if !ok || o.Scope == generated.BeforeCommand && named || !o.TakesValue() && hasValue {
-			named = true // the command name, or a word after it
-			continue
-		}
-		if !o.TakesValue() {
-			continue
-		}
-		if !hasValue && i+1 < len(args) {
-			i++
-			value = args[i]
-		}
-		if o.Scope != generated.Launch {
-			continue
-		}
-		if !named {
-			early[o.Name] = value
-			continue
-		}
-		late = append(late, LateOption{Name: o.Name, Early: early[o.Name]})
-		if e := early[o.Name]; e != "" && g != nil && g.Values != nil {
-			g.Values[o.Name] = e
-		}
-	}
-	return late
 }
 
 // CheckLate is the usage error of a connection option after the command

@@ -14,11 +14,11 @@ import (
 // also given before the name keeps the earlier value; --output is not one.
 func TestLateOptions(t *testing.T) {
 	args := []string{"--target", "http://h/a", "git_checkout", "--target", "main", "--output", "json", "--session=s1", "--", "--team", "x"}
-	g, _, err := SplitGlobals(args)
-	if err != nil {
-		t.Fatal(err)
+	line := Scan(args)
+	if line.Err != nil {
+		t.Fatal(line.Err)
 	}
-	late := LateOptions(args, &g)
+	g, late := line.Globals(), line.Late()
 	if len(late) != 2 || late[0] != (LateOption{"--target", "http://h/a"}) || late[1] != (LateOption{"--session", ""}) {
 		t.Errorf("late = %+v", late)
 	}
@@ -28,10 +28,10 @@ func TestLateOptions(t *testing.T) {
 	if LateTarget(late) {
 		t.Error("LateTarget with a --target before the name")
 	}
-	if l := LateOptions([]string{"git_checkout", "--target=main"}, nil); !LateTarget(l) {
+	if l := Scan([]string{"git_checkout", "--target=main"}).Late(); !LateTarget(l) {
 		t.Errorf("LateTarget(%+v) = false", l)
 	}
-	if l := LateOptions([]string{"--target", "x", "--output", "json", "tool"}, nil); len(l) != 0 {
+	if l := Scan([]string{"--target", "x", "--output", "json", "tool"}).Late(); len(l) != 0 {
 		t.Errorf("options before the name: %+v", l)
 	}
 

@@ -44,42 +44,11 @@ func (e *UsageError) Code() string { return "usage" }
 // Usagef is a UsageError.
 func Usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(format, args...)} }
 
-// SplitGlobals takes agsh's own options out of its arguments. Everything else
-// (the command name, its operands and flags, and everything from `--` on) is
-// returned in order. A global option's spelling is never a tool flag
-// (mapping.md renames such properties), so any word spelled like one before
-// `--` is agsh's, except the word after -e (TakesWord); one that stands
-// before the command name only is taken there only.
+// SplitGlobals is Scan read as agsh's options in force, the command name
+// with its words, and the first mistake.
 func SplitGlobals(args []string) (g Globals, rest []string, err error) {
-	g.Values = map[string]string{}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return g, append(rest, args[i:]...), checkValues(g)
-		}
-		if len(rest) > 0 && TakesWord(a) && i+1 < len(args) {
-			rest = append(rest, a, args[i+1])
-			i++
-			continue
-		}
-		name, value, hasValue := strings.Cut(a, "=")
-		o, ok := generated.LookupGlobal(name)
-		switch {
-		case !ok || o.Scope == generated.BeforeCommand && len(rest) > 0 || !o.TakesValue() && hasValue:
-			rest = append(rest, a)
-		case !o.TakesValue():
-			g.Help = g.Help || o.Name == "--help"
-			g.Values[o.Name] = "true"
-		case !hasValue && i+1 >= len(args):
-			return g, nil, Usagef("%s needs a value", name)
-		case !hasValue:
-			i++
-			g.Values[o.Name] = args[i]
-		default:
-			g.Values[o.Name] = value
-		}
-	}
-	return g, rest, checkValues(g)
+	l := Scan(args)
+	return l.Globals(), l.Words(), l.Err
 }
 
 // TakesWord reports a command flag whose value is the next word, however it
@@ -181,29 +150,6 @@ func LineFormat(value string, f render.Format) render.Format {
 	return f
 }
 
-// SplitOutput is the one reader of --output among a command's words (up to
-// "--", which ends agsh's options): the last one's value (present false
-// when there is none) and the words without any --output and its value.
-func SplitOutput(args []string) (value string, present bool, rest []string) {
-	for i := 0; i < len(args); i++ {
-		name, v, hasValue := strings.Cut(args[i], "=")
-		switch {
-		case args[i] == "--":
-			return value, present, append(rest, args[i:]...)
-		case name != "--output":
-			rest = append(rest, args[i])
-		case hasValue:
-			value, present = v, true
-		case i+1 < len(args):
-			i++
-			value, present = args[i], true
-		default:
-			rest = append(rest, args[i]) // no value: the word stays, for its command to refuse
-		}
-	}
-	return value, present, rest
-}
-
 // IsLaunchOnly reports an option the shell accepts at launch only.
 func IsLaunchOnly(name string) bool {
 	o, ok := generated.LookupGlobal(name)
@@ -214,26 +160,6 @@ func IsLaunchOnly(name string) bool {
 // command line.
 func LaunchOnlyError(name string) error {
 	return Usagef("%s is set when the shell starts (agsh %s … ); it cannot change on a command line", name, name)
-}
-
-// ValueArgs are the arguments of a tool before a pipe: its value is what the
-// filters get, a curated command's reformatted output whatever the --output
-// (shell.md: read /repo/config.json | jq .version works), so --output text
-// replaces any --output given, unless help is asked for or the value is bad.
-func ValueArgs(args []string) []string {
-	o, _, rest := SplitOutput(args)
-	if _, ok := render.LookupFormat(o); o != "" && !ok {
-		return args // the tool reports the bad value
-	}
-	for _, arg := range rest {
-		if arg == "--" {
-			break
-		}
-		if arg == "-h" || arg == "--help" {
-			return args
-		}
-	}
-	return append([]string{"--output", "text"}, rest...)
 }
 
 // LineOutput applies a tool line's global options, in order, to f (the
