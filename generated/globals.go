@@ -35,6 +35,9 @@ type GlobalOption struct {
 	// Help is its text in agsh --help (lines after the first are continued
 	// under it).
 	Help string
+	// Formats: its values are the output formats, whose table is the
+	// renderer's; internal/command fills in Values, Placeholder and Help.
+	Formats bool
 }
 
 // TakesValue reports whether the option takes a value.
@@ -52,7 +55,7 @@ var GlobalOptions = []GlobalOption{
 		Help: "bearer auth for a direct deployment [AGENT_SHELL_BEARER_TOKEN]"},
 	{Name: "--session", Placeholder: "<id>", Scope: Launch, Help: "bind to this session instead of the latest"},
 	{Name: "--continuation-token", Placeholder: "<token>", Scope: Launch, Help: "bind by continuation token"},
-	{Name: "--output", Placeholder: "<text|json>", Values: []string{"text", "json"}, Help: "human views (default) or JSON"},
+	{Name: "--output", Placeholder: "<format>", Formats: true},
 	{Name: "--help", Short: "-h", Help: "help"},
 	{Name: "--version", Scope: BeforeCommand, Help: "agsh's version (with --output json: an object); before any command"},
 	{Name: "--completion", Placeholder: "<bash|zsh|fish>", Values: []string{"bash", "zsh", "fish"}, Scope: BeforeCommand,

@@ -2,21 +2,41 @@
 // turns its live tool catalog into commands, with man-page help, result
 // views, and a shell (a REPL on a terminal, a script from standard input).
 //
-// This package is the composition root: it reads the arguments, the
-// environment and the real standard streams, builds everything, picks
-// one-shot, script or REPL mode, and maps errors to exit statuses. It is the
-// only place that calls os.Exit or reads the environment.
+// This package is main and the process environment only: everything else
+// is the library package internal/cli, which this hands the real
+// arguments, streams and environment. It is the only place that calls
+// os.Exit or reads the process environment.
 package main
 
 import (
 	"os"
+	"os/exec"
 
+	"github.com/agsh-dev/agsh/internal/cli"
 	_ "github.com/agsh-dev/agsh/internal/gcpace" // the collector's pace for small heaps (GOGC set wins)
 	"github.com/agsh-dev/agsh/internal/iostreams"
 	_ "github.com/agsh-dev/agsh/internal/termquiet" // before bubbletea's init: no terminal query at start-up
 )
 
 func main() {
-	ios := iostreams.System(os.Getenv)
-	os.Exit(run(os.Args[1:], ios, osEnv{}))
+	os.Exit(cli.Main(os.Args[1:], iostreams.System(os.Getenv), osEnv{}))
+}
+
+// osEnv is the real process environment.
+type osEnv struct{}
+
+func (osEnv) Getenv(k string) string            { return os.Getenv(k) }
+func (osEnv) LookupEnv(k string) (string, bool) { return os.LookupEnv(k) }
+func (osEnv) Environ() []string                 { return os.Environ() }
+func (osEnv) ReadFile(p string) ([]byte, error) { return os.ReadFile(p) }
+func (osEnv) HomeDir() string                   { h, _ := os.UserHomeDir(); return h }
+
+// Self is the program as invoked (found on PATH when invoked by name), else
+// the running executable.
+func (osEnv) Self() string {
+	if p, err := exec.LookPath(os.Args[0]); err == nil {
+		return p
+	}
+	p, _ := os.Executable()
+	return p
 }

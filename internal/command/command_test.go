@@ -12,6 +12,7 @@ import (
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/render"
 )
 
 func TestSplitGlobals(t *testing.T) {
@@ -58,11 +59,15 @@ func TestOutputWords(t *testing.T) {
 		t.Errorf("SplitOutput(x --output) = %q %v %q: the word without a value stays", v, ok, rest)
 	}
 	for _, tc := range []struct {
-		value      string
-		run, wants bool
-	}{{"json", false, true}, {"text", true, false}, {"", true, true}, {"", false, false}} {
-		if got := JSONOutput(tc.value, tc.run); got != tc.wants {
-			t.Errorf("JSONOutput(%q, %v) = %v", tc.value, tc.run, got)
+		value          string
+		runText, wants bool
+	}{{"json", true, true}, {"text", false, false}, {"", false, true}, {"", true, false}} {
+		run := render.Text
+		if !tc.runText {
+			run = render.JSON
+		}
+		if got := LineFormat(tc.value, run).IsData(); got != tc.wants {
+			t.Errorf("LineFormat(%q, %v) = %v", tc.value, run.Name, got)
 		}
 	}
 	for in, want := range map[string]string{
@@ -75,7 +80,7 @@ func TestOutputWords(t *testing.T) {
 			t.Errorf("ValueArgs(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if _, err := Output("xml"); err == nil || !IsLaunchOnly("--session") || IsLaunchOnly("--output") {
+	if _, err := ParseFormat("xml"); err == nil || !IsLaunchOnly("--session") || IsLaunchOnly("--output") {
 		t.Error("Output accepts xml, or the launch-only scope is wrong")
 	}
 }
@@ -173,7 +178,7 @@ func TestREADMEOptionTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	readme := string(b)
-	for _, o := range generated.GlobalOptions {
+	for _, o := range Options() {
 		if o.Name == "--help" {
 			continue
 		}

@@ -177,18 +177,18 @@ func WithShadowHint(late []LateOption, err error) error {
 	return fmt.Errorf("%w (%s)", err, generated.ShadowHint("--target"))
 }
 
-// NextPage is the standard-error line announcing a next page of a tool's
+// NextPage is the standard-error line announcing a next page of the tool's
 // value (render.md step 1): the command for it when a flag of the tool
 // takes the cursor, else the cursor; "" when there is no next page. args
 // are the words after the command name.
-func NextPage(cmd *Command, name string, args []string, v render.Value) string {
+func (c *Command) NextPage(args []string, v render.Value) string {
 	cursor := render.NextCursor(v)
 	if cursor == "" {
 		return ""
 	}
 	var words []string
-	if f := cmd.Flags.CursorFlag(); f != nil && f.Accepts(cursor) && cmd.Curated == nil {
-		words = append([]string{name}, cmd.Flags.NextPageArgs(args, f, cursor)...)
+	if f := c.Flags.CursorFlag(); f != nil && f.Accepts(cursor) && c.Curated == nil {
+		words = append([]string{c.Name}, c.Flags.NextPageArgs(args, f, cursor)...)
 	}
 	return render.NextPageLine(cursor, words)
 }

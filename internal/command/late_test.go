@@ -135,14 +135,14 @@ func TestNextPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := render.FromResult(json.RawMessage(`{"content":[{"type":"text","text":"[{\"id\":1}]"}],"_meta":{"nextCursor":"c 2"}}`))
-	if got := NextPage(cmd, "list", []string{"--q", "x", "--page-cursor", "c 1"}, v); got != "next page: list --q x --page-cursor 'c 2'" {
+	if got := cmd.NextPage([]string{"--q", "x", "--page-cursor", "c 1"}, v); got != "next page: list --q x --page-cursor 'c 2'" {
 		t.Errorf("NextPage = %q", got)
 	}
 	plain, _ := New(&catalog.ToolDetail{Name: "other", InputSchema: json.RawMessage(`{"type":"object"}`)})
-	if got := NextPage(plain, "other", nil, v); got != "next page cursor: 'c 2'" {
+	if got := plain.NextPage(nil, v); got != "next page cursor: 'c 2'" {
 		t.Errorf("NextPage without a cursor flag = %q", got)
 	}
-	if got := NextPage(cmd, "list", nil, render.FromResult(json.RawMessage(`[1]`))); got != "" {
+	if got := cmd.NextPage(nil, render.FromResult(json.RawMessage(`[1]`))); got != "" {
 		t.Errorf("NextPage without a cursor = %q", got)
 	}
 }

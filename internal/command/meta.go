@@ -111,7 +111,7 @@ Pipelines: a | b, lists: a ; b, a && b, a || b. Quote with '…' or "…".
 func RunMeta(ctx context.Context, c *catalog.Client, bound catalog.Binding, argv []string, inShell bool) (v render.Value, notes []string, output string, err error) {
 	output, _, rest := SplitOutput(argv[1:])
 	if output != "" {
-		if _, err := Output(output); err != nil {
+		if _, err := ParseFormat(output); err != nil {
 			return v, nil, "", err
 		}
 	}

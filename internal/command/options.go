@@ -7,6 +7,7 @@ import (
 
 	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/render"
 )
 
 // Globals are the values of agsh's own options on its command line, by
@@ -19,8 +20,15 @@ type Globals struct {
 // Get is an option's value ("" when not given).
 func (g Globals) Get(name string) string { return g.Values[name] }
 
-// JSON reports whether --output json was asked for.
-func (g Globals) JSON() bool { return g.Values["--output"] == "json" }
+// Format is the output format the options ask for (--output), the text
+// views when none is given. A value that names no format was refused when
+// the options were read.
+func (g Globals) Format() render.Format {
+	if f, ok := render.LookupFormat(g.Values["--output"]); ok {
+		return f
+	}
+	return render.Text
+}
 
 // UsageError is a command-line mistake: exit status 2.
 type UsageError struct{ Msg string }
@@ -106,40 +114,71 @@ func BeforeCommandAction(g Globals, rest []string) (string, error) {
 	return action, nil
 }
 
+// Options is the table of agsh's own options (generated.GlobalOptions),
+// --output's values, placeholder and help made from the table of output
+// formats (render.Formats): a new format is one row there.
+func Options() []generated.GlobalOption {
+	out := slices.Clone(generated.GlobalOptions)
+	for i := range out {
+		if out[i].Formats {
+			out[i] = withFormats(out[i])
+		}
+	}
+	return out
+}
+
+// LookupOption is generated.LookupGlobal with the formats filled in.
+func LookupOption(name string) (generated.GlobalOption, bool) {
+	o, ok := generated.LookupGlobal(name)
+	if ok && o.Formats {
+		o = withFormats(o)
+	}
+	return o, ok
+}
+
+func withFormats(o generated.GlobalOption) generated.GlobalOption {
+	o.Values = render.FormatNames()
+	o.Placeholder = render.FormatPlaceholder()
+	var data []string
+	for _, f := range render.Formats() {
+		if f.IsData() {
+			data = append(data, strings.ToUpper(f.Name))
+		}
+	}
+	o.Help = "human views (default) or " + strings.Join(data, ", ")
+	return o
+}
+
 // checkValues checks the values of the options that accept only some.
 func checkValues(g Globals) error {
-	for _, o := range generated.GlobalOptions {
+	for _, o := range Options() {
 		if v, ok := g.Values[o.Name]; ok && o.Values != nil && !slices.Contains(o.Values, v) {
-			return valueError(o, v)
+			return valueError(o.Name, o.Values, v)
 		}
 	}
 	return nil
 }
 
-func valueError(o generated.GlobalOption, v string) error {
-	return Usagef("%s must be %s, not %q", o.Name, strings.Join(o.Values, " or "), v)
+func valueError(name string, values []string, v string) error {
+	return Usagef("%s must be %s, not %q", name, strings.Join(values, " or "), v)
 }
 
-// Output reads a value of --output: json true for "json", false for "text".
-func Output(value string) (json bool, err error) {
-	o, _ := generated.LookupGlobal("--output")
-	if !slices.Contains(o.Values, value) {
-		return false, valueError(o, value)
+// ParseFormat reads a value of --output: the format of that name.
+func ParseFormat(value string) (render.Format, error) {
+	f, ok := render.LookupFormat(value)
+	if !ok {
+		return render.Format{}, valueError("--output", render.FormatNames(), value)
 	}
-	return value == "json", nil
+	return f, nil
 }
 
-// JSONOutput is the run's choice (json) under a --output value given on a
-// line: "json" asks for JSON, "text" for the text views, no value ("")
-// keeps the choice.
-func JSONOutput(value string, json bool) bool {
-	switch value {
-	case "json":
-		return true
-	case "text":
-		return false
+// LineFormat is the format of a line that gives --output value (checked)
+// under the run's choice f: the named format, or f when value is "".
+func LineFormat(value string, f render.Format) render.Format {
+	if g, ok := render.LookupFormat(value); ok {
+		return g
 	}
-	return json
+	return f
 }
 
 // SplitOutput is the one reader of --output among a command's words (up to
@@ -183,7 +222,7 @@ func LaunchOnlyError(name string) error {
 // replaces any --output given, unless help is asked for or the value is bad.
 func ValueArgs(args []string) []string {
 	o, _, rest := SplitOutput(args)
-	if o != "" && o != "text" && o != "json" {
+	if _, ok := render.LookupFormat(o); o != "" && !ok {
 		return args // the tool reports the bad value
 	}
 	for _, arg := range rest {
@@ -197,31 +236,36 @@ func ValueArgs(args []string) []string {
 	return append([]string{"--output", "text"}, rest...)
 }
 
-// LineOutput applies a tool line's global options, in order, to jsonOut (the
-// run's choice): --output text or json, any other value an error; in the
+// LineOutput applies a tool line's global options, in order, to f (the
+// run's choice): --output names a format, any other value an error; in the
 // shell (inShell) a launch-only option is an error.
-func LineOutput(globals []generated.Global, jsonOut, inShell bool) (bool, error) {
+func LineOutput(globals []generated.Global, f render.Format, inShell bool) (render.Format, error) {
 	var err error
 	for _, g := range globals {
 		if inShell && IsLaunchOnly(g.Name) {
-			return jsonOut, LaunchOnlyError(g.Name)
+			return f, LaunchOnlyError(g.Name)
 		}
 		if g.Name == "--output" {
-			if jsonOut, err = Output(g.Value); err != nil {
-				return jsonOut, err
+			if f, err = ParseFormat(g.Value); err != nil {
+				return f, err
 			}
 		}
 	}
-	return jsonOut, nil
+	return f, nil
 }
 
 // HelpOutput is LineOutput for a line that asks for help: nothing is
-// checked, and the last --output json asks for JSON.
-func HelpOutput(globals []generated.Global, jsonOut bool) bool {
+// checked, and the last --output naming a format wins (any other value
+// asks for the text page).
+func HelpOutput(globals []generated.Global, f render.Format) render.Format {
 	for _, g := range globals {
 		if g.Name == "--output" {
-			jsonOut = g.Value == "json"
+			if h, ok := render.LookupFormat(g.Value); ok {
+				f = h
+			} else {
+				f = render.Text
+			}
 		}
 	}
-	return jsonOut
+	return f
 }

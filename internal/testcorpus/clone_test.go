@@ -12,7 +12,7 @@ import (
 // corpusPackages are the packages whose tests read tool definitions,
 // results or tool outputs through this locator.
 var corpusPackages = []string{
-	"./render", "./generated/...", "./curated", "./cmd/agsh",
+	"./render", "./generated/...", "./curated", "./internal/cli",
 	"./internal/devserver/mcpconn", "./internal/devserver/fstools", "./internal/testcorpus",
 }
 

@@ -1,6 +1,0 @@
-//go:build race
-
-package main
-
-// raceEnabled: the test binary is built with -race (its memory is not agsh's).
-const raceEnabled = true

@@ -1,0 +1,31 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Env is what agsh reads from its process: the environment, files (the
+// stored login), the home directory and the program's own path. Only
+// cmd/agsh gives the real one; tests give their own.
+type Env interface {
+	Getenv(string) string
+	// LookupEnv tells an empty variable from an unset one (AGSH_PAGER=).
+	LookupEnv(string) (string, bool)
+	// Environ is the whole environment, for the programs agsh starts (the
+	// pager, the completion cache's detached refresh).
+	Environ() []string
+	ReadFile(string) ([]byte, error)
+	HomeDir() string
+	// Self is the path of the running program, for a detached child of the
+	// same program ("" when unknown).
+	Self() string
+}
+
+// interruptible returns ctx cancelled by the first Ctrl-C (or SIGTERM):
+// the call in flight is abandoned and the run ends with status 130.
+func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+}

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/internal/pager"
+	"github.com/agsh-dev/agsh/internal/repl"
+	"github.com/agsh-dev/agsh/interp"
+	"github.com/agsh-dev/agsh/render"
+)
+
+// interactive runs the REPL (standard input and output are terminals) or
+// the plain line shell (only standard input is).
+func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.Runner) int {
+	if err := a.launch(ctx, h); err != nil {
+		return a.report(ctx, a.errOut, err)
+	}
+	name := a.client.Target()
+	if info, err := a.run.Info(ctx); err == nil && info.Name != "" {
+		name = info.Name
+	}
+	session := a.run.Binding().SessionID
+	if session == "" {
+		session = a.run.Binding().ContinuationToken
+	}
+	cfg := repl.Config{
+		// The deployment's words are untrusted: no escape reaches the terminal.
+		AgentName:   render.SafeLabel(name),
+		Target:      render.Safe(a.client.Target()),
+		Session:     render.Safe(session),
+		HistoryPath: repl.HistoryPathFrom(a.getenv, a.env.HomeDir()),
+		Secrets:     a.secrets,
+		Runner:      &repl.InterpRunner{Runner: runner, Out: a.out, ErrOut: a.errOut},
+		Completer:   command.NewCompleter(a.run, h.table),
+		In:          a.ios.In,
+		Out:         repl.TerminalOut(a.out, a.ios.Out),
+		ErrOut:      a.errOut,
+		NoColor:     !a.ios.ColorOut,
+		Pager:       pager.ShellCommand(a.lookupEnv),
+	}
+	var (
+		status int
+		err    error
+	)
+	if a.ios.OutTTY {
+		// The background query runs with Bubble Tea's hold released.
+		cfg.Terminal = &repl.Terminal{}
+		a.bg.Exclusive = cfg.Terminal.Exclusive
+		status, err = repl.Run(ctx, cfg)
+	} else {
+		status, err = repl.RunPlain(ctx, cfg)
+	}
+	if err != nil {
+		return a.report(ctx, a.errOut, err)
+	}
+	return status
+}

@@ -1,0 +1,217 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/resultstream"
+	"github.com/agsh-dev/agsh/internal/spin"
+	"github.com/agsh-dev/agsh/render"
+)
+
+// toolRequest is one tool command line to run.
+type toolRequest struct {
+	// name is the command's name; tool the tool it calls when the command
+	// table already knows it ("": found from the name, see resolveTool).
+	name, tool string
+	args       []string
+	// help asks for the tool's help page whatever the arguments.
+	help bool
+	// inShell refuses the launch-only options on the line.
+	inShell bool
+	// last: the command ends its pipeline and renders its value; otherwise
+	// the value is returned for the filters after it.
+	last           bool
+	stdout, stderr io.Writer
+
+	cmd    *command.Command
+	call   *command.Call
+	format render.Format
+}
+
+// outcome is what one tool command produced: a value to pass on (when it
+// was not the last command of its pipeline), its status, and whether it
+// already wrote its output.
+type outcome struct {
+	value    render.Value
+	status   int
+	rendered bool
+	// notes are a curated command's notices, for standard error after the
+	// output (the caller's to print when the value is passed on).
+	notes []string
+}
+
+// runTool runs one tool command line, top to bottom: resolve the command,
+// parse the line, call the tool, and view the result. Messages go to
+// stderr; the caller prints the session line.
+func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
+	fail := func(err error) outcome {
+		return outcome{status: a.report(ctx, r.stderr, err), rendered: true}
+	}
+	if err := a.resolveTool(ctx, r); err != nil {
+		return fail(err)
+	}
+	helpAsked, err := a.parseLine(r)
+	if helpAsked {
+		// Help is asked for: nothing else on the line matters.
+		if err := a.writeToolHelp(ctx, r.stdout, r.cmd, r.format); err != nil {
+			return fail(err)
+		}
+		return outcome{rendered: true}
+	}
+	if err != nil {
+		return fail(err)
+	}
+	stop := func() {}
+	if !r.inShell && a.ios.ErrTTY && a.ios.OutTTY { // one-shot on a terminal: the REPL has its own
+		stop = spin.Start(a.spinOut, 300*time.Millisecond, 100*time.Millisecond)
+	}
+	res, v, done, err := a.callTool(ctx, r, stop)
+	stop()
+	if err != nil {
+		var ce *catalog.Error
+		if errors.As(err, &ce) {
+			ce.IssueFlag = r.cmd.IssueFlag
+		}
+		return fail(err)
+	}
+	if res.ScratchWorkspace {
+		a.message(r.stderr, "", "note: ran in a scratch workspace (the session's workspace is unavailable)")
+	}
+	if done != nil {
+		return *done
+	}
+	o, err := a.view(r, v, res.IsError)
+	if err != nil {
+		return fail(err)
+	}
+	return o
+}
+
+// callTool calls the tool. The last command's text result streams to
+// standard output when it may (internal/resultstream): done is then its
+// outcome, unless the text was held (it may be JSON) and comes back as v.
+func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) (res *catalog.CallResult, v render.Value, done *outcome, err error) {
+	st := resultstream.New(r.stdout, resultstream.Options{Spec: r.cmd.Spec(), Reformat: r.call.Reformat, Last: r.last,
+		Format: r.format, Highlighted: a.outOpts().Color && r.cmd.Highlight(r.call, true) != "", Render: a.outOpts()})
+	var stream catalog.StreamFunc
+	if f := st.Func(); f != nil {
+		stream = func() io.Writer { stopSpinner(); return f() } // the text begins
+	}
+	res, err = a.run.CallStream(ctx, r.cmd.Detail.Name, r.call.Input, stream)
+	if (res == nil || !res.Streamed) && (err != nil || !resultstream.FeedHeld(stream, r.format, res)) {
+		if err != nil {
+			return nil, v, nil, err
+		}
+		return res, render.FromResult(res.Result), nil, nil
+	}
+	end, err := st.Finish(err, func(n string) { a.message(r.stderr, "", n) })
+	if err != nil || end.Held {
+		return res, end.Value, nil, err
+	}
+	return res, v, &outcome{status: end.Status, rendered: true}, nil
+}
+
+// resolveTool fetches the detail of the tool the command calls and builds
+// the command. A name the deployment does not know may be a curated
+// command over another tool (command.CuratedTool) or an alias
+// (command.Alias).
+func (a *app) resolveTool(ctx context.Context, r *toolRequest) error {
+	tool := r.tool
+	if tool == "" {
+		tool = r.name
+	}
+	d, err := a.run.Tool(ctx, tool)
+	if r.tool == "" && catalog.IsCode(err, catalog.CodeUnknownTool) {
+		if to, ok := command.CuratedTool(r.name); ok {
+			d, err = a.run.Tool(ctx, to)
+		} else if to, ok := command.Alias(r.name); ok {
+			d, err = a.run.Tool(ctx, to)
+		}
+	}
+	if err != nil {
+		return command.UnknownTool(r.name, err)
+	}
+	r.cmd, err = a.cmds.For(r.name, d)
+	return err
+}
+
+// parseLine parses the arguments and reads the line's --output and
+// launch-only options. helpAsked reports that help is to be printed.
+func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
+	r.call, err = r.cmd.Parse(r.args)
+	r.format = a.g.Format()
+	if r.help || (r.call != nil && r.call.Parsed.Help) {
+		if r.call != nil {
+			r.format = command.HelpOutput(r.call.Parsed.Globals, r.format)
+		}
+		return true, nil
+	}
+	if lerr := command.CheckLate(a.late, r.cmd); lerr != nil && !r.inShell {
+		return false, lerr // before the parse's own errors: the late option is the mistake
+	}
+	if err != nil {
+		return false, err
+	}
+	r.format, err = command.LineOutput(r.call.Parsed.Globals, r.format, r.inShell)
+	return false, err
+}
+
+// view turns a tool's result into the outcome: an error line, the
+// reformatted text of a curated command, the value rendered (last), or the
+// value passed on.
+func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error) {
+	if msg, isWrapper := render.ErrorMessage(v); isError || isWrapper {
+		if r.format.IsData() && r.last {
+			_ = r.format.Data.Value(r.stdout, v)
+			return outcome{status: exitcode.ToolError, rendered: true}, nil
+		}
+		if !isWrapper {
+			msg = render.ErrorText(v)
+		}
+		render.WriteError(r.stderr, a.safeErr(msg), a.errOpts())
+		return outcome{status: exitcode.ToolError, rendered: true}, nil
+	}
+	status, notes := exitcode.OK, []string(nil)
+	if !r.format.IsData() && !v.IsJSON {
+		if out, ok := r.cmd.Reformat(v.Text, r.call); ok {
+			v = render.Value{Text: out.Stdout, Final: true}
+			status, notes = out.Status, out.Notes
+		}
+	}
+	if line := r.cmd.NextPage(r.args, v); line != "" {
+		notes = append(notes, line) // after the value, or the pipeline's output
+	}
+	if !r.last {
+		return outcome{value: v, status: status, notes: notes}, nil
+	}
+	err := a.writeValue(r.stdout, r.stderr, v, r.format, r.cmd.Highlight(r.call, v.Final))
+	a.notes(r.stderr, notes)
+	return outcome{status: status, rendered: true}, err
+}
+
+// notes prints a command's notices on standard error, after its output.
+func (a *app) notes(w io.Writer, notes []string) {
+	for _, n := range notes {
+		a.message(w, "", n)
+	}
+}
+
+// safeErr makes server text safe for standard error when it is a terminal.
+func (a *app) safeErr(s string) string {
+	if a.ios.ErrTTY {
+		return render.Safe(s)
+	}
+	return s
+}
+
+// writeValue renders a final value on standard output (w; its notes on
+// errW, the command's standard error).
+func (a *app) writeValue(w, errW io.Writer, v render.Value, f render.Format, highlight string) error {
+	return render.WriteFinal(w, errW, v, f, highlight, a.outOpts())
+}

@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/internal/pager"
+	"github.com/agsh-dev/agsh/internal/shellcomp"
+	"github.com/agsh-dev/agsh/internal/version"
+	"github.com/agsh-dev/agsh/render"
+)
+
+// Main is agsh: it runs the command line args (without the program's
+// name) on ios and returns the exit status, for cmd/agsh to exit with.
+func Main(args []string, ios *iostreams.IOStreams, e Env) int {
+	if len(args) > 0 && (args[0] == shellcomp.CompleteOption || args[0] == shellcomp.RefreshOption) {
+		return hiddenComplete(args, ios, e) // the completion scripts' hidden options
+	}
+	g, rest, err := command.SplitGlobals(args)
+	action := ""
+	if err == nil {
+		action, err = command.BeforeCommandAction(g, rest) // --version, --completion
+	}
+	if err != nil {
+		return reportEarly(ios, e, g, err, g.Format())
+	}
+	if action == "--version" {
+		return writeVersion(ios.Out, g.Format())
+	}
+	if action != "" {
+		return shellcomp.Launch(ios.Out, g.Get("--completion"))
+	}
+	if len(rest) > 0 && rest[0] == "--" {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 && g.Help {
+		fmt.Fprint(ios.Out, command.Usage())
+		return exitcode.OK
+	}
+	if len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+		name, _, _ := strings.Cut(rest[0], "=") // never echo the value: it may be a secret
+		return reportEarly(ios, e, g, command.Usagef("unknown option %s; see agsh --help", name), g.Format())
+	}
+
+	a := newApp(ios, e, g)
+	a.late = command.LateOptions(args, &a.g)
+	defer a.flush()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if len(rest) == 0 {
+		return a.shell(ctx)
+	}
+	// One-shot: the first interrupt cancels the request in flight.
+	ctx, stop := interruptible(ctx)
+	defer stop()
+	return a.oneShot(ctx, rest[0], rest[1:])
+}
+
+// writeVersion prints agsh --version: one line, or in a data format one
+// object on one line.
+func writeVersion(w io.Writer, f render.Format) int {
+	v := version.Read("agsh")
+	if f.IsData() {
+		_ = f.Data.Line(w, v)
+	} else {
+		fmt.Fprintln(w, v)
+	}
+	return exitcode.OK
+}
+
+// oneShot runs `agsh <name> [args…]` (or `agsh help [tool]`).
+func (a *app) oneShot(ctx context.Context, name string, args []string) int {
+	if err := command.CheckLateTarget(ctx, a.late, &a.g, a.getenv("AGENT_SHELL_TARGET"), name, a.connect, &a.run); err != nil {
+		return a.report(ctx, a.errOut, err)
+	}
+	if err := a.connect(ctx); err != nil {
+		return a.report(ctx, a.errOut, command.WithShadowHint(a.late, err))
+	}
+	endPager := a.paged()
+	status := a.dispatch(ctx, name, args)
+	a.flush()
+	a.sessionLine()
+	endPager()
+	return status
+}
+
+// paged sends a one-shot command's output through the pager on a terminal
+// (standard error held until it exits); the func returned ends it.
+func (a *app) paged() func() {
+	if !a.ios.OutTTY {
+		return func() {}
+	}
+	p := pager.New(pager.Command(a.lookupEnv), a.ios.Rows(), a.ios.CurrentWidth(), a.ios.Out, a.ios.ErrOut, a.env.Environ())
+	a.ios.Out, a.ios.ErrOut = p.Out(), p.Err()
+	a.setSecrets()
+	return func() { a.flush(); _ = p.Close() }
+}
+
+// dispatch runs one command: agsh's help word, unless the deployment has a
+// tool of that name, or a tool.
+func (a *app) dispatch(ctx context.Context, name string, args []string) int {
+	if isMeta(name) {
+		return a.meta(ctx, append([]string{name}, args...), true, false, a.out, a.errOut).status
+	}
+	if name == "help" {
+		tools, err := a.run.Tools(ctx)
+		if err != nil {
+			return a.report(ctx, a.errOut, err)
+		}
+		if !command.NewTable(tools).Resolve(name).IsTool() {
+			return a.helpWord(ctx, args, a.out, a.errOut)
+		}
+	}
+	req := &toolRequest{name: name, args: args, help: a.g.Help, last: true, stdout: a.out, stderr: a.errOut}
+	return a.runTool(ctx, req).status
+}
+
+// helpWord is agsh's `help [--output text|json] [tool]`: the index, or one
+// tool's page.
+func (a *app) helpWord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	output, _, words := command.SplitOutput(args)
+	f := command.LineFormat(output, a.g.Format())
+	var tools []string
+	for _, x := range words {
+		if !strings.HasPrefix(x, "-") {
+			tools = append(tools, x)
+		}
+	}
+	switch len(tools) {
+	case 0:
+		if err := a.writeIndex(ctx, stdout, f); err != nil {
+			return a.report(ctx, stderr, err)
+		}
+		return exitcode.OK
+	case 1:
+		req := &toolRequest{name: tools[0], help: true, last: true, stdout: stdout, stderr: stderr}
+		return a.runTool(ctx, req).status
+	}
+	return a.report(ctx, stderr, command.Usagef("help takes at most one tool name, got %d", len(tools)))
+}
+
+// hiddenComplete answers the completion scripts and refreshes their cache.
+func hiddenComplete(args []string, ios *iostreams.IOStreams, e Env) int {
+	self := e.Self() // the program as invoked, for the detached refresh
+	dial := func(ctx context.Context, g command.Globals) (*catalog.Client, error) {
+		a := newApp(ios, e, g)
+		err := a.connect(ctx)
+		return a.client, err
+	}
+	return shellcomp.Main(context.Background(), args, ios.Out, shellcomp.Env{Getenv: e.Getenv, ReadFile: e.ReadFile,
+		Home: e.HomeDir(), Environ: e.Environ(), Self: self, Dial: dial})
+}

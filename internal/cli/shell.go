@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/interp"
+	"github.com/agsh-dev/agsh/interp/syntax"
+	"github.com/agsh-dev/agsh/render"
+)
+
+// shell runs agsh without a command (shell.md): a script read from standard
+// input when it is not a terminal, the plain line shell when only standard
+// output is not a terminal, the REPL otherwise. The session identity is bound
+// once, at launch, and printed once, at the end.
+func (a *app) shell(ctx context.Context) int {
+	if err := a.connect(ctx); err != nil {
+		return a.report(ctx, a.errOut, err)
+	}
+	h := &shellHandler{a: a, table: command.NewTable(nil)}
+	runner := &interp.Runner{Handler: h, Renderer: h, Stdout: a.out, Stderr: a.errOut, Prefix: "agsh: "}
+	if a.ios.ErrTTY || a.ios.InTTY && a.ios.OutTTY { // the REPL prints stderr on the terminal
+		runner.Clean = render.SafeLabel
+	}
+	if f := a.g.Format(); f.IsData() {
+		// Failures of the shell itself get the error line, as a one-shot
+		// command's do (docs/cli.md#the-json-error-line).
+		runner.OnError = func(w io.Writer, _ int, msg string) { writeErrorLine(w, f, command.Usagef("%s", msg)) }
+	}
+	var status int
+	if !a.ios.InTTY {
+		status = a.script(ctx, h, runner)
+	} else {
+		status = a.interactive(ctx, h, runner)
+	}
+	a.flush()
+	a.sessionLine()
+	return status
+}
+
+// launch binds the session and loads the catalog (in parallel, wire.md)
+// into the shell's command table.
+func (a *app) launch(ctx context.Context, h *shellHandler) error {
+	tools, err := a.run.Tools(ctx)
+	if err == nil {
+		h.table = command.NewTable(tools)
+	}
+	return err
+}
+
+// script reads the whole script, parses it, then runs it; the first
+// interrupt stops it with status 130.
+func (a *app) script(ctx context.Context, h *shellHandler, runner *interp.Runner) int {
+	src, err := io.ReadAll(a.ios.In)
+	if err != nil {
+		return a.report(ctx, a.errOut, fmt.Errorf("reading the script: %w", err))
+	}
+	if _, perr := syntax.Parse(string(src)); perr != nil {
+		// Nothing runs, nothing is asked of the deployment.
+		return runner.RunScript(ctx, string(src))
+	}
+	ctx, stop := interruptible(ctx)
+	defer stop()
+	if err := a.launch(ctx, h); err != nil {
+		return a.report(ctx, a.errOut, err)
+	}
+	return runner.RunScript(ctx, string(src))
+}
+
+// shellHandler gives the interpreter the deployment's tools and help
+// (interp.Handler), and renders a pipeline's final value as one-shot calls
+// do (interp.Renderer).
+type shellHandler struct {
+	a     *app
+	table *command.Table
+	// output is the --output given to the pipeline's tool ("" when none).
+	output string
+	// notes are the notices of the pipeline's tool, printed after the
+	// pipeline's output (never part of a filter's input).
+	notes []string
+}
+
+// IsTool: a tool of the catalog, or a meta command (run like one).
+func (h *shellHandler) IsTool(name string) bool {
+	return h.table.Resolve(name).IsTool() || isMeta(name)
+}
+
+// Suggest is the command table's did-you-mean (command.Table.Resolve), the
+// one one-shot agsh gives.
+func (h *shellHandler) Suggest(name string) []string { return h.table.Resolve(name).Suggestions }
+
+func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdout, stderr io.Writer) (interp.Value, interp.Result) {
+	h.output = ""
+	if isMeta(argv[0]) {
+		o := h.a.meta(ctx, argv, last, true, stdout, stderr)
+		h.notes = o.notes
+		return interp.Value{Text: o.value.Text, JSON: o.value.JSON, IsJSON: o.value.IsJSON, Final: o.value.Final},
+			interp.Result{Status: o.status, Rendered: o.rendered}
+	}
+	req := &toolRequest{name: argv[0], tool: h.table.ToolName(argv[0]), args: argv[1:], inShell: true, last: last, stdout: stdout, stderr: stderr}
+	var help bytes.Buffer
+	if !last {
+		// The tool's --output is the pipeline's: it renders the last value.
+		h.output, _, _ = command.SplitOutput(argv[1:])
+		// A tool before a pipe writes on standard output only its help
+		// (read --help | head): that text is the value the filters get.
+		req.args, req.stdout = command.ValueArgs(argv[1:]), &help
+	}
+	o := h.a.runTool(ctx, req)
+	h.notes = o.notes
+	if !last && o.rendered && o.status == 0 {
+		return interp.Value{Text: help.String(), Final: true}, interp.Result{}
+	}
+	_, _ = stdout.Write(help.Bytes())
+	v := interp.Value{Text: o.value.Text, JSON: o.value.JSON, IsJSON: o.value.IsJSON, Final: o.value.Final}
+	return v, interp.Result{Status: o.status, Rendered: o.rendered}
+}
+
+// Help is the shell's word help [--output text|json] [tool]. The --output is
+// this command's, as on any command line; a filter's name gives its page.
+func (h *shellHandler) Help(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	output, _, words := command.SplitOutput(args)
+	if output != "" {
+		if _, err := command.ParseFormat(output); err != nil {
+			return h.a.report(ctx, stderr, err)
+		}
+		saved := h.a.g.Values["--output"]
+		h.a.g.Values["--output"] = output
+		defer func() { h.a.g.Values["--output"] = saved }()
+	}
+	if len(words) == 1 && !h.IsTool(words[0]) {
+		if page, ok := interp.FilterHelp(words[0]); ok {
+			_, _ = io.WriteString(stdout, page)
+			return 0
+		}
+	}
+	return h.a.helpWord(ctx, words, stdout, stderr)
+}
+
+// Render renders the final value of a pipeline.
+func (h *shellHandler) Render(stdout, stderr io.Writer, v interp.Value) error {
+	rv := render.Value{Text: v.Text, JSON: v.JSON, IsJSON: v.IsJSON, Final: v.Final}
+	f := command.LineFormat(h.output, h.a.g.Format())
+	h.output = ""
+	err := h.a.writeValue(stdout, stderr, rv, finalFormat(f, rv), "")
+	h.a.notes(stderr, h.notes)
+	h.notes = nil
+	return err
+}
+
+// PropertyLines is an object's property view, for the filters.
+func (h *shellHandler) PropertyLines(obj json.RawMessage) ([]string, error) {
+	return render.PropertyLines(obj, h.a.ios.CurrentWidth())
+}

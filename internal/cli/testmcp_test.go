@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agsh-dev/agsh/internal/devserver"
+	"github.com/agsh-dev/agsh/internal/devserver/devservertest"
+)
+
+// buildTestMCP builds internal/testmcp (a stdio MCP server with every kind
+// of MCP content, issue 14) into dir and returns the binary's path.
+func buildTestMCP(dir string) (string, error) {
+	bin := filepath.Join(dir, "testmcp")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/agsh-dev/agsh/internal/testmcp").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("building internal/testmcp: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// TestServerEverything drives @modelcontextprotocol/server-everything
+// through agsh-devserver --mcp when npx is present (an optional extra: it
+// skips without npx, with -short, or when the server cannot be fetched): its
+// tiny image comes back whole with --output json, its base64 decoding to a
+// PNG, and as one placeholder line in the text view; its embedded text
+// resource and resource links show their text and names (issue 14 rules
+// 1–2).
+func TestServerEverything(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the npx server")
+	}
+	if _, err := exec.LookPath("npx"); err != nil {
+		t.Skip("npx is not installed; skipping the optional server-everything test")
+	}
+	var logs strings.Builder
+	var mu sync.Mutex
+	srv := devservertest.StartDeployment(t, devserver.Options{
+		MCP: []string{"everything=npx -y @modelcontextprotocol/server-everything"},
+		Logf: func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(&logs, format+"\n", args...)
+		},
+	})
+	target := srv.AgentURL("planner")
+	index, _ := runAgsh(t, target, "help", "--output", "json")
+	var page struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	_ = json.Unmarshal([]byte(index), &page)
+	tools := map[string]string{} // normalized name -> the command's name
+	for _, tl := range page.Tools {
+		tools[strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(tl.Name))] = tl.Name
+	}
+	image := tools["everythinggettinyimage"]
+	if image == "" {
+		mu.Lock()
+		defer mu.Unlock()
+		t.Skipf("server-everything did not start or has no tiny-image tool (offline?): tools %v; logs:\n%s", page.Tools, logs.String())
+	}
+	out, status := runAgsh(t, target, image, "--output", "json")
+	var res struct {
+		Content []struct{ Type, Data, MimeType string } `json:"content"`
+	}
+	if status != 0 || json.Unmarshal([]byte(out), &res) != nil {
+		t.Fatalf("%s --output json: status %d\n%.500s", image, status, out)
+	}
+	found := false
+	for _, p := range res.Content {
+		if p.Type == "image" {
+			b, err := base64.StdEncoding.DecodeString(p.Data)
+			if err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+				t.Errorf("the image part does not decode to a PNG: %v", err)
+			}
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("%s --output json has no image part:\n%.500s", image, out)
+	}
+	text, status := runAgsh(t, target, image)
+	if status != 0 || !strings.Contains(text, "[image image/png, ") || strings.Contains(text, "iVBOR") {
+		t.Errorf("%s text view: status %d\n%s", image, status, text)
+	}
+	// An embedded text resource prints its text under its line; a resource
+	// link shows its name (rule 2), where this version has the tools.
+	if ref := tools["everythinggetresourcereference"]; ref != "" {
+		text, status := runAgsh(t, target, ref)
+		if !regexp.MustCompile(`(?m)^\[resource \S+, text/plain\]\n\S`).MatchString(text) || status != 0 {
+			t.Errorf("%s text view: status %d\n%s", ref, status, text)
+		}
+	}
+	if links := tools["everythinggetresourcelinks"]; links != "" {
+		out, status := runAgsh(t, target, links, "--output", "json")
+		var res struct {
+			Content []struct{ Type, Name string } `json:"content"`
+		}
+		name := ""
+		if json.Unmarshal([]byte(out), &res) == nil {
+			for _, p := range res.Content {
+				if p.Type == "resource_link" && name == "" {
+					name = p.Name
+				}
+			}
+		}
+		text, _ := runAgsh(t, target, links)
+		if status != 0 || name == "" || !strings.Contains(text, "[resource_link ") || !strings.Contains(text, " "+name) {
+			t.Errorf("%s: status %d, name %q; text view\n%s", links, status, name, text)
+		}
+	}
+}
