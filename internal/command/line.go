@@ -8,7 +8,7 @@ import (
 	"github.com/agsh-dev/agsh/render"
 )
 
-// Line is one scan of a command line (docs/cli.md#agshs-options-on-a-command-line):
+// Line is one scan of a command line (docs/cli.md#where-options-may-stand):
 // agsh's own options given on it, in order and where they stood, the
 // command name and the command's own words. Everything that asks what a
 // line says — the options in force, the output format, the connection
