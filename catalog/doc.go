@@ -1,5 +1,5 @@
 // Package catalog talks to one agent-sdk deployment: targets and credentials,
-// the HTTP client, the wire types of ../shared/spec/wire.md with their tolerant
+// the HTTP client, the wire types of docs/wire.md with their tolerant
 // decoding, session binding, the tool listing and detail, and invocation.
 // Errors carry the HTTP status and the envelope's code.
 //
@@ -29,7 +29,7 @@
 //
 // # Errors
 //
-// Every failure is an *Error with ExitCode (cli.md's table: 2 usage and
+// Every failure is an *Error with ExitCode (docs/cli.md#exit-status: 2 usage and
 // not-an-agent, 3 refused, 4 authentication, 5 unreachable/timeout/bad
 // answer, 130 interrupted) and Code (the envelope's code, or agsh's own).
 // Its text says what to do next, names URLs without userinfo, and never

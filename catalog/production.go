@@ -13,7 +13,7 @@ import (
 	"unicode"
 )
 
-// Every assumption about production names (cli.md, "Production names")
+// Every assumption about production names (docs/wire.md#production-resolution)
 // lives in this file: the credential sources, the control plane's route
 // and answer, and the https rule. The real resolution service is not
 // public; a capture of it corrects this file alone.

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 )
 
-// The wire types of ../shared/spec/wire.md. They are shared by the client in
+// The wire types of docs/wire.md. They are shared by the client in
 // this package and by the development deployment (internal/devserver), which
 // encodes them. Every field is tolerant on decode: unknown fields are ignored,
 // missing ones stay zero. Raw JSON is kept wherever byte order or exact numbers
@@ -211,7 +211,7 @@ type AgentsResponse struct {
 	Agents []Agent `json:"agents"`
 }
 
-// Error codes of the envelope (wire.md, "Envelope").
+// Error codes of the envelope (docs/wire.md#the-envelope).
 const (
 	CodeUnknownTool              = "unknown_tool"
 	CodeInvalidInput             = "invalid_input"

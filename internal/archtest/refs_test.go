@@ -155,9 +155,9 @@ var (
 	// mdLink is the target of an inline markdown link or image, and of a
 	// reference definition.
 	mdLink = regexp.MustCompile(`\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|^\s*\[[^\]]+\]:\s*(\S+)`)
-	// barePage is a design page named without its folder: what a comment
-	// citing a page outside the repository looks like.
-	barePage = regexp.MustCompile(`(?:^|[^\w./-])((?:architecture|wire|cli|mapping|render|rendering|shell|console|devserver|file-tools|sessions|testing|STYLE)\.md)\b`)
+	// designPage is a design page named with whatever folder precedes it:
+	// anything but docs/ is a citation of a page outside the repository.
+	designPage = regexp.MustCompile(`(?:^|[^\w./-])((?:[\w.-]+/)*)((?:architecture|wire|cli|mapping|render|rendering|shell|console|devserver|file-tools|sessions|testing|STYLE)\.md)\b`)
 )
 
 // pageIndex answers the anchors of each markdown page, computed once.
@@ -239,8 +239,10 @@ func refProblems(ix *pageIndex, f repoFile) (problems []string, refs int) {
 			}
 		}
 		if !strings.HasPrefix(f.path, "docs/") {
-			for _, m := range barePage.FindAllStringSubmatch(l.text, -1) {
-				problems = append(problems, fmt.Sprintf("%s: %s names a design page without docs/ (write docs/<page>.md#<section>)", at, m[1]))
+			for _, m := range designPage.FindAllStringSubmatch(l.text, -1) {
+				if m[1] != "docs/" {
+					problems = append(problems, fmt.Sprintf("%s: %s%s is no page of docs/ (write docs/<page>.md#<section>)", at, m[1], m[2]))
+				}
 			}
 		}
 		if !isMD {
@@ -492,7 +494,8 @@ func TestChecksCatchPlantedExamples(t *testing.T) {
 		{"a.sh", "# as STYLE.md says", true},
 		{"README.md", "[exit](docs/cli.md#exit-status)", false},
 		{"README.md", "[exit](docs/cli.md#exit)", true},
-		{"README.md", "[spec](../shared/spec/cli.md)", true},
+		{"README.md", "[spec](" + sharedFolder + "/spec/cli.md)", true},
+		{"a.go", "package a\n\n// As spec/file-tools.md gives them.\nvar x int\n", true},
 		{"README.md", "[up](#layout)", false},
 		{"README.md", "[up](#the-command-line)", true},
 		{"docs/cli.md", "[self](#exit-status), [same](cli.md#exit-status)", false},

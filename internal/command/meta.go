@@ -8,8 +8,8 @@ import (
 	"github.com/agsh-dev/agsh/render"
 )
 
-// Meta commands (shell.md "Commands" [wave 2]) start with ':', which no
-// tool name does, so they can never shadow a tool: :sessions lists the
+// Meta commands (docs/shell.md#meta-commands) start with ':', which no tool
+// name does, so they can never shadow a tool: :sessions lists the
 // deployment's sessions, :help the shell's own words, filters and meta
 // commands. They work in the shell and one-shot (agsh :sessions).
 

@@ -46,7 +46,8 @@ type Resolution struct {
 // IsTool reports a name that calls a tool of the catalog.
 func (r Resolution) IsTool() bool { return r.Kind == Tool || r.Kind == Curated }
 
-// metaCommands are the meta commands, each starting with ':' (shell.md).
+// metaCommands are the meta commands, each starting with ':'
+// (docs/shell.md#meta-commands).
 var metaCommands []string
 
 // aliases are agsh's other names for tools, alias → tool ("cat": "read"

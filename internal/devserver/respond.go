@@ -8,7 +8,8 @@ import (
 	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
-// Codes of the envelope the development server adds to wire.md's list.
+// Codes of the envelope the development server adds to those of
+// docs/wire.md#the-envelope (docs/devserver.md#error-codes).
 const (
 	codeNotFound         = "not_found"
 	codeMethodNotAllowed = "method_not_allowed"
