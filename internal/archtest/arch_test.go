@@ -183,7 +183,7 @@ func TestImportDirections(t *testing.T) {
 
 // importedOnlyBy names packages that only the listed packages may import:
 // shell completion's catalog cache is read by shell completion alone, never
-// by help or by what decides a call (issue 17).
+// by help or by what decides a call (docs/cli.md#completion-scripts).
 var importedOnlyBy = map[string][]string{
 	"internal/compcache": {"internal/shellcomp"},
 }

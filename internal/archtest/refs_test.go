@@ -321,11 +321,12 @@ func sharedProblems(f repoFile) []string {
 
 var (
 	// historyText is prose pointing to the project's history: an item of
-	// the tracker by number, a wave, a review or a round by number, an
-	// audit, or "the <topic> issue".
+	// the tracker, a review or a round by number, "the <topic> issue", and
+	// the names of batches of work and of checks of the past (the regular
+	// expression spells them out).
 	historyText = regexp.MustCompile(`(?i)\b(?:issue|wave|review|round|item)s?\s?#?\d+\b|\[wave|\bwaves?\b|\baudit(?:s|ed|ing)?\b|\bthe [a-z][a-z-]* issues?\b`)
 	// historyName is the same in an identifier or a file name, where words
-	// run together: Issue15Foo, review5, wave_2.
+	// run together and a number follows its word directly.
 	historyName = regexp.MustCompile(`(?i)(?:issue|wave|review|round|item)[_-]?\d|wave|audit`)
 )
 
@@ -445,8 +446,8 @@ func stringLit(e ast.Expr) (string, bool) {
 }
 
 // TestNoHistoryInNames: comments, test names and file names describe the
-// code, not the tracker items, waves or review rounds it came from; a clone
-// has none of that history.
+// code, not the tracker items or review rounds it came from; a clone has
+// none of that history.
 func TestNoHistoryInNames(t *testing.T) {
 	root := testcorpus.Root(t)
 	for _, f := range trackedFiles(t, root) {
