@@ -232,10 +232,18 @@ func refProblems(ix *pageIndex, f repoFile) (problems []string, refs int) {
 	}
 	for _, l := range lines {
 		at := fmt.Sprintf("%s:%d", f.path, l.line)
-		for _, m := range docsRef.FindAllStringSubmatch(l.text, -1) {
+		text := l.text
+		if isMD {
+			text = mdLink.ReplaceAllString(text, "]") // links are checked below
+		}
+		for _, m := range docsRef.FindAllStringSubmatch(text, -1) {
 			refs++
+			ref := m[1]
+			if m[2] != "" {
+				ref += "#" + m[2]
+			}
 			if p := ix.checkTarget(m[1], m[2]); p != "" {
-				problems = append(problems, fmt.Sprintf("%s: %s#%s: %s", at, m[1], m[2], p))
+				problems = append(problems, fmt.Sprintf("%s: %s: %s", at, ref, p))
 			}
 		}
 		if !strings.HasPrefix(f.path, "docs/") {
