@@ -32,7 +32,7 @@ type CallResult struct {
 	Streamed bool `json:"-"`
 }
 
-// Codes of the error envelope (docs/wire.md#envelope).
+// Codes of the error envelope (docs/wire.md#the-envelope).
 const (
 	CodeUnknownTool              = wire.CodeUnknownTool
 	CodeInvalidInput             = wire.CodeInvalidInput

@@ -9,8 +9,8 @@ import (
 
 const module = "github.com/agsh-dev/agsh"
 
-// leaves are the small leaf packages every agsh package may import: they
-// import nothing of agsh themselves. Each holds one fact that several
+// leaves are the small leaf packages every agsh package may import unless
+// its rule says noLeaves: they import nothing of agsh themselves. Each holds one fact that several
 // packages need, so that no import rule forces a second copy of it.
 var leaves = []string{
 	"internal/names",    // kebab-casing, did-you-mean suggestions

@@ -55,7 +55,7 @@ func helpPage(cmd *Command) render.HelpPage {
 	for _, f := range cmd.Flags.Flags {
 		p.Options = append(p.Options, OptionItem(f))
 	}
-	for _, sh := range cmd.Curated.GrepShorthands() {
+	for _, sh := range cmd.Curated.Shorthands() {
 		p.Options = append(p.Options, render.HelpItem{Term: sh.Term, Description: sh.Description})
 	}
 	if d.Effect != "" {

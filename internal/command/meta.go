@@ -109,9 +109,11 @@ Pipelines: a | b, lists: a ; b, a && b, a || b. Quote with '…' or "…".
 // value, the notes for standard error after it, and the --output the line
 // gives ("" when none). bound is the binding in force (zero: the default).
 func RunMeta(ctx context.Context, c *catalog.Client, bound catalog.Binding, argv []string, inShell bool) (v render.Value, notes []string, output string, err error) {
-	output, _, rest := SplitOutput(argv[1:])
+	l := ScanWords(argv[1:])
+	output, _ = l.Output()
+	rest := l.Args
 	if output != "" {
-		if _, err := Output(output); err != nil {
+		if _, err := ParseFormat(output); err != nil {
 			return v, nil, "", err
 		}
 	}

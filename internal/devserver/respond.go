@@ -9,7 +9,7 @@ import (
 )
 
 // Codes of the envelope the development server adds to the runtime's list
-// (docs/devserver.md#errors). The client relies on not_found, so it is
+// (docs/devserver.md#error-codes). The client relies on not_found, so it is
 // wire's.
 const (
 	codeNotFound         = wire.CodeNotFound

@@ -1,6 +1,6 @@
 package wire
 
-// Codes of the error envelope (docs/wire.md#envelope).
+// Codes of the error envelope (docs/wire.md#the-envelope).
 const (
 	CodeUnknownTool              = "unknown_tool"
 	CodeInvalidInput             = "invalid_input"
