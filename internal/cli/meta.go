@@ -18,7 +18,7 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 	if b.IsZero() {
 		b = catalog.Binding{SessionID: a.g.Get("--session"), ContinuationToken: a.g.Get("--continuation-token")}
 	}
-	v, notes, output, err := command.RunMeta(ctx, a.run.Client(), b, argv, inShell)
+	v, notes, output, err := command.RunMeta(ctx, &command.MetaRun{Client: a.run.Client(), Bound: b, InShell: inShell}, argv)
 	if err == nil && last {
 		f := command.LineFormat(output, a.g.Format())
 		if err = a.writeValue(stdout, stderr, v, finalFormat(f, v), ""); !f.IsData() {

@@ -46,10 +46,6 @@ type Resolution struct {
 // IsTool reports a name that calls a tool of the catalog.
 func (r Resolution) IsTool() bool { return r.Kind == Tool || r.Kind == Curated }
 
-// metaCommands are the meta commands, each starting with ':'
-// (docs/shell.md#meta-commands).
-var metaCommands []string
-
 // aliases are agsh's other names for tools, alias → tool ("cat": "read"
 // would make cat call the deployment's read). A tool of the alias's own
 // name wins.
@@ -117,7 +113,7 @@ func (t *Table) Resolve(name string) Resolution {
 		return Resolution{Kind: Filter}
 	case slices.Contains(interp.ShellWords(), name):
 		return Resolution{Kind: Word}
-	case strings.HasPrefix(name, ":") && slices.Contains(metaCommands, name):
+	case strings.HasPrefix(name, ":") && slices.Contains(MetaNames(), name):
 		return Resolution{Kind: Meta}
 	}
 	return Resolution{Suggestions: names.Suggest(name, t.Names(false))}
@@ -188,7 +184,7 @@ func (t *Table) Commands() []string {
 			out = append(out, n)
 		}
 	}
-	out = append(out, metaCommands...)
+	out = append(out, MetaNames()...)
 	for alias, to := range aliases {
 		if t.tool(to).IsTool() {
 			out = append(out, alias)

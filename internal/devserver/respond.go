@@ -4,14 +4,15 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/jsontext"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
-// Codes of the envelope the development server adds to those of
-// docs/wire.md#the-envelope (docs/devserver.md#error-codes).
+// Codes of the envelope the development server adds to the runtime's list
+// (docs/devserver.md#error-codes). The client relies on not_found, so it is
+// wire's.
 const (
-	codeNotFound         = "not_found"
+	codeNotFound         = wire.CodeNotFound
 	codeMethodNotAllowed = "method_not_allowed"
 	codeTooLarge         = "request_too_large"
 	codeInjectedFault    = "injected_fault"
@@ -107,14 +108,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // apiError is an error envelope waiting to be written.
 type apiError struct {
 	status int
-	body   catalog.ErrorBody
+	body   wire.ErrorBody
 }
 
 func (e *apiError) Error() string { return e.body.Error + ": " + e.body.Message }
 
 // errorf builds an error envelope with a message.
 func errorf(status int, code, msg string) *apiError {
-	return &apiError{status: status, body: catalog.ErrorBody{Error: code, Message: msg}}
+	return &apiError{status: status, body: wire.ErrorBody{Error: code, Message: msg}}
 }
 
 // writeError answers the error envelope.

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // stampLayout is the timestamp format of sessions and calls: RFC 3339 in
@@ -92,12 +92,12 @@ func (j *jsonText) UnmarshalJSON(b []byte) error {
 func (s *session) busy() bool { return s.Running || s.Queued }
 
 // row is the session as GET /v1/sessions lists it.
-func (s *session) row() catalog.Session {
+func (s *session) row() wire.Session {
 	status := "waiting"
 	if s.busy() {
 		status = "running"
 	}
-	return catalog.Session{
+	return wire.Session{
 		SessionID: s.ID, ContinuationToken: s.Token, Title: s.Title, Mode: s.Mode,
 		Status: status, Running: s.Running, Queued: s.Queued,
 		CreatedAt: s.Created, UpdatedAt: s.Updated,
@@ -143,10 +143,10 @@ func (st *sessionStore) create(owner, message, title string) *session {
 }
 
 // list returns the rows of owner's sessions, newest activity first.
-func (st *sessionStore) list(owner string) []catalog.Session {
+func (st *sessionStore) list(owner string) []wire.Session {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	rows := []catalog.Session{}
+	rows := []wire.Session{}
 	for _, s := range st.byID {
 		if s.Owner == owner {
 			rows = append(rows, s.row())
