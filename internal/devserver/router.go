@@ -155,7 +155,7 @@ func matchRoute(segs []string) (*route, []string) {
 	case len(segs) == 3 && segs[0] == "session" && segs[1] != "" && segs[2] == "interrupt":
 		return &route{methods: []string{http.MethodPost}, handle: (*agent).serveInterrupt, limit: maxSmallBody}, segs[1:2]
 	case len(segs) == 4 && segs[0] == "session" && segs[1] != "" && segs[2] == "approvals" && segs[3] != "":
-		return &route{methods: []string{http.MethodPost}, handle: (*agent).serveDecision, limit: maxSmallBody}, segs[1:3]
+		return &route{methods: []string{http.MethodPost}, handle: (*agent).serveDecision, limit: maxSmallBody}, []string{segs[1], segs[3]}
 	case len(segs) == 2 && segs[0] == "dev" && segs[1] == "turn":
 		return &route{methods: []string{http.MethodPost}, handle: (*agent).serveTurn, limit: maxSmallBody}, nil
 	case len(segs) == 4 && segs[0] == "dev" && segs[1] == "sessions" && segs[3] == "calls":

@@ -28,14 +28,14 @@ func (a *agent) scriptedCall(id string, t *turn, c requestedCall) bool {
 	var dur time.Duration
 	switch {
 	case execution(e.t) == "agent":
-		res = tool.ErrorText(agentToolText)
+		res, dur, _ = a.errorResult(id, t, c, agentToolText)
 	case e.t.NeedsApproval:
 		d, ok := a.park(id, t, c)
 		if !ok {
 			return false
 		}
 		if !d.approve {
-			res = tool.ErrorText(deniedText)
+			res, dur, _ = a.errorResult(id, t, c, deniedText)
 			break
 		}
 		if res, dur, ok = a.ownCall(id, t, e, c); !ok {
@@ -57,11 +57,7 @@ func (a *agent) scriptedCall(id string, t *turn, c requestedCall) bool {
 // false when the turn was interrupted before the body returned (the body
 // then finishes on its own, and a direct call's records are kept).
 func (a *agent) ownCall(id string, t *turn, e *entry, c requestedCall) (tool.Result, time.Duration, bool) {
-	errResult := func(msg string) (tool.Result, time.Duration, bool) {
-		a.record(id, callRecord{CallID: c.callID, ToolName: e.t.Name, Input: append(jsonText(nil), c.input...),
-			TurnID: t.id, IsError: true}, nil)
-		return tool.ErrorText(msg), 0, true
-	}
+	errResult := func(msg string) (tool.Result, time.Duration, bool) { return a.errorResult(id, t, c, msg) }
 	if e.t.Validate {
 		issues, err := e.validate(c.input)
 		if err != nil {
@@ -90,6 +86,14 @@ func (a *agent) ownCall(id string, t *turn, e *entry, c requestedCall) (tool.Res
 	case <-t.ctx.Done():
 		return tool.Result{}, 0, false
 	}
+}
+
+// errorResult records call c among the session's calls as an error and
+// answers the error result msg.
+func (a *agent) errorResult(id string, t *turn, c requestedCall, msg string) (tool.Result, time.Duration, bool) {
+	a.record(id, callRecord{CallID: c.callID, ToolName: c.toolName, Input: append(jsonText(nil), c.input...),
+		TurnID: t.id, IsError: true}, nil)
+	return tool.ErrorText(msg), 0, true
 }
 
 // ownBinding is the binding of a turn's own call and the workspace rule

@@ -2,6 +2,7 @@ package devserver
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -30,8 +31,10 @@ const (
 	// streamBatch is how many events one pass writes before it looks again.
 	streamBatch = 4096
 	// streamWriteTimeout bounds one pass's writes: a client that reads
-	// nothing for that long loses its stream.
+	// nothing for that long loses its stream. Once the server shuts down,
+	// the last pass has streamLastWrite.
 	streamWriteTimeout = 30 * time.Second
+	streamLastWrite    = time.Second
 	// ndjsonType is the Content-Type of a stream.
 	ndjsonType = "application/x-ndjson"
 )
@@ -120,6 +123,8 @@ func (a *agent) serveStream(c *reqCtx) {
 	// cover the stream's life.
 	_ = rc.SetReadDeadline(time.Time{})
 	defer func() { _ = rc.SetWriteDeadline(time.Time{}) }()
+	stopWatch := context.AfterFunc(a.hub.ended, func() { _ = rc.SetWriteDeadline(time.Now().Add(streamLastWrite)) })
+	defer stopWatch()
 	h := c.w.Header()
 	h.Set("Content-Type", ndjsonType)
 	h.Set("Cache-Control", "no-store")
@@ -142,7 +147,11 @@ func (a *agent) serveStream(c *reqCtx) {
 			return false
 		})
 		if note != nil || len(evs) > 0 {
-			_ = rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+			d := streamWriteTimeout
+			if a.hub.ended.Err() != nil {
+				d = streamLastWrite
+			}
+			_ = rc.SetWriteDeadline(time.Now().Add(d))
 			if note != nil {
 				bw.Write(note)
 				bw.WriteByte('\n')

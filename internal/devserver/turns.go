@@ -34,12 +34,18 @@ type hub struct {
 	work    sync.WaitGroup // running turns and their calls
 	closed  chan struct{}  // closed once the turns ended: streams end
 	once    sync.Once
+	// ended is done when closed is: a stream stuck writing to a client that
+	// reads nothing is then given a short last deadline.
+	ended    context.Context
+	setEnded context.CancelFunc
 	streams *streamLimiter
 }
 
 func newHub(maxStreams, perPrincipal int) *hub {
 	ctx, stop := context.WithCancelCause(context.Background())
-	return &hub{ctx: ctx, stop: stop, closed: make(chan struct{}), streams: newStreamLimiter(maxStreams, perPrincipal)}
+	ended, setEnded := context.WithCancel(context.Background())
+	return &hub{ctx: ctx, stop: stop, closed: make(chan struct{}), ended: ended, setEnded: setEnded,
+		streams: newStreamLimiter(maxStreams, perPrincipal)}
 }
 
 // shutdown interrupts every turn (each records turn.failed), waits up to d
@@ -56,6 +62,7 @@ func (h *hub) shutdown(d time.Duration) {
 		case <-timer.C:
 		}
 		close(h.closed)
+		h.setEnded()
 	})
 }
 
