@@ -2,6 +2,8 @@ package devserver_test
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -165,5 +167,30 @@ func interrupt2(t *testing.T, exec, token, id string) {
 	t.Helper()
 	if status, body := devservertest.Do(t, http.MethodPost, exec+"/v1/session/"+id+"/interrupt", token, nil); status != 200 {
 		t.Fatalf("interrupt: %d %s", status, body)
+	}
+}
+
+// TestApprovalEchoTool: an --echo-tools definition that declares
+// needsApproval parks the scripted agent's call on the real deployment.
+func TestApprovalEchoTool(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	def := filepath.Join(dir, "tracker.json")
+	if err := os.WriteFile(def, []byte(`{"name":"close_issue","inputSchema":{"type":"object"},"needsApproval":true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	planner := devservertest.StartDeployment(t, devserver.Options{EchoTools: []string{def}}).AgentURL("planner")
+	_, body := devservertest.Do(t, http.MethodGet, planner+"/v1/tools/tracker_close_issue", "", nil)
+	if !strings.Contains(string(body), `"needsApproval":true`) {
+		t.Fatalf("detail: %s", body)
+	}
+	c, s, callID := parked(t, planner, "", `call tracker_close_issue {"id": 7}`)
+	if status, body := decide(t, planner, "", c.SessionID, callID, map[string]any{"decision": "approve"}); status != 200 {
+		t.Fatalf("approve: %d %s", status, body)
+	}
+	evs := s.until("action.result")
+	res, _ := evs[len(evs)-1].Data["result"].(map[string]any)
+	if sc, _ := res["structuredContent"].(map[string]any); sc["id"] != float64(7) {
+		t.Fatalf("the echo: %+v", evs[len(evs)-1].Data)
 	}
 }
