@@ -73,7 +73,7 @@ Sessions with turns (the scripted agent):
     POST /v1/session/ID/interrupt             end the running turn
   For example, with the server on its default address:
     curl -s http://127.0.0.1:39400/executor/v1/session -H 'Content-Type: application/json' \
-      -d '{"message": "call ls {\"path\": \"/repo\"}\nsay looked"}'
+      -d '{"message": "call ls {\"target_directory\": \"/repo\"}\nsay looked"}'
 
 Environment (secrets kept off the command line, where ps shows them; not passed on
 to the programs the server starts):

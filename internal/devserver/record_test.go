@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"reflect"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -154,16 +153,4 @@ func indexes(evs []ev) []int64 {
 		out[i] = e.Index
 	}
 	return out
-}
-
-// nextIndex reads the record's nextIndex.
-func nextIndex(t *testing.T, exec, id string) int64 {
-	t.Helper()
-	_, body := devservertest.Do(t, http.MethodGet, exec+"/v1/session/"+id+"/events", "", nil)
-	m := regexp.MustCompile(`"nextIndex":(\d+)`).FindSubmatch(body)
-	if m == nil {
-		t.Fatalf("no nextIndex: %.200s", body)
-	}
-	n, _ := strconv.ParseInt(string(m[1]), 10, 64)
-	return n
 }

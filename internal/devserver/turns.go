@@ -29,16 +29,16 @@ const interruptWait = 5 * time.Second
 // under (cancelled by Close), the work Close waits for, and the streams'
 // caps.
 type hub struct {
-	ctx     context.Context
-	stop    context.CancelCauseFunc
-	work    sync.WaitGroup // running turns and their calls
-	closed  chan struct{}  // closed once the turns ended: streams end
-	once    sync.Once
+	ctx    context.Context
+	stop   context.CancelCauseFunc
+	work   sync.WaitGroup // running turns and their calls
+	closed chan struct{}  // closed once the turns ended: streams end
+	once   sync.Once
 	// ended is done when closed is: a stream stuck writing to a client that
 	// reads nothing is then given a short last deadline.
 	ended    context.Context
 	setEnded context.CancelFunc
-	streams *streamLimiter
+	streams  *streamLimiter
 }
 
 func newHub(maxStreams, perPrincipal int) *hub {
