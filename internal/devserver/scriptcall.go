@@ -72,7 +72,9 @@ func (a *agent) ownCall(id string, t *turn, e *entry, c requestedCall) (tool.Res
 		return errResult(aerr.body.Message)
 	}
 	done := make(chan outcome, 1)
-	a.hub.work.Add(1)
+	if !a.hub.begin() {
+		return tool.Result{}, 0, false // the server stops
+	}
 	go func() {
 		defer a.hub.work.Done()
 		done <- a.execute(t.ctx, e, b, c.callID, t.id, c.input, scratch)

@@ -2,8 +2,10 @@ package devserver_test
 
 import (
 	"bufio"
+	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -174,5 +176,62 @@ func TestStreamSlowReader(t *testing.T) {
 		t.Logf("Close with a stream nobody reads: %s", time.Since(begin))
 	case <-time.After(waitBound):
 		t.Fatal("Close hangs on a stream that is not read")
+	}
+}
+
+// TestTurnAfterClose: a script sent once Close began does not start work
+// Close no longer waits for: its turn is recorded as interrupted.
+func TestTurnAfterClose(t *testing.T) {
+	t.Parallel()
+	srv := devservertest.Start(t, testConfig())
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	do := func(method, path, body string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(method, "http://127.0.0.1"+path, strings.NewReader(body))
+		req.RemoteAddr = "127.0.0.1:5555"
+		rec := httptest.NewRecorder()
+		srv.Handler().ServeHTTP(rec, req)
+		return rec
+	}
+	rec := do(http.MethodPost, "/executor/v1/session", `{"message":"sleep 10m"}`)
+	id := jsonField(t, rec.Body.Bytes(), "sessionId")
+	if rec.Code != 200 || id == "" {
+		t.Fatalf("create: %d %s", rec.Code, rec.Body)
+	}
+	rec = do(http.MethodGet, "/executor/v1/session/"+id+"/events", "")
+	if !strings.Contains(rec.Body.String(), `"type":"turn.failed","data":{"turnId":`) ||
+		!strings.Contains(rec.Body.String(), `"reason":"interrupted","message":"the development deployment stopped"`) {
+		t.Fatalf("events: %s", rec.Body)
+	}
+	// A stream of a stopped server replays and ends.
+	rec = do(http.MethodGet, "/executor/v1/session/"+id+"/stream", "")
+	if rec.Code != 200 || strings.Count(rec.Body.String(), "\n") != 3 {
+		t.Fatalf("stream: %d %q", rec.Code, rec.Body)
+	}
+}
+
+// TestStreamFaults: faults apply to the record routes like to any other;
+// a truncated stream is the replay cut short.
+func TestStreamFaults(t *testing.T) {
+	t.Parallel()
+	_, exec := start(t)
+	c := send(t, exec, "", map[string]any{"message": "hi"})
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "GET /v1/session/" + c.SessionID + "/stream", Truncate: true})
+	resp, err := http.Get(exec + "/v1/session/" + c.SessionID + "/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err == nil || len(body) == 0 || strings.Count(string(body), "\n") >= 4 {
+		t.Fatalf("truncated stream: %v %q", err, body)
+	}
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "GET /v1/session/" + c.SessionID + "/events", Status: 503})
+	status, out := devservertest.Do(t, http.MethodGet, exec+"/v1/session/"+c.SessionID+"/events", "", nil)
+	expectError(t, status, out, 503, "injected_fault", "")
+	// And the stream works again.
+	if e, _ := openStream(t, exec, "", c.SessionID, "").next(); e.Index != 0 {
+		t.Fatalf("after the faults: %+v", e)
 	}
 }

@@ -29,11 +29,13 @@ const interruptWait = 5 * time.Second
 // under (cancelled by Close), the work Close waits for, and the streams'
 // caps.
 type hub struct {
-	ctx    context.Context
-	stop   context.CancelCauseFunc
-	work   sync.WaitGroup // running turns and their calls
-	closed chan struct{}  // closed once the turns ended: streams end
-	once   sync.Once
+	ctx     context.Context
+	stop    context.CancelCauseFunc
+	work    sync.WaitGroup // running turns and their calls (begin)
+	mu      sync.Mutex     // orders begin before shutdown's wait
+	halting bool           // shutdown began: no new work
+	closed  chan struct{}  // closed once the turns ended: streams end
+	once    sync.Once
 	// ended is done when closed is: a stream stuck writing to a client that
 	// reads nothing is then given a short last deadline.
 	ended    context.Context
@@ -48,11 +50,27 @@ func newHub(maxStreams, perPrincipal int) *hub {
 		streams: newStreamLimiter(maxStreams, perPrincipal)}
 }
 
+// begin counts one piece of work (a turn's goroutine, a call's) that
+// shutdown waits for; it answers false once shutdown began, and the work
+// then must not start.
+func (h *hub) begin() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.halting {
+		return false
+	}
+	h.work.Add(1)
+	return true
+}
+
 // shutdown interrupts every turn (each records turn.failed), waits up to d
 // for them to end, then ends the streams (after they wrote those ends).
 func (h *hub) shutdown(d time.Duration) {
 	h.once.Do(func() {
 		h.stop(errStopped)
+		h.mu.Lock()
+		h.halting = true
+		h.mu.Unlock()
 		done := make(chan struct{})
 		go func() { h.work.Wait(); close(done) }()
 		timer := time.NewTimer(d)
@@ -126,7 +144,10 @@ func (a *agent) startTurn(id string, t *turn) (queued bool) {
 		a.finishLocked(s, t, turnEnd{})
 		return false
 	}
-	a.hub.work.Add(1)
+	if !a.hub.begin() {
+		a.finishLocked(s, t, interrupted(t.ctx))
+		return false
+	}
 	go a.runTurns(id, t)
 	return false
 }
