@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // Every route, query field and status rule of ../shared/spec/wire.md that
@@ -203,4 +204,4 @@ func parseEnvelope(raw []byte) (envelopeFields, bool) {
 // codeRouteNotFound is the envelope code of a route the server does not
 // have (the development server's answer under an agent mount); with a 404
 // on a route every agent has, it means the target names no agent.
-const codeRouteNotFound = "not_found"
+const codeRouteNotFound = wire.CodeNotFound

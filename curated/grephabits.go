@@ -14,27 +14,40 @@ import (
 // "-". They may be bundled (-rn, -rli) with the shape's own valueless short
 // flags (-i).
 
-// GrepShorthand is one short option the curated grep accepts on top of its
+// Shorthand is one short option a curated command accepts on top of its
 // flags, for help pages.
-type GrepShorthand struct {
+type Shorthand struct {
 	Term, Description string
 }
 
-// GrepShorthands lists the accepted habits for grep's help page; nil for
-// another command or a grep whose schema has no output mode.
-func (s *Shape) GrepShorthands() []GrepShorthand {
-	if s == nil || s.Name != "grep" || !s.Bound {
-		return nil
+// Shorthands lists the habits the command accepts, for its help page; nil
+// for a command without habits or a shape that fell back.
+func (s *Shape) Shorthands() []Shorthand {
+	if h := s.habits(); h != nil && s.Bound {
+		return h.shorthands(s)
 	}
-	var out []GrepShorthand
+	return nil
+}
+
+// grepHabits are the curated grep's habits.
+type grepHabits struct{}
+
+func (grepHabits) optionError(flag string) error { return grepOptionError(flag) }
+
+func (grepHabits) rewrite(s *Shape, args []string) ([]string, string, bool, error) {
+	return s.grepHabits(args)
+}
+
+func (grepHabits) shorthands(s *Shape) []Shorthand {
+	var out []Shorthand
 	if s.Flags.Lookup("--output-mode") != nil {
 		out = append(out,
-			GrepShorthand{"-l", "Print only the paths of files with a match: the same as --output-mode files_with_matches."},
-			GrepShorthand{"-c", "Print the count of matching lines per file: the same as --output-mode count."})
+			Shorthand{"-l", "Print only the paths of files with a match: the same as --output-mode files_with_matches."},
+			Shorthand{"-c", "Print the count of matching lines per file: the same as --output-mode count."})
 	}
 	return append(out,
-		GrepShorthand{"-e <pattern>", "The pattern, even when it starts with -."},
-		GrepShorthand{"-n, -r", "Accepted and ignored: agsh always prints line numbers and searches directories recursively."})
+		Shorthand{"-e <pattern>", "The pattern, even when it starts with -."},
+		Shorthand{"-n, -r", "Accepted and ignored: agsh always prints line numbers and searches directories recursively."})
 }
 
 // grepModes are the output modes of the -l and -c shorthands.

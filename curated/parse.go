@@ -16,8 +16,23 @@ type Call struct {
 	Parsed *generated.Parsed
 	// Input is the object to send: the flags the user set and the operands.
 	Input json.RawMessage
-	// Context is true when grep was given -A, -B or -C.
-	Context bool
+	// Reformat are the reformatter's options for this input (grep's -A,
+	// -B or -C: groups separated by "--").
+	Reformat ReformatOptions
+}
+
+// Habits are the unix habits a curated command's line accepts beyond its
+// tool's flags (grep's -n, -l, -e …), and the hints for the unix options
+// it does not have.
+type Habits interface {
+	// rewrite rewrites the line before its flags are parsed; operand is
+	// an operand it took out (grep's -e pattern), ok when it took one.
+	rewrite(s *Shape, args []string) (out []string, operand string, ok bool, err error)
+	// optionError is the hint for a unix option the tool lacks, nil for
+	// any other flag.
+	optionError(flag string) error
+	// shorthands are the habits accepted, for the help page.
+	shorthands(s *Shape) []Shorthand
 }
 
 // UsageError is a mistake on a curated command line (exit status 2).
@@ -50,15 +65,16 @@ var grepOptionHints = map[string]string{
 func (s *Shape) Parse(args []string) (*Call, error) {
 	var pattern string
 	var hasPattern bool
-	if s.Name == "grep" && s.Bound {
+	habits := s.habits()
+	if habits != nil && s.Bound {
 		var err error
-		if args, pattern, hasPattern, err = s.grepHabits(args); err != nil {
+		if args, pattern, hasPattern, err = habits.rewrite(s, args); err != nil {
 			return nil, err
 		}
 	}
 	p, err := s.Flags.Parse(args)
 	if err != nil && (p == nil || !p.Help) {
-		if herr := s.bundledGrepOption(args); herr != nil {
+		if herr := s.bundledOption(args); herr != nil {
 			return nil, herr
 		}
 	}
@@ -100,15 +116,15 @@ func (s *Shape) Parse(args []string) (*Call, error) {
 			p.Input[o.Field] = o.Default
 		}
 	}
-	c := &Call{Parsed: p, Input: p.JSON()}
-	if s.Name == "grep" {
-		for _, k := range []string{"-A", "-B", "-C"} {
-			if _, ok := p.Input[k]; ok {
-				c.Context = true
-			}
-		}
+	return &Call{Parsed: p, Input: p.JSON(), Reformat: s.Spec.reformatOptions(p.Input)}, nil
+}
+
+// habits are the shape's line habits, nil when it has none.
+func (s *Shape) habits() Habits {
+	if s == nil || s.Spec == nil {
+		return nil
 	}
-	return c, nil
+	return s.Spec.Habits
 }
 
 // explain adds the local-filter hint to an unknown grep option.
@@ -129,11 +145,10 @@ func (s *Shape) explain(err error) error {
 				s.Name, o.Name, flag, s.Synopsis())}
 		}
 	}
-	if s.Name != "grep" {
-		return err
-	}
-	if herr := grepOptionError(flag); herr != nil {
-		return herr
+	if h := s.habits(); h != nil {
+		if herr := h.optionError(flag); herr != nil {
+			return herr
+		}
 	}
 	return err
 }
@@ -151,12 +166,13 @@ func grepOptionError(flag string) error {
 	return nil
 }
 
-// bundledGrepOption finds a unix grep option written in a bundle of short
-// options (-in, -rn, -vi) before "--", where the flag parser would report
-// the bundle itself or take its tail for -i's value: the hint names the
-// option.
-func (s *Shape) bundledGrepOption(args []string) error {
-	if s.Name != "grep" {
+// bundledOption finds a unix option the tool lacks written in a bundle of
+// short options (-in, -rn, -vi) before "--", where the flag parser would
+// report the bundle itself or take its tail for -i's value: the hint names
+// the option.
+func (s *Shape) bundledOption(args []string) error {
+	h := s.habits()
+	if h == nil {
 		return nil
 	}
 	for _, a := range args {
@@ -176,7 +192,7 @@ func (s *Shape) bundledGrepOption(args []string) error {
 			continue
 		}
 		for _, c := range a[1:] {
-			if err := grepOptionError("-" + string(c)); err != nil {
+			if err := h.optionError("-" + string(c)); err != nil {
 				return err
 			}
 		}

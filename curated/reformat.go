@@ -16,23 +16,14 @@ type Output struct {
 	Status int
 }
 
-// Reformat dispatches to the reformatter of a curated command. ok is false
-// when the command has none or the text does not have the expected format:
-// the caller then prints the text verbatim.
-func Reformat(command, text string, opts ReformatOptions) (out Output, ok bool) {
-	switch command {
-	case "ls":
-		return ReformatLs(text)
-	case "read":
-		return ReformatRead(text)
-	case "grep":
-		return ReformatGrep(text, opts.Context)
-	case "glob":
-		return ReformatGlob(text)
-	case "diff":
-		return Output{Stdout: text}, true
+// ReformatText runs the command's reformatter. ok is false when the
+// command has none or the text does not have the expected format: the
+// caller then prints the text verbatim.
+func (s *Spec) ReformatText(text string, opts ReformatOptions) (out Output, ok bool) {
+	if s == nil || s.Reformat == nil {
+		return Output{}, false
 	}
-	return Output{}, false
+	return s.Reformat(text, opts)
 }
 
 // ReformatOptions carries what a reformatter needs to know of the call.

@@ -9,70 +9,6 @@ import (
 	"github.com/agsh-dev/agsh/generated"
 )
 
-// An operandSpec is one positional argument of a curated shape: the schema
-// fields it may bind to, first match wins, each a string field.
-type operandSpec struct {
-	name       string
-	candidates []string
-	required   bool   // the command line must give it
-	def        string // sent when not given ("" sends nothing)
-}
-
-// A flagSpec renames the generated flag of the first candidate field found
-// with the expected type; one without a spelling keeps the generated
-// spelling, and its one field is not offered when of another type.
-type flagSpec struct {
-	spelling   string
-	candidates []string
-	typ        string // JSON schema type of the field ("array" for string arrays)
-}
-
-type spec struct {
-	operands []operandSpec
-	flags    []flagSpec
-}
-
-// typed is a flag that keeps its generated spelling but is offered only when
-// its field has the expected type.
-func typed(field, typ string) flagSpec {
-	return flagSpec{candidates: []string{field}, typ: typ}
-}
-
-// DefaultRoot is the workspace root ls lists without an operand.
-const DefaultRoot = "/repo"
-
-// specs are the curated shapes of file-tools.md, "The curated commands".
-// Flags not listed keep their generated spelling, which is the curated one
-// for read (--offset, --limit) and grep (-i, -A, -B, -C, --output-mode, …).
-var specs = map[string]spec{
-	"ls": {
-		operands: []operandSpec{{name: "path", candidates: []string{"target_directory", "path", "dir"}, def: DefaultRoot}},
-		flags:    []flagSpec{{spelling: "--ignore-globs", candidates: []string{"ignore_globs", "ignore"}, typ: "array"}},
-	},
-	"read": {
-		operands: []operandSpec{{name: "path", candidates: []string{"path", "target_file", "file_path"}, required: true}},
-		flags:    []flagSpec{typed("offset", "integer"), typed("limit", "integer")},
-	},
-	"grep": {
-		operands: []operandSpec{
-			{name: "pattern", candidates: []string{"pattern"}, required: true},
-			{name: "path", candidates: []string{"path"}},
-		},
-		flags: []flagSpec{typed("-i", "boolean"), typed("-A", "integer"), typed("-B", "integer"), typed("-C", "integer"),
-			typed("output_mode", "string"), typed("head_limit", "integer"), typed("glob", "string"),
-			typed("type", "string"), typed("offset", "integer"), typed("multiline", "boolean")},
-	},
-	"glob": {operands: []operandSpec{
-		{name: "pattern", candidates: []string{"glob_pattern", "pattern"}, required: true},
-		{name: "path", candidates: []string{"target_directory", "path"}},
-	}},
-	"diff": {operands: []operandSpec{{name: "path", candidates: []string{"path"}}}},
-}
-
-// Has reports whether name has a curated shape. Only the deployment's
-// authored tools of these names get one; the caller checks that.
-func Has(name string) bool { _, ok := specs[name]; return ok }
-
 // Operand is a bound positional argument.
 type Operand struct {
 	Name        string // "path", "pattern"
@@ -80,11 +16,15 @@ type Operand struct {
 	Required    bool
 	Default     string
 	Description string // the field's description
+	// Path: a path in the workspace (Tab lists remote paths for it).
+	Path bool
 }
 
 // Shape is a curated command bound to a live schema.
 type Shape struct {
 	Name string
+	// Spec is the command's row of the table: its behaviour.
+	Spec *Spec
 	// Bound is false when an operand found no field: the command then is the
 	// generated shape, with no operands and no reformatting.
 	Bound    bool
@@ -98,10 +38,10 @@ type Shape struct {
 	fields  []string
 }
 
-// Bind binds the curated shape of name to a tool's live input schema. It
-// returns nil for a name without a curated shape.
+// Bind binds the curated command named name to its tool's live input
+// schema. It returns nil for a name without a curated command.
 func Bind(name string, schema json.RawMessage) (*Shape, error) {
-	sp, ok := specs[name]
+	sp, ok := Lookup(name)
 	if !ok {
 		return nil, nil
 	}
@@ -109,19 +49,19 @@ func Bind(name string, schema json.RawMessage) (*Shape, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Shape{Name: name, Bound: true}
+	s := &Shape{Name: name, Spec: sp, Bound: true}
 	for _, p := range props {
 		s.fields = append(s.fields, p.name)
 	}
 	var omit []string
-	for _, o := range sp.operands {
-		field := firstOfType(props, o.candidates, "string")
+	for _, o := range sp.Operands {
+		field := firstOfType(props, o.Candidates, "string")
 		if field == nil {
-			s.Bound, s.missing = false, o.name
+			s.Bound, s.missing = false, o.Name
 			break
 		}
-		s.Operands = append(s.Operands, Operand{Name: o.name, Field: field.name, Required: o.required,
-			Default: o.def, Description: field.description})
+		s.Operands = append(s.Operands, Operand{Name: o.Name, Field: field.name, Required: o.Required,
+			Default: o.Default, Description: field.description, Path: o.Path})
 		omit = append(omit, field.name)
 	}
 	if !s.Bound {
@@ -130,14 +70,14 @@ func Bind(name string, schema json.RawMessage) (*Shape, error) {
 		return s, err
 	}
 	rename := map[string]string{}
-	for _, f := range sp.flags {
-		field := firstOfType(props, f.candidates, f.typ)
+	for _, f := range sp.Flags {
+		field := firstOfType(props, f.Candidates, f.Type)
 		switch {
-		case field != nil && f.spelling != "":
-			rename[field.name] = f.spelling
-		case field == nil && f.spelling == "" && typedOtherwise(props, f.candidates[0]):
+		case field != nil && f.Spelling != "":
+			rename[field.name] = f.Spelling
+		case field == nil && f.Spelling == "" && typedOtherwise(props, f.Candidates[0]):
 			// A field of another type than the shape expects: not offered.
-			omit = append(omit, f.candidates[0])
+			omit = append(omit, f.Candidates[0])
 		}
 	}
 	s.Flags, err = generated.Build(schema, generated.BuildOptions{Omit: omit, Rename: rename})

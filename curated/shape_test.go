@@ -146,8 +146,8 @@ func TestParseCurated(t *testing.T) {
 			t.Errorf("%s %v: %v", c.name, c.args, err)
 			continue
 		}
-		if string(call.Input) != c.input || call.Context != c.context {
-			t.Errorf("%s %v: input %s context %v, want %s %v", c.name, c.args, call.Input, call.Context, c.input, c.context)
+		if string(call.Input) != c.input || call.Reformat.Context != c.context {
+			t.Errorf("%s %v: input %s context %v, want %s %v", c.name, c.args, call.Input, call.Reformat.Context, c.input, c.context)
 		}
 	}
 }

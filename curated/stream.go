@@ -19,15 +19,12 @@ const HoldLimit = 8 << 20
 // flushSize is how much reformatted output is gathered per write.
 const flushSize = 64 << 10
 
-// Streams reports whether a command's results can be reformatted as a
-// stream (NewStream).
-func Streams(command string) bool { return command == "read" || command == "grep" }
-
 // Stream reformats a streamed read or grep result written to it (the
 // decoded text, in chunks cut anywhere) onto w. Close ends it and tells
 // what the caller still has to do.
 type Stream struct {
 	w       io.Writer
+	spec    *Spec
 	command string
 	opts    ReformatOptions
 
@@ -52,9 +49,10 @@ type Stream struct {
 	notes []string
 }
 
-// NewStream returns the reformatting stream of command (Streams) onto w.
-func NewStream(w io.Writer, command string, opts ReformatOptions) *Stream {
-	return &Stream{w: w, command: command, opts: opts}
+// NewStream returns the reformatting stream of the command of spec
+// (Spec.Streams) onto w.
+func NewStream(w io.Writer, spec *Spec, opts ReformatOptions) *Stream {
+	return &Stream{w: w, spec: spec, command: spec.Name, opts: opts}
 }
 
 // StreamEnd is what a Stream leaves to its caller.
@@ -79,7 +77,7 @@ func (s *Stream) Write(p []byte) (int, error) {
 			return len(p), nil
 		}
 		s.lines = true
-		s.fmt = newLineFormat(s.command, s.opts)
+		s.fmt = s.spec.lines(s.opts)
 		_, s.read = s.fmt.(readLines)
 		// The held lines are reformatted where they are, as a write's;
 		// what still waits moves to a small buffer, so that the held one
@@ -265,7 +263,7 @@ func (s *Stream) Close() (StreamEnd, error) {
 	if !s.lines {
 		text := string(s.held)
 		s.held = nil
-		out, ok := Reformat(s.command, text, s.opts)
+		out, ok := s.spec.ReformatText(text, s.opts)
 		if !ok {
 			return StreamEnd{Verbatim: true}, s.write(text)
 		}
@@ -322,13 +320,6 @@ type lineFormat interface {
 	// end is what follows the last line.
 	end(noted bool) string
 	status() int
-}
-
-func newLineFormat(command string, opts ReformatOptions) lineFormat {
-	if command == "grep" {
-		return &grepLines{context: opts.Context}
-	}
-	return readLines{}
 }
 
 // readLines is ReformatRead line by line.

@@ -15,7 +15,7 @@ import (
 func runStream(t *testing.T, command, text string, opts ReformatOptions, seed int64) (string, StreamEnd) {
 	t.Helper()
 	var out bytes.Buffer
-	s := NewStream(&out, command, opts)
+	s := NewStream(&out, mustSpec(command), opts)
 	rng := rand.New(rand.NewSource(seed))
 	for p := []byte(text); len(p) > 0; {
 		n := 1 + rng.Intn(min(len(p), 1<<20))
@@ -142,7 +142,7 @@ func TestStreamHoldFlat(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	s := NewStream(io.Discard, "read", ReformatOptions{})
+	s := NewStream(io.Discard, mustSpec("read"), ReformatOptions{})
 	for p := text; len(p) > 0; {
 		n := min(len(p), 64<<10)
 		if _, err := s.Write(p[:n]); err != nil {
@@ -169,7 +169,7 @@ func BenchmarkIssue15ReadStream50MB(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {
-		s := NewStream(io.Discard, "read", ReformatOptions{})
+		s := NewStream(io.Discard, mustSpec("read"), ReformatOptions{})
 		for p := text; len(p) > 0; {
 			n := min(len(p), 64<<10)
 			s.Write(p[:n])
@@ -197,7 +197,7 @@ func TestStreamLongLine(t *testing.T) {
 		}
 		text := good + "\n" + long + "\n" + after
 		var out bytes.Buffer
-		s := NewStream(&out, command, ReformatOptions{})
+		s := NewStream(&out, mustSpec(command), ReformatOptions{})
 		held := 0
 		for p := []byte(text); len(p) > 0; {
 			n := min(len(p), 64<<10)
@@ -244,7 +244,7 @@ func TestStreamSmallWrites(t *testing.T) {
 			{good + tail, whole.Stdout + tail},
 		} {
 			var out bytes.Buffer
-			s := NewStream(&out, "read", ReformatOptions{})
+			s := NewStream(&out, mustSpec("read"), ReformatOptions{})
 			rng := rand.New(rand.NewSource(seed))
 			if _, err := s.Write([]byte(c.text[:HoldLimit-1000])); err != nil {
 				t.Fatal(err)

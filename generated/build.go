@@ -56,11 +56,11 @@ func Build(schema json.RawMessage, opts BuildOptions) (*Command, error) {
 		cmd:   &Command{byName: make(map[string]*Flag), omitted: make(map[string]*Flag)},
 		taken: make(map[string]bool),
 	}
-	for _, o := range GlobalOptions {
-		if o.Scope != BeforeCommand {
+	for _, o := range GlobalOptions { // the reservation rule: GlobalOptions
+		if o.Reserves() {
 			b.taken[o.Name] = true
 		}
-		if o.Short != "" && o.Scope != BeforeCommand {
+		if o.Short != "" && o.Reserves() {
 			b.taken[o.Short] = true
 		}
 	}

@@ -35,14 +35,29 @@ type GlobalOption struct {
 	// Help is its text in agsh --help (lines after the first are continued
 	// under it).
 	Help string
+	// Formats: its values are the output formats, whose table is the
+	// renderer's; internal/command fills in Values, Placeholder and Help.
+	Formats bool
 }
 
 // TakesValue reports whether the option takes a value.
 func (o GlobalOption) TakesValue() bool { return o.Placeholder != "" }
 
-// GlobalOptions is the one table of agsh's own options: argv extraction, the
-// tool-line parser, the shell's per-command check, completion, help and the
-// README's table all read it.
+// Reserves reports whether the option takes its spelling away from every
+// tool: an option that may stand after the command name (Anywhere,
+// Launch) does; one that stands before it only (BeforeCommand) does not.
+func (o GlobalOption) Reserves() bool { return o.Scope != BeforeCommand }
+
+// GlobalOptions is the one table of agsh's own options: the scan of a
+// command line, the tool-line parser, the shell's per-command check,
+// completion, help and the README's table all read it.
+//
+// The reservation rule (docs/cli.md#reserved-names): every option that
+// Reserves its spelling (and short spelling) takes it from every tool, so
+// a tool property that would be spelled so gets the collision suffix
+// instead (a property "output" is --output-2; docs/mapping.md#names). A row
+// added here therefore renames that property's flag in every tool that has
+// one: say so in the README and the option's help.
 var GlobalOptions = []GlobalOption{
 	{Name: "--target", Placeholder: "<url|name>", Scope: Launch, Env: "AGENT_SHELL_TARGET",
 		Help: "the deployment: a URL (http://127.0.0.1:39400/executor)\nor a production deployment name   [AGENT_SHELL_TARGET]"},
@@ -52,7 +67,7 @@ var GlobalOptions = []GlobalOption{
 		Help: "bearer auth for a direct deployment [AGENT_SHELL_BEARER_TOKEN]"},
 	{Name: "--session", Placeholder: "<id>", Scope: Launch, Help: "bind to this session instead of the latest"},
 	{Name: "--continuation-token", Placeholder: "<token>", Scope: Launch, Help: "bind by continuation token"},
-	{Name: "--output", Placeholder: "<text|json>", Values: []string{"text", "json"}, Help: "human views (default) or JSON"},
+	{Name: "--output", Placeholder: "<format>", Formats: true},
 	{Name: "--help", Short: "-h", Help: "help"},
 	{Name: "--version", Scope: BeforeCommand, Help: "agsh's version (with --output json: an object); before any command"},
 	{Name: "--completion", Placeholder: "<bash|zsh|fish>", Values: []string{"bash", "zsh", "fish"}, Scope: BeforeCommand,
@@ -68,25 +83,24 @@ func LookupGlobal(name string) (GlobalOption, bool) {
 	return GlobalOptions[i], true
 }
 
-// isReserved reports a spelling no tool flag may take: a global option's,
-// except one that stands before the command name only.
+// isReserved reports a spelling no tool flag may take (Reserves).
 func isReserved(name string) bool {
 	o, ok := LookupGlobal(name)
-	return ok && o.Scope != BeforeCommand
+	return ok && o.Reserves()
 }
 
 // IsGlobalWithValue reports a reserved option that takes a value: on a
 // command line, the word after it is its value.
 func IsGlobalWithValue(name string) bool {
 	o, ok := LookupGlobal(name)
-	return ok && o.Scope != BeforeCommand && o.TakesValue()
+	return ok && o.Reserves() && o.TakesValue()
 }
 
 // reservedNames lists the reserved long spellings, for suggestions.
 func reservedNames() []string {
 	var out []string
 	for _, o := range GlobalOptions {
-		if o.Scope != BeforeCommand {
+		if o.Reserves() {
 			out = append(out, o.Name)
 		}
 	}

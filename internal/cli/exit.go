@@ -24,17 +24,15 @@ func (a *app) report(ctx context.Context, w io.Writer, err error) int {
 		prefix = "agsh: "
 	}
 	a.message(w, prefix, command.Advise(err))
-	if a.g.JSON() {
-		writeJSONErrorLine(w, err)
-	}
+	writeErrorLine(w, a.g.Format(), err)
 	return exitcode.Of(err)
 }
 
-// writeJSONErrorLine prints the JSON error line of cli.md for agsh's own
-// failures (statuses 2–5 and 130).
-func writeJSONErrorLine(w io.Writer, err error) {
+// writeErrorLine prints, under a data format, the error line of agsh's own
+// failures (statuses 2–5 and 130): docs/cli.md#the-json-error-line.
+func writeErrorLine(w io.Writer, f render.Format, err error) {
 	code := exitcode.Of(err)
-	if code < exitcode.Usage {
+	if code < exitcode.Usage || !f.IsData() {
 		return
 	}
 	status := 0
@@ -42,18 +40,18 @@ func writeJSONErrorLine(w io.Writer, err error) {
 	if errors.As(err, &ce) {
 		status = ce.Status
 	}
-	render.EncodeJSON(w, struct {
+	_ = f.Data.Line(w, struct {
 		Error   string `json:"error"`
 		Message string `json:"message"`
 		Status  int    `json:"status"`
 		Exit    int    `json:"exit"`
-	}{exitcode.Code(err), command.Advise(err), status, code}, false)
+	}{exitcode.Code(err), command.Advise(err), status, code})
 }
 
 // reportEarly reports a usage error found before the app exists, with the
 // same care as every other message: the credential (from the flag or the
 // environment) redacted, and the text made safe on a terminal.
-func reportEarly(ios *iostreams.IOStreams, e Env, g command.Globals, err error, jsonLine bool) int {
+func reportEarly(ios *iostreams.IOStreams, e Env, g command.Globals, err error, f render.Format) int {
 	token := g.Get("--bearer-token")
 	if token == "" {
 		token = e.Getenv("AGENT_SHELL_BEARER_TOKEN")
@@ -65,8 +63,6 @@ func reportEarly(ios *iostreams.IOStreams, e Env, g command.Globals, err error, 
 		msg = render.SafeLabel(msg)
 	}
 	fmt.Fprintf(w, "agsh: %s\n", msg)
-	if jsonLine {
-		writeJSONErrorLine(w, &command.UsageError{Msg: msg})
-	}
+	writeErrorLine(w, f, &command.UsageError{Msg: msg})
 	return exitcode.Of(err)
 }

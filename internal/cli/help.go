@@ -11,26 +11,26 @@ import (
 
 // writeToolHelp prints `agsh <tool> --help` (render.md, "Help for one
 // tool"); /v1/info is asked only when the detail declares no effect.
-func (a *app) writeToolHelp(ctx context.Context, w io.Writer, cmd *command.Command, jsonOut bool) error {
+func (a *app) writeToolHelp(ctx context.Context, w io.Writer, cmd *command.Command, f render.Format) error {
 	page := command.HelpPage(cmd, func() *catalog.Info {
 		info, _ := a.run.Info(ctx)
 		return info
 	})
-	if jsonOut {
-		return render.EncodeJSON(w, command.HelpJSON(cmd, page), true)
+	if f.IsData() {
+		return f.Data.Document(w, command.HelpJSON(cmd, page))
 	}
 	return render.WriteHelp(w, page, a.outOpts())
 }
 
 // writeIndex prints `agsh help` (render.md, "agsh help").
-func (a *app) writeIndex(ctx context.Context, w io.Writer, jsonOut bool) error {
+func (a *app) writeIndex(ctx context.Context, w io.Writer, f render.Format) error {
 	info, tools, err := a.run.Index(ctx)
 	if err != nil {
 		return err
 	}
 	page, doc := command.IndexPage(info, tools)
-	if jsonOut {
-		return render.EncodeJSON(w, doc(), true)
+	if f.IsData() {
+		return f.Data.Document(w, doc())
 	}
 	return render.WriteIndex(w, page, a.outOpts())
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
-	"github.com/agsh-dev/agsh/curated"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/resultstream"
@@ -17,8 +16,10 @@ import (
 
 // toolRequest is one tool command line to run.
 type toolRequest struct {
-	name string
-	args []string
+	// name is the command's name; tool the tool it calls when the command
+	// table already knows it ("": found from the name, see resolveTool).
+	name, tool string
+	args       []string
 	// help asks for the tool's help page whatever the arguments.
 	help bool
 	// inShell refuses the launch-only options on the line.
@@ -28,9 +29,9 @@ type toolRequest struct {
 	last           bool
 	stdout, stderr io.Writer
 
-	cmd     *command.Command
-	call    *command.Call
-	jsonOut bool
+	cmd    *command.Command
+	call   *command.Call
+	format render.Format
 }
 
 // outcome is what one tool command produced: a value to pass on (when it
@@ -58,7 +59,7 @@ func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
 	helpAsked, err := a.parseLine(r)
 	if helpAsked {
 		// Help is asked for: nothing else on the line matters.
-		if err := a.writeToolHelp(ctx, r.stdout, r.cmd, r.jsonOut); err != nil {
+		if err := a.writeToolHelp(ctx, r.stdout, r.cmd, r.format); err != nil {
 			return fail(err)
 		}
 		return outcome{rendered: true}
@@ -96,15 +97,14 @@ func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
 // standard output when it may (internal/resultstream): done is then its
 // outcome, unless the text was held (it may be JSON) and comes back as v.
 func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) (res *catalog.CallResult, v render.Value, done *outcome, err error) {
-	st := resultstream.New(r.stdout, resultstream.Options{Command: r.name, Reformats: r.cmd.Reformats(), Last: r.last,
-		JSON: r.jsonOut, Highlighted: a.outOpts().Color && r.cmd.Highlight(r.name, r.call, true) != "",
-		GrepContext: r.call.Context, Render: a.outOpts()})
+	st := resultstream.New(r.stdout, resultstream.Options{Spec: r.cmd.Spec(), Reformat: r.call.Reformat, Last: r.last,
+		Format: r.format, Highlighted: a.outOpts().Color && r.cmd.Highlight(r.call, true) != "", Render: a.outOpts()})
 	var stream catalog.StreamFunc
 	if f := st.Func(); f != nil {
 		stream = func() io.Writer { stopSpinner(); return f() } // the text begins
 	}
-	res, err = a.run.CallStream(ctx, r.name, r.call.Input, stream)
-	if (res == nil || !res.Streamed) && (err != nil || !resultstream.FeedHeld(stream, r.jsonOut, res)) {
+	res, err = a.run.CallStream(ctx, r.cmd.Detail.Name, r.call.Input, stream)
+	if (res == nil || !res.Streamed) && (err != nil || !resultstream.FeedHeld(stream, r.format, res)) {
 		if err != nil {
 			return nil, v, nil, err
 		}
@@ -117,18 +117,27 @@ func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) 
 	return res, v, &outcome{status: end.Status, rendered: true}, nil
 }
 
-// resolveTool fetches the tool's detail and builds its command. A name the
-// deployment does not know may be an alias (command.Alias).
+// resolveTool fetches the detail of the tool the command calls and builds
+// the command. A name the deployment does not know may be a curated
+// command over another tool (command.CuratedTool) or an alias
+// (command.Alias).
 func (a *app) resolveTool(ctx context.Context, r *toolRequest) error {
-	d, err := a.run.Tool(ctx, r.name)
-	if to, ok := command.Alias(r.name); ok && catalog.IsCode(err, catalog.CodeUnknownTool) {
-		r.name = to
-		d, err = a.run.Tool(ctx, to)
+	tool := r.tool
+	if tool == "" {
+		tool = r.name
+	}
+	d, err := a.run.Tool(ctx, tool)
+	if r.tool == "" && catalog.IsCode(err, catalog.CodeUnknownTool) {
+		if to, ok := command.CuratedTool(r.name); ok {
+			d, err = a.run.Tool(ctx, to)
+		} else if to, ok := command.Alias(r.name); ok {
+			d, err = a.run.Tool(ctx, to)
+		}
 	}
 	if err != nil {
 		return command.UnknownTool(r.name, err)
 	}
-	r.cmd, err = a.cmds.For(d)
+	r.cmd, err = a.cmds.For(r.name, d)
 	return err
 }
 
@@ -136,10 +145,10 @@ func (a *app) resolveTool(ctx context.Context, r *toolRequest) error {
 // launch-only options. helpAsked reports that help is to be printed.
 func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
 	r.call, err = r.cmd.Parse(r.args)
-	r.jsonOut = a.g.JSON()
+	r.format = a.g.Format()
 	if r.help || (r.call != nil && r.call.Parsed.Help) {
 		if r.call != nil {
-			r.jsonOut = command.HelpOutput(r.call.Parsed.Globals, r.jsonOut)
+			r.format = command.HelpOutput(r.call.Parsed.Globals, r.format)
 		}
 		return true, nil
 	}
@@ -149,7 +158,7 @@ func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	r.jsonOut, err = command.LineOutput(r.call.Parsed.Globals, r.jsonOut, r.inShell)
+	r.format, err = command.LineOutput(r.call.Parsed.Globals, r.format, r.inShell)
 	return false, err
 }
 
@@ -158,8 +167,8 @@ func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
 // value passed on.
 func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error) {
 	if msg, isWrapper := render.ErrorMessage(v); isError || isWrapper {
-		if r.jsonOut && r.last {
-			render.WriteJSON(r.stdout, v)
+		if r.format.IsData() && r.last {
+			_ = r.format.Data.Value(r.stdout, v)
 			return outcome{status: exitcode.ToolError, rendered: true}, nil
 		}
 		if !isWrapper {
@@ -169,19 +178,19 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 		return outcome{status: exitcode.ToolError, rendered: true}, nil
 	}
 	status, notes := exitcode.OK, []string(nil)
-	if r.cmd.Reformats() && !r.jsonOut && !v.IsJSON {
-		if out, ok := curated.Reformat(r.name, v.Text, curated.ReformatOptions{Context: r.call.Context}); ok {
+	if !r.format.IsData() && !v.IsJSON {
+		if out, ok := r.cmd.Reformat(v.Text, r.call); ok {
 			v = render.Value{Text: out.Stdout, Final: true}
 			status, notes = out.Status, out.Notes
 		}
 	}
-	if line := command.NextPage(r.cmd, r.name, r.args, v); line != "" {
+	if line := r.cmd.NextPage(r.args, v); line != "" {
 		notes = append(notes, line) // after the value, or the pipeline's output
 	}
 	if !r.last {
 		return outcome{value: v, status: status, notes: notes}, nil
 	}
-	err := a.writeValue(r.stdout, r.stderr, v, r.jsonOut, r.cmd.Highlight(r.name, r.call, v.Final))
+	err := a.writeValue(r.stdout, r.stderr, v, r.format, r.cmd.Highlight(r.call, v.Final))
 	a.notes(r.stderr, notes)
 	return outcome{status: status, rendered: true}, err
 }
@@ -203,6 +212,6 @@ func (a *app) safeErr(s string) string {
 
 // writeValue renders a final value on standard output (w; its notes on
 // errW, the command's standard error).
-func (a *app) writeValue(w, errW io.Writer, v render.Value, jsonOut bool, highlight string) error {
-	return render.WriteFinal(w, errW, v, jsonOut, highlight, a.outOpts())
+func (a *app) writeValue(w, errW io.Writer, v render.Value, f render.Format, highlight string) error {
+	return render.WriteFinal(w, errW, v, f, highlight, a.outOpts())
 }

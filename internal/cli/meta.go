@@ -6,6 +6,7 @@ import (
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/render"
 )
 
 // isMeta reports a meta command (:sessions, :help).
@@ -17,10 +18,10 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 	if b.IsZero() {
 		b = catalog.Binding{SessionID: a.g.Get("--session"), ContinuationToken: a.g.Get("--continuation-token")}
 	}
-	v, notes, output, err := command.RunMeta(ctx, a.run.Client(), b, argv, inShell)
+	v, notes, output, err := command.RunMeta(ctx, &command.MetaRun{Client: a.run.Client(), Bound: b, InShell: inShell}, argv)
 	if err == nil && last {
-		jsonOut := command.JSONOutput(output, a.g.JSON())
-		if err = a.writeValue(stdout, stderr, v, jsonOut && !v.Final, ""); !jsonOut {
+		f := command.LineFormat(output, a.g.Format())
+		if err = a.writeValue(stdout, stderr, v, finalFormat(f, v), ""); !f.IsData() {
 			a.notes(stderr, notes)
 		}
 	}
@@ -28,4 +29,13 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 		return outcome{status: a.report(ctx, stderr, err), rendered: true}
 	}
 	return outcome{value: v, notes: notes, rendered: last}
+}
+
+// finalFormat is the format a pipeline's final value is written in: final
+// text (a filter's output, help) is text in every format.
+func finalFormat(f render.Format, v render.Value) render.Format {
+	if v.Final {
+		return render.Text
+	}
+	return f
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/agsh-dev/agsh/internal/iostreams"
 	"github.com/agsh-dev/agsh/internal/pager"
 	"github.com/agsh-dev/agsh/internal/shellcomp"
+	"github.com/agsh-dev/agsh/internal/version"
+	"github.com/agsh-dev/agsh/render"
 )
 
 // Main is agsh: it runs the command line args (without the program's
@@ -20,16 +22,20 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 	if len(args) > 0 && (args[0] == shellcomp.CompleteOption || args[0] == shellcomp.RefreshOption) {
 		return hiddenComplete(args, ios, e) // the completion scripts' hidden options
 	}
-	g, rest, err := command.SplitGlobals(args)
+	line := command.Scan(args) // the one scan of the command line
+	g, rest, err := line.Globals(), line.Words(), line.Err
 	action := ""
 	if err == nil {
 		action, err = command.BeforeCommandAction(g, rest) // --version, --completion
 	}
 	if err != nil {
-		return reportEarly(ios, e, g, err, g.JSON())
+		return reportEarly(ios, e, g, err, g.Format())
+	}
+	if action == "--version" {
+		return writeVersion(ios.Out, g.Format())
 	}
 	if action != "" {
-		return shellcomp.Launch(ios.Out, action, g.Get("--completion"), g.JSON())
+		return shellcomp.Launch(ios.Out, g.Get("--completion"))
 	}
 	if len(rest) > 0 && rest[0] == "--" {
 		rest = rest[1:]
@@ -40,11 +46,11 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 	}
 	if len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
 		name, _, _ := strings.Cut(rest[0], "=") // never echo the value: it may be a secret
-		return reportEarly(ios, e, g, command.Usagef("unknown option %s; see agsh --help", name), g.JSON())
+		return reportEarly(ios, e, g, command.Usagef("unknown option %s; see agsh --help", name), g.Format())
 	}
 
 	a := newApp(ios, e, g)
-	a.late = command.LateOptions(args, &a.g)
+	a.late = line.Late()
 	defer a.flush()
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -56,6 +62,18 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 	ctx, stop := interruptible(ctx)
 	defer stop()
 	return a.oneShot(ctx, rest[0], rest[1:])
+}
+
+// writeVersion prints agsh --version: one line, or in a data format one
+// object on one line.
+func writeVersion(w io.Writer, f render.Format) int {
+	v := version.Read("agsh")
+	if f.IsData() {
+		_ = f.Data.Line(w, v)
+	} else {
+		fmt.Fprintln(w, v)
+	}
+	return exitcode.OK
 }
 
 // oneShot runs `agsh <name> [args…]` (or `agsh help [tool]`).
@@ -108,8 +126,9 @@ func (a *app) dispatch(ctx context.Context, name string, args []string) int {
 // helpWord is agsh's `help [--output text|json] [tool]`: the index, or one
 // tool's page.
 func (a *app) helpWord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	output, _, words := command.SplitOutput(args)
-	jsonOut := command.JSONOutput(output, a.g.JSON())
+	l := command.ScanWords(args)
+	words := l.Args
+	f := l.Format(a.g.Format())
 	var tools []string
 	for _, x := range words {
 		if !strings.HasPrefix(x, "-") {
@@ -118,7 +137,7 @@ func (a *app) helpWord(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	switch len(tools) {
 	case 0:
-		if err := a.writeIndex(ctx, stdout, jsonOut); err != nil {
+		if err := a.writeIndex(ctx, stdout, f); err != nil {
 			return a.report(ctx, stderr, err)
 		}
 		return exitcode.OK

@@ -26,10 +26,10 @@ func (a *app) shell(ctx context.Context) int {
 	if a.ios.ErrTTY || a.ios.InTTY && a.ios.OutTTY { // the REPL prints stderr on the terminal
 		runner.Clean = render.SafeLabel
 	}
-	if a.g.JSON() {
-		// Failures of the shell itself get the JSON error line, as a one-shot
-		// command's do (cli.md).
-		runner.OnError = func(w io.Writer, _ int, msg string) { writeJSONErrorLine(w, command.Usagef("%s", msg)) }
+	if f := a.g.Format(); f.IsData() {
+		// Failures of the shell itself get the error line, as a one-shot
+		// command's do (docs/cli.md#the-json-error-line).
+		runner.OnError = func(w io.Writer, _ int, msg string) { writeErrorLine(w, f, command.Usagef("%s", msg)) }
 	}
 	var status int
 	if !a.ios.InTTY {
@@ -101,14 +101,15 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 		return interp.Value{Text: o.value.Text, JSON: o.value.JSON, IsJSON: o.value.IsJSON, Final: o.value.Final},
 			interp.Result{Status: o.status, Rendered: o.rendered}
 	}
-	req := &toolRequest{name: h.table.ToolName(argv[0]), args: argv[1:], inShell: true, last: last, stdout: stdout, stderr: stderr}
+	req := &toolRequest{name: argv[0], tool: h.table.ToolName(argv[0]), args: argv[1:], inShell: true, last: last, stdout: stdout, stderr: stderr}
 	var help bytes.Buffer
 	if !last {
 		// The tool's --output is the pipeline's: it renders the last value.
-		h.output, _, _ = command.SplitOutput(argv[1:])
+		l := command.ScanWords(argv[1:])
+		h.output, _ = l.Output()
 		// A tool before a pipe writes on standard output only its help
 		// (read --help | head): that text is the value the filters get.
-		req.args, req.stdout = command.ValueArgs(argv[1:]), &help
+		req.args, req.stdout = l.ValueArgs(argv[1:]), &help
 	}
 	o := h.a.runTool(ctx, req)
 	h.notes = o.notes
@@ -123,9 +124,11 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 // Help is the shell's word help [--output text|json] [tool]. The --output is
 // this command's, as on any command line; a filter's name gives its page.
 func (h *shellHandler) Help(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	output, _, words := command.SplitOutput(args)
+	l := command.ScanWords(args)
+	output, _ := l.Output()
+	words := l.Args
 	if output != "" {
-		if _, err := command.Output(output); err != nil {
+		if _, err := command.ParseFormat(output); err != nil {
 			return h.a.report(ctx, stderr, err)
 		}
 		saved := h.a.g.Values["--output"]
@@ -144,9 +147,9 @@ func (h *shellHandler) Help(ctx context.Context, args []string, stdout, stderr i
 // Render renders the final value of a pipeline.
 func (h *shellHandler) Render(stdout, stderr io.Writer, v interp.Value) error {
 	rv := render.Value{Text: v.Text, JSON: v.JSON, IsJSON: v.IsJSON, Final: v.Final}
-	jsonOut := command.JSONOutput(h.output, h.a.g.JSON())
+	f := command.LineFormat(h.output, h.a.g.Format())
 	h.output = ""
-	err := h.a.writeValue(stdout, stderr, rv, jsonOut && !v.Final, "")
+	err := h.a.writeValue(stdout, stderr, rv, finalFormat(f, rv), "")
 	h.a.notes(stderr, h.notes)
 	h.notes = nil
 	return err

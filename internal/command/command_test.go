@@ -12,6 +12,7 @@ import (
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/render"
 )
 
 func TestSplitGlobals(t *testing.T) {
@@ -50,19 +51,25 @@ func TestSplitGlobals(t *testing.T) {
 
 func TestOutputWords(t *testing.T) {
 	args := []string{"a", "--output", "json", "b", "--output=text", "--", "--output", "x"}
-	v, ok, rest := SplitOutput(args)
-	if v != "text" || !ok || strings.Join(rest, " ") != "a b -- --output x" {
-		t.Errorf("SplitOutput = %q %v %q", v, ok, rest)
+	l := ScanWords(args)
+	v, ok := l.Output()
+	if rest := l.Args; v != "text" || !ok || strings.Join(rest, " ") != "a b -- --output x" {
+		t.Errorf("ScanWords = %q %v %q", v, ok, rest)
 	}
-	if v, ok, rest := SplitOutput([]string{"x", "--output"}); v != "" || ok || len(rest) != 2 {
-		t.Errorf("SplitOutput(x --output) = %q %v %q: the word without a value stays", v, ok, rest)
+	l = ScanWords([]string{"x", "--output"})
+	if v, ok := l.Output(); v != "" || ok || len(l.Args) != 2 {
+		t.Errorf("ScanWords(x --output) = %q %v %q: the word without a value stays", v, ok, l.Args)
 	}
 	for _, tc := range []struct {
-		value      string
-		run, wants bool
-	}{{"json", false, true}, {"text", true, false}, {"", true, true}, {"", false, false}} {
-		if got := JSONOutput(tc.value, tc.run); got != tc.wants {
-			t.Errorf("JSONOutput(%q, %v) = %v", tc.value, tc.run, got)
+		value          string
+		runText, wants bool
+	}{{"json", true, true}, {"text", false, false}, {"", false, true}, {"", true, false}} {
+		run := render.Text
+		if !tc.runText {
+			run = render.JSON
+		}
+		if got := LineFormat(tc.value, run).IsData(); got != tc.wants {
+			t.Errorf("LineFormat(%q, %v) = %v", tc.value, run.Name, got)
 		}
 	}
 	for in, want := range map[string]string{
@@ -71,11 +78,11 @@ func TestOutputWords(t *testing.T) {
 		"/a --output xml":  "/a --output xml",
 		"-- -h":            "--output text -- -h",
 	} {
-		if got := strings.Join(ValueArgs(strings.Fields(in)), " "); got != want {
+		if got := strings.Join(ScanWords(strings.Fields(in)).ValueArgs(strings.Fields(in)), " "); got != want {
 			t.Errorf("ValueArgs(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if _, err := Output("xml"); err == nil || !IsLaunchOnly("--session") || IsLaunchOnly("--output") {
+	if _, err := ParseFormat("xml"); err == nil || !IsLaunchOnly("--session") || IsLaunchOnly("--output") {
 		t.Error("Output accepts xml, or the launch-only scope is wrong")
 	}
 }
@@ -173,7 +180,7 @@ func TestREADMEOptionTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	readme := string(b)
-	for _, o := range generated.GlobalOptions {
+	for _, o := range Options() {
 		if o.Name == "--help" {
 			continue
 		}

@@ -71,7 +71,7 @@ func (c *Completer) arguments(ctx context.Context, cmd *Command, p syntax.Partia
 		return flagCandidates(cmd, p.Current)
 	}
 	prev := p.Words[len(p.Words)-1]
-	if o, ok := generated.LookupGlobal(prev); ok && o.Values != nil {
+	if o, ok := LookupOption(prev); ok && o.Values != nil {
 		return prefixed(o.Values, p.Current)
 	}
 	if f := cmd.Flags.Lookup(prev); f != nil && len(f.Enum) > 0 {
@@ -81,7 +81,7 @@ func (c *Completer) arguments(ctx context.Context, cmd *Command, p syntax.Partia
 		}
 		return prefixed(values, p.Current)
 	}
-	if cmd.Reformats() && cmd.OperandAt(p.Words[1:]) == "path" {
+	if op := cmd.OperandAt(p.Words[1:]); cmd.Reformats() && op != nil && op.Path {
 		return c.paths(ctx, p.Current)
 	}
 	return nil
@@ -133,15 +133,16 @@ func (c *Completer) commandNames(prefix string, afterPipe bool) []repl.Candidate
 	return out
 }
 
-// command returns the shape of a tool, fetching its detail once.
-func (c *Completer) command(ctx context.Context, name string) (*Command, error) {
-	r := c.table.Resolve(name)
+// command returns the command a name resolves to, fetching its tool's
+// detail once.
+func (c *Completer) command(ctx context.Context, command string) (*Command, error) {
+	r := c.table.Resolve(command)
 	if !r.IsTool() {
 		return nil, nil
 	}
-	name = r.Tool.Name
+	name := r.Tool.Name
 	c.mu.Lock()
-	cmd, ok := c.cmds[name]
+	cmd, ok := c.cmds[command]
 	c.mu.Unlock()
 	if ok {
 		return cmd, nil
@@ -156,11 +157,11 @@ func (c *Completer) command(ctx context.Context, name string) (*Command, error) 
 	if err != nil || d == nil {
 		return nil, err
 	}
-	if cmd, err = New(d); err != nil {
+	if cmd, err = NewNamed(command, d); err != nil {
 		return nil, err
 	}
 	c.mu.Lock()
-	c.cmds[name] = cmd
+	c.cmds[command] = cmd
 	c.mu.Unlock()
 	return cmd, nil
 }
@@ -178,7 +179,7 @@ func flagCandidates(cmd *Command, prefix string) []repl.Candidate {
 		desc, _, _ := strings.Cut(f.Description, "\n")
 		all = append(all, repl.Candidate{Text: f.Name, Display: display, Description: render.Safe(desc)})
 	}
-	for _, o := range generated.GlobalOptions {
+	for _, o := range Options() {
 		if o.Scope == generated.Anywhere {
 			all = append(all, repl.Candidate{Text: o.Name})
 		}
@@ -219,16 +220,20 @@ func (c *Completer) list(ctx context.Context, dir string) ([]string, error) {
 	if ok || c.run == nil {
 		return names, nil
 	}
-	ls, err := c.command(ctx, "ls")
-	if err != nil || ls == nil || !ls.Reformats() {
+	lister := curated.Lister()
+	if lister == nil {
+		return nil, nil
+	}
+	ls, err := c.command(ctx, lister.Name)
+	if err != nil || ls == nil || !ls.Reformats() || len(ls.Curated.Operands) == 0 {
 		return nil, err
 	}
 	input, _ := json.Marshal(map[string]string{ls.Curated.Operands[0].Field: dir})
-	res, err := c.run.Client().Call(ctx, "ls", input, catalog.Binding{})
+	res, err := c.run.Client().Call(ctx, ls.Detail.Name, input, catalog.Binding{})
 	if err != nil || res.IsError {
 		return nil, err
 	}
-	out, ok := curated.ReformatLs(render.FromResult(res.Result).Text)
+	out, ok := lister.ReformatText(render.FromResult(res.Result).Text, curated.ReformatOptions{})
 	if !ok {
 		return nil, nil
 	}

@@ -34,6 +34,12 @@ func HelpPage(cmd *Command, info func() *catalog.Info) render.HelpPage {
 func helpPage(cmd *Command) render.HelpPage {
 	d := cmd.Detail
 	p := render.HelpPage{Name: d.Name, Title: d.Title, Description: d.Description}
+	over := cmd.Name != "" && cmd.Name != d.Name && cmd.Curated != nil
+	if over {
+		// A curated command over another tool: its own name (the title is
+		// the tool's; the NOTES say which tool it calls).
+		p.Name, p.Title = cmd.Name, ""
+	}
 	if cmd.Curated != nil && cmd.Curated.Bound {
 		p.Synopsis = cmd.Curated.Synopsis()
 		for _, o := range cmd.Curated.Operands {
@@ -55,7 +61,7 @@ func helpPage(cmd *Command) render.HelpPage {
 	for _, f := range cmd.Flags.Flags {
 		p.Options = append(p.Options, OptionItem(f))
 	}
-	for _, sh := range cmd.Curated.GrepShorthands() {
+	for _, sh := range cmd.Curated.Shorthands() {
 		p.Options = append(p.Options, render.HelpItem{Term: sh.Term, Description: sh.Description})
 	}
 	if d.Effect != "" {
@@ -88,6 +94,9 @@ func helpPage(cmd *Command) render.HelpPage {
 	}
 	if cmd.Flags.FreeForm {
 		p.Notes = append(p.Notes, "Its input is a free-form object, which agsh cannot fill from flags: it is called with {}.")
+	}
+	if over {
+		p.Notes = append(p.Notes, fmt.Sprintf("Calls the deployment's %s tool.", d.Name))
 	}
 	return p
 }

@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/generated"
@@ -19,50 +18,6 @@ type LateOption struct {
 	// ("" when it was not): that one is kept, a late one never re-targets a
 	// call by accident.
 	Early string
-}
-
-// LateOptions finds the connection options given after the command name in
-// agsh's arguments, and where one was also given before the name, puts the
-// earlier value back into g (SplitGlobals keeps the last).
-func LateOptions(args []string, g *Globals) []LateOption {
-	var late []LateOption
-	early := map[string]string{}
-	named := false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			break
-		}
-		if named && TakesWord(a) {
-			i++ // -e's pattern: a value, however it is spelled
-			continue
-		}
-		name, value, hasValue := strings.Cut(a, "=")
-		o, ok := generated.LookupGlobal(name)
-		if !ok || o.Scope == generated.BeforeCommand && named || !o.TakesValue() && hasValue {
-			named = true // the command name, or a word after it
-			continue
-		}
-		if !o.TakesValue() {
-			continue
-		}
-		if !hasValue && i+1 < len(args) {
-			i++
-			value = args[i]
-		}
-		if o.Scope != generated.Launch {
-			continue
-		}
-		if !named {
-			early[o.Name] = value
-			continue
-		}
-		late = append(late, LateOption{Name: o.Name, Early: early[o.Name]})
-		if e := early[o.Name]; e != "" && g != nil && g.Values != nil {
-			g.Values[o.Name] = e
-		}
-	}
-	return late
 }
 
 // CheckLate is the usage error of a connection option after the command
@@ -177,18 +132,18 @@ func WithShadowHint(late []LateOption, err error) error {
 	return fmt.Errorf("%w (%s)", err, generated.ShadowHint("--target"))
 }
 
-// NextPage is the standard-error line announcing a next page of a tool's
+// NextPage is the standard-error line announcing a next page of the tool's
 // value (render.md step 1): the command for it when a flag of the tool
 // takes the cursor, else the cursor; "" when there is no next page. args
 // are the words after the command name.
-func NextPage(cmd *Command, name string, args []string, v render.Value) string {
+func (c *Command) NextPage(args []string, v render.Value) string {
 	cursor := render.NextCursor(v)
 	if cursor == "" {
 		return ""
 	}
 	var words []string
-	if f := cmd.Flags.CursorFlag(); f != nil && f.Accepts(cursor) && cmd.Curated == nil {
-		words = append([]string{name}, cmd.Flags.NextPageArgs(args, f, cursor)...)
+	if f := c.Flags.CursorFlag(); f != nil && f.Accepts(cursor) && c.Curated == nil {
+		words = append([]string{c.Name}, c.Flags.NextPageArgs(args, f, cursor)...)
 	}
 	return render.NextPageLine(cursor, words)
 }

@@ -14,11 +14,11 @@ import (
 // also given before the name keeps the earlier value; --output is not one.
 func TestLateOptions(t *testing.T) {
 	args := []string{"--target", "http://h/a", "git_checkout", "--target", "main", "--output", "json", "--session=s1", "--", "--team", "x"}
-	g, _, err := SplitGlobals(args)
-	if err != nil {
-		t.Fatal(err)
+	line := Scan(args)
+	if line.Err != nil {
+		t.Fatal(line.Err)
 	}
-	late := LateOptions(args, &g)
+	g, late := line.Globals(), line.Late()
 	if len(late) != 2 || late[0] != (LateOption{"--target", "http://h/a"}) || late[1] != (LateOption{"--session", ""}) {
 		t.Errorf("late = %+v", late)
 	}
@@ -28,10 +28,10 @@ func TestLateOptions(t *testing.T) {
 	if LateTarget(late) {
 		t.Error("LateTarget with a --target before the name")
 	}
-	if l := LateOptions([]string{"git_checkout", "--target=main"}, nil); !LateTarget(l) {
+	if l := Scan([]string{"git_checkout", "--target=main"}).Late(); !LateTarget(l) {
 		t.Errorf("LateTarget(%+v) = false", l)
 	}
-	if l := LateOptions([]string{"--target", "x", "--output", "json", "tool"}, nil); len(l) != 0 {
+	if l := Scan([]string{"--target", "x", "--output", "json", "tool"}).Late(); len(l) != 0 {
 		t.Errorf("options before the name: %+v", l)
 	}
 
@@ -135,14 +135,14 @@ func TestNextPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := render.FromResult(json.RawMessage(`{"content":[{"type":"text","text":"[{\"id\":1}]"}],"_meta":{"nextCursor":"c 2"}}`))
-	if got := NextPage(cmd, "list", []string{"--q", "x", "--page-cursor", "c 1"}, v); got != "next page: list --q x --page-cursor 'c 2'" {
+	if got := cmd.NextPage([]string{"--q", "x", "--page-cursor", "c 1"}, v); got != "next page: list --q x --page-cursor 'c 2'" {
 		t.Errorf("NextPage = %q", got)
 	}
 	plain, _ := New(&catalog.ToolDetail{Name: "other", InputSchema: json.RawMessage(`{"type":"object"}`)})
-	if got := NextPage(plain, "other", nil, v); got != "next page cursor: 'c 2'" {
+	if got := plain.NextPage(nil, v); got != "next page cursor: 'c 2'" {
 		t.Errorf("NextPage without a cursor flag = %q", got)
 	}
-	if got := NextPage(cmd, "list", nil, render.FromResult(json.RawMessage(`[1]`))); got != "" {
+	if got := cmd.NextPage(nil, render.FromResult(json.RawMessage(`[1]`))); got != "" {
 		t.Errorf("NextPage without a cursor = %q", got)
 	}
 }

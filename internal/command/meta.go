@@ -3,23 +3,109 @@ package command
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/render"
 )
 
-// Meta commands (shell.md "Commands" [wave 2]) start with ':', which no
-// tool name does, so they can never shadow a tool: :sessions lists the
-// deployment's sessions, :help the shell's own words, filters and meta
-// commands. They work in the shell and one-shot (agsh :sessions).
-
-// The meta commands.
+// The meta commands: words starting with ':', which no tool name does, so
+// they can never shadow a tool (docs/shell.md#meta-commands). They work in
+// the shell and one-shot (agsh :sessions). Each is a row of metas.
 const (
 	MetaSessions = ":sessions"
 	MetaHelp     = ":help"
 )
 
-func init() { metaCommands = []string{MetaHelp, MetaSessions} }
+// MetaCommand is one meta command.
+type MetaCommand struct {
+	Name string
+	// Usage is its synopsis (":sessions"), Summary its line in :help.
+	Usage, Summary string
+	// Check reads the words after the name (--output taken out) without
+	// calling the deployment: nil, or the usage error. A script is checked
+	// whole with it before anything runs.
+	Check func(args []string) error
+	// Run runs it.
+	Run func(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
+}
+
+// MetaRun is what a meta command may use.
+type MetaRun struct {
+	Client *catalog.Client
+	// Bound is the binding in force (zero: the default, the latest).
+	Bound catalog.Binding
+	// InShell: it runs in the shell (else one-shot).
+	InShell bool
+}
+
+// MetaResult is what a meta command produced: its value (rendered, or
+// passed on to the filters) and the notes for standard error after it.
+type MetaResult struct {
+	Value render.Value
+	Notes []string
+}
+
+// metas is the table of meta commands, in the order :help lists them.
+var metas = []MetaCommand{
+	{Name: MetaSessions, Usage: ":sessions", Summary: "the deployment's sessions, the bound one marked",
+		Check: noArguments(MetaSessions), Run: runSessions},
+	{Name: MetaHelp, Usage: ":help", Summary: "this list", Check: noArguments(MetaHelp)}, // Run: runHelp
+}
+
+// The table refers to itself through :help.
+func init() { metas[len(metas)-1].Run = runHelp }
+
+// runHelp is :help.
+func runHelp(context.Context, *MetaRun, []string) (MetaResult, error) {
+	return MetaResult{Value: render.Value{Text: MetaHelpText(), Final: true}}, nil
+}
+
+// LookupMeta is the meta command named name.
+func LookupMeta(name string) (*MetaCommand, bool) {
+	for i := range metas {
+		if metas[i].Name == name {
+			return &metas[i], true
+		}
+	}
+	return nil, false
+}
+
+// MetaNames are the meta commands' names.
+func MetaNames() []string {
+	out := make([]string, len(metas))
+	for i, m := range metas {
+		out[i] = m.Name
+	}
+	return out
+}
+
+// noArguments is the Check of a meta command that takes no words.
+func noArguments(name string) func([]string) error {
+	return func(args []string) error {
+		if len(args) > 0 {
+			return Usagef("%s takes no arguments (got %q)", name, args[0])
+		}
+		return nil
+	}
+}
+
+// CheckMeta checks a meta command line (argv[0] is its name) without
+// calling the deployment: its --output and its words.
+func CheckMeta(argv []string) error {
+	m, ok := LookupMeta(argv[0])
+	if !ok {
+		return Usagef("unknown meta command %q; :help lists them", argv[0])
+	}
+	l := ScanWords(argv[1:])
+	if output, _ := l.Output(); output != "" {
+		if _, err := ParseFormat(output); err != nil {
+			return err
+		}
+	}
+	return m.Check(l.Args)
+}
 
 // sessionRow is one row of the :sessions table.
 type sessionRow struct {
@@ -87,7 +173,17 @@ func SessionsNote(count int, inShell, unbound, chosen, marked bool) string {
 
 // MetaHelpText is what :help prints: the shell's words, its filters and
 // the meta commands.
-const MetaHelpText = `Shell words (a tool of the same name wins):
+func MetaHelpText() string {
+	var b strings.Builder
+	b.WriteString(metaHelpHead)
+	for _, m := range metas {
+		fmt.Fprintf(&b, "    %-18s%s\n", m.Usage, m.Summary)
+	}
+	b.WriteString(metaHelpTail)
+	return b.String()
+}
+
+const metaHelpHead = `Shell words (a tool of the same name wins):
     help [tool]       the deployment's commands, or one command's page
     exit [status]     leave the shell
 
@@ -99,38 +195,42 @@ Filters (after |; help <filter> for each):
                       objects prints a table
 
 Meta commands (':' is in no tool's name, so they never hide a tool):
-    :sessions         the deployment's sessions, the bound one marked
-    :help             this list
+`
 
+const metaHelpTail = `
 Pipelines: a | b, lists: a ; b, a && b, a || b. Quote with '…' or "…".
 `
 
-// RunMeta runs a meta command line (argv[0] is :sessions or :help): its
-// value, the notes for standard error after it, and the --output the line
-// gives ("" when none). bound is the binding in force (zero: the default).
-func RunMeta(ctx context.Context, c *catalog.Client, bound catalog.Binding, argv []string, inShell bool) (v render.Value, notes []string, output string, err error) {
-	output, _, rest := SplitOutput(argv[1:])
-	if output != "" {
-		if _, err := Output(output); err != nil {
-			return v, nil, "", err
-		}
+// RunMeta runs a meta command line (argv[0] is its name): its value, the
+// notes for standard error after it, and the --output the line gives (""
+// when none).
+func RunMeta(ctx context.Context, m *MetaRun, argv []string) (v render.Value, notes []string, output string, err error) {
+	if err := CheckMeta(argv); err != nil {
+		return v, nil, "", err
 	}
-	if len(rest) > 0 {
-		return v, nil, "", Usagef("%s takes no arguments (got %q)", argv[0], rest[0])
-	}
-	if argv[0] == MetaHelp {
-		return render.Value{Text: MetaHelpText, Final: true}, nil, output, nil
-	}
-	ss, err := c.Sessions(ctx)
+	meta, _ := LookupMeta(argv[0])
+	l := ScanWords(argv[1:])
+	output, _ = l.Output()
+	res, err := meta.Run(ctx, m, l.Args)
 	if err != nil {
 		return v, nil, "", err
 	}
-	chosen := !inShell && !bound.IsZero()
-	if bound.IsZero() && !inShell {
+	return res.Value, res.Notes, output, nil
+}
+
+// runSessions is :sessions.
+func runSessions(ctx context.Context, m *MetaRun, _ []string) (MetaResult, error) {
+	ss, err := m.Client.Sessions(ctx)
+	if err != nil {
+		return MetaResult{}, err
+	}
+	bound := m.Bound
+	chosen := !m.InShell && !bound.IsZero()
+	if bound.IsZero() && !m.InShell {
 		// A one-shot command binds per call: mark the one a call would bind.
 		bound = catalog.BindingOf(catalog.LatestSession(ss))
 	}
 	table, marked := SessionsTable(ss, bound)
-	v = render.Value{JSON: table, IsJSON: true}
-	return v, []string{SessionsNote(len(ss), inShell, bound.IsZero(), chosen, marked)}, output, nil
+	return MetaResult{Value: render.Value{JSON: table, IsJSON: true},
+		Notes: []string{SessionsNote(len(ss), m.InShell, bound.IsZero(), chosen, marked)}}, nil
 }

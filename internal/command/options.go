@@ -7,6 +7,7 @@ import (
 
 	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/render"
 )
 
 // Globals are the values of agsh's own options on its command line, by
@@ -19,8 +20,15 @@ type Globals struct {
 // Get is an option's value ("" when not given).
 func (g Globals) Get(name string) string { return g.Values[name] }
 
-// JSON reports whether --output json was asked for.
-func (g Globals) JSON() bool { return g.Values["--output"] == "json" }
+// Format is the output format the options ask for (--output), the text
+// views when none is given. A value that names no format was refused when
+// the options were read.
+func (g Globals) Format() render.Format {
+	if f, ok := render.LookupFormat(g.Values["--output"]); ok {
+		return f
+	}
+	return render.Text
+}
 
 // UsageError is a command-line mistake: exit status 2.
 type UsageError struct{ Msg string }
@@ -36,42 +44,11 @@ func (e *UsageError) Code() string { return "usage" }
 // Usagef is a UsageError.
 func Usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(format, args...)} }
 
-// SplitGlobals takes agsh's own options out of its arguments. Everything else
-// (the command name, its operands and flags, and everything from `--` on) is
-// returned in order. A global option's spelling is never a tool flag
-// (mapping.md renames such properties), so any word spelled like one before
-// `--` is agsh's, except the word after -e (TakesWord); one that stands
-// before the command name only is taken there only.
+// SplitGlobals is Scan read as agsh's options in force, the command name
+// with its words, and the first mistake.
 func SplitGlobals(args []string) (g Globals, rest []string, err error) {
-	g.Values = map[string]string{}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return g, append(rest, args[i:]...), checkValues(g)
-		}
-		if len(rest) > 0 && TakesWord(a) && i+1 < len(args) {
-			rest = append(rest, a, args[i+1])
-			i++
-			continue
-		}
-		name, value, hasValue := strings.Cut(a, "=")
-		o, ok := generated.LookupGlobal(name)
-		switch {
-		case !ok || o.Scope == generated.BeforeCommand && len(rest) > 0 || !o.TakesValue() && hasValue:
-			rest = append(rest, a)
-		case !o.TakesValue():
-			g.Help = g.Help || o.Name == "--help"
-			g.Values[o.Name] = "true"
-		case !hasValue && i+1 >= len(args):
-			return g, nil, Usagef("%s needs a value", name)
-		case !hasValue:
-			i++
-			g.Values[o.Name] = args[i]
-		default:
-			g.Values[o.Name] = value
-		}
-	}
-	return g, rest, checkValues(g)
+	l := Scan(args)
+	return l.Globals(), l.Words(), l.Err
 }
 
 // TakesWord reports a command flag whose value is the next word, however it
@@ -106,63 +83,71 @@ func BeforeCommandAction(g Globals, rest []string) (string, error) {
 	return action, nil
 }
 
+// Options is the table of agsh's own options (generated.GlobalOptions),
+// --output's values, placeholder and help made from the table of output
+// formats (render.Formats): a new format is one row there.
+func Options() []generated.GlobalOption {
+	out := slices.Clone(generated.GlobalOptions)
+	for i := range out {
+		if out[i].Formats {
+			out[i] = withFormats(out[i])
+		}
+	}
+	return out
+}
+
+// LookupOption is generated.LookupGlobal with the formats filled in.
+func LookupOption(name string) (generated.GlobalOption, bool) {
+	o, ok := generated.LookupGlobal(name)
+	if ok && o.Formats {
+		o = withFormats(o)
+	}
+	return o, ok
+}
+
+func withFormats(o generated.GlobalOption) generated.GlobalOption {
+	o.Values = render.FormatNames()
+	o.Placeholder = render.FormatPlaceholder()
+	var data []string
+	for _, f := range render.Formats() {
+		if f.IsData() {
+			data = append(data, strings.ToUpper(f.Name))
+		}
+	}
+	o.Help = "human views (default) or " + strings.Join(data, ", ")
+	return o
+}
+
 // checkValues checks the values of the options that accept only some.
 func checkValues(g Globals) error {
-	for _, o := range generated.GlobalOptions {
+	for _, o := range Options() {
 		if v, ok := g.Values[o.Name]; ok && o.Values != nil && !slices.Contains(o.Values, v) {
-			return valueError(o, v)
+			return valueError(o.Name, o.Values, v)
 		}
 	}
 	return nil
 }
 
-func valueError(o generated.GlobalOption, v string) error {
-	return Usagef("%s must be %s, not %q", o.Name, strings.Join(o.Values, " or "), v)
+func valueError(name string, values []string, v string) error {
+	return Usagef("%s must be %s, not %q", name, strings.Join(values, " or "), v)
 }
 
-// Output reads a value of --output: json true for "json", false for "text".
-func Output(value string) (json bool, err error) {
-	o, _ := generated.LookupGlobal("--output")
-	if !slices.Contains(o.Values, value) {
-		return false, valueError(o, value)
+// ParseFormat reads a value of --output: the format of that name.
+func ParseFormat(value string) (render.Format, error) {
+	f, ok := render.LookupFormat(value)
+	if !ok {
+		return render.Format{}, valueError("--output", render.FormatNames(), value)
 	}
-	return value == "json", nil
+	return f, nil
 }
 
-// JSONOutput is the run's choice (json) under a --output value given on a
-// line: "json" asks for JSON, "text" for the text views, no value ("")
-// keeps the choice.
-func JSONOutput(value string, json bool) bool {
-	switch value {
-	case "json":
-		return true
-	case "text":
-		return false
+// LineFormat is the format of a line that gives --output value (checked)
+// under the run's choice f: the named format, or f when value is "".
+func LineFormat(value string, f render.Format) render.Format {
+	if g, ok := render.LookupFormat(value); ok {
+		return g
 	}
-	return json
-}
-
-// SplitOutput is the one reader of --output among a command's words (up to
-// "--", which ends agsh's options): the last one's value (present false
-// when there is none) and the words without any --output and its value.
-func SplitOutput(args []string) (value string, present bool, rest []string) {
-	for i := 0; i < len(args); i++ {
-		name, v, hasValue := strings.Cut(args[i], "=")
-		switch {
-		case args[i] == "--":
-			return value, present, append(rest, args[i:]...)
-		case name != "--output":
-			rest = append(rest, args[i])
-		case hasValue:
-			value, present = v, true
-		case i+1 < len(args):
-			i++
-			value, present = args[i], true
-		default:
-			rest = append(rest, args[i]) // no value: the word stays, for its command to refuse
-		}
-	}
-	return value, present, rest
+	return f
 }
 
 // IsLaunchOnly reports an option the shell accepts at launch only.
@@ -177,51 +162,36 @@ func LaunchOnlyError(name string) error {
 	return Usagef("%s is set when the shell starts (agsh %s … ); it cannot change on a command line", name, name)
 }
 
-// ValueArgs are the arguments of a tool before a pipe: its value is what the
-// filters get, a curated command's reformatted output whatever the --output
-// (shell.md: read /repo/config.json | jq .version works), so --output text
-// replaces any --output given, unless help is asked for or the value is bad.
-func ValueArgs(args []string) []string {
-	o, _, rest := SplitOutput(args)
-	if o != "" && o != "text" && o != "json" {
-		return args // the tool reports the bad value
-	}
-	for _, arg := range rest {
-		if arg == "--" {
-			break
-		}
-		if arg == "-h" || arg == "--help" {
-			return args
-		}
-	}
-	return append([]string{"--output", "text"}, rest...)
-}
-
-// LineOutput applies a tool line's global options, in order, to jsonOut (the
-// run's choice): --output text or json, any other value an error; in the
+// LineOutput applies a tool line's global options, in order, to f (the
+// run's choice): --output names a format, any other value an error; in the
 // shell (inShell) a launch-only option is an error.
-func LineOutput(globals []generated.Global, jsonOut, inShell bool) (bool, error) {
+func LineOutput(globals []generated.Global, f render.Format, inShell bool) (render.Format, error) {
 	var err error
 	for _, g := range globals {
 		if inShell && IsLaunchOnly(g.Name) {
-			return jsonOut, LaunchOnlyError(g.Name)
+			return f, LaunchOnlyError(g.Name)
 		}
 		if g.Name == "--output" {
-			if jsonOut, err = Output(g.Value); err != nil {
-				return jsonOut, err
+			if f, err = ParseFormat(g.Value); err != nil {
+				return f, err
 			}
 		}
 	}
-	return jsonOut, nil
+	return f, nil
 }
 
 // HelpOutput is LineOutput for a line that asks for help: nothing is
-// checked, and the last --output json asks for JSON.
-func HelpOutput(globals []generated.Global, jsonOut bool) bool {
+// checked, and the last --output naming a format wins (any other value
+// asks for the text page).
+func HelpOutput(globals []generated.Global, f render.Format) render.Format {
 	for _, g := range globals {
 		if g.Name == "--output" {
-			jsonOut = g.Value == "json"
+			if h, ok := render.LookupFormat(g.Value); ok {
+				f = h
+			} else {
+				f = render.Text
+			}
 		}
 	}
-	return jsonOut
+	return f
 }

@@ -23,8 +23,8 @@ const (
 	Unknown Kind = iota
 	// Tool is a tool of the catalog with a generated command.
 	Tool
-	// Curated is a tool of the catalog with a curated shape (an authored ls,
-	// read, grep, glob or diff).
+	// Curated is a command of the curated table over an authored tool of
+	// the catalog (ls, read, grep, glob, diff).
 	Curated
 	// Filter is a local filter (head, tail, wc, grep, jq): it reads a pipe.
 	Filter
@@ -45,9 +45,6 @@ type Resolution struct {
 
 // IsTool reports a name that calls a tool of the catalog.
 func (r Resolution) IsTool() bool { return r.Kind == Tool || r.Kind == Curated }
-
-// metaCommands are the meta commands, each starting with ':' (shell.md).
-var metaCommands []string
 
 // aliases are agsh's other names for tools, alias → tool ("cat": "read"
 // would make cat call the deployment's read). A tool of the alias's own
@@ -103,6 +100,9 @@ func (t *Table) Resolve(name string) Resolution {
 	if r := t.tool(name); r.IsTool() {
 		return r
 	}
+	if r := t.curatedOver(name); r.IsTool() {
+		return r
+	}
 	if to, ok := aliases[name]; ok {
 		if r := t.tool(to); r.IsTool() {
 			return r
@@ -113,7 +113,7 @@ func (t *Table) Resolve(name string) Resolution {
 		return Resolution{Kind: Filter}
 	case slices.Contains(interp.ShellWords(), name):
 		return Resolution{Kind: Word}
-	case strings.HasPrefix(name, ":") && slices.Contains(metaCommands, name):
+	case strings.HasPrefix(name, ":") && slices.Contains(MetaNames(), name):
 		return Resolution{Kind: Meta}
 	}
 	return Resolution{Suggestions: names.Suggest(name, t.Names(false))}
@@ -130,22 +130,61 @@ func (t *Table) ToolName(name string) string {
 
 // tool resolves a name of the catalog.
 func (t *Table) tool(name string) Resolution {
-	for i := range t.tools {
-		if e := &t.tools[i]; e.Name == name {
-			if e.Source.Authored() && curated.Has(name) {
-				return Resolution{Kind: Curated, Tool: e}
-			}
-			return Resolution{Kind: Tool, Tool: e}
+	if e := t.entry(name); e != nil {
+		if spec, ok := curated.Lookup(name); ok && e.Source.Authored() && spec.ToolName() == name {
+			return Resolution{Kind: Curated, Tool: e}
 		}
+		return Resolution{Kind: Tool, Tool: e}
 	}
 	return Resolution{}
 }
 
-// Commands are the names that may start a command: the tools, the shell's
-// words, the meta commands and the aliases of tools the catalog has.
+// curatedOver resolves a curated command over another authored tool of
+// the catalog (a row of the curated table whose Tool is not its Name).
+func (t *Table) curatedOver(name string) Resolution {
+	spec, ok := curated.Lookup(name)
+	if !ok || spec.ToolName() == name {
+		return Resolution{}
+	}
+	if e := t.entry(spec.ToolName()); e != nil && e.Source.Authored() {
+		return Resolution{Kind: Curated, Tool: e}
+	}
+	return Resolution{}
+}
+
+// entry is the catalog entry named name, nil when there is none.
+func (t *Table) entry(name string) *catalog.ToolEntry {
+	for i := range t.tools {
+		if t.tools[i].Name == name {
+			return &t.tools[i]
+		}
+	}
+	return nil
+}
+
+// CuratedTool is the tool a curated command over another tool calls (a
+// row of the curated table whose Tool is not its Name); ok false for any
+// other name. One-shot agsh asks it when the deployment has no tool of the
+// command's name.
+func CuratedTool(name string) (tool string, ok bool) {
+	spec, found := curated.Lookup(name)
+	if !found || spec.ToolName() == name {
+		return "", false
+	}
+	return spec.ToolName(), true
+}
+
+// Commands are the names that may start a command: the tools, the curated
+// commands over tools the catalog has, the shell's words, the meta
+// commands and the aliases of tools the catalog has.
 func (t *Table) Commands() []string {
 	out := append(slices.Clip(t.sortedNames()), interp.ShellWords()...)
-	out = append(out, metaCommands...)
+	for _, n := range curated.Names() {
+		if t.entry(n) == nil && t.curatedOver(n).IsTool() {
+			out = append(out, n)
+		}
+	}
+	out = append(out, MetaNames()...)
 	for alias, to := range aliases {
 		if t.tool(to).IsTool() {
 			out = append(out, alias)

@@ -12,9 +12,16 @@ import (
 	"github.com/agsh-dev/agsh/internal/exitcode"
 )
 
-// Command is one tool's command shape: curated (bound or fallen back) for
-// the deployment's authored workspace tools, generated for everything else.
+// Command is a resolved command, a value: its name, the tool it calls
+// (Detail), its shape — curated (bound or fallen back) for the commands of
+// the curated table over the deployment's authored tools, generated for
+// everything else — and its behaviour (Reformat, Streams, Highlight,
+// NextPage, help). Nothing outside the command table asks a command's name
+// what it does. See docs/architecture.md#commands-are-values.
 type Command struct {
+	// Name is the command's name: the tool's, or a curated command's over
+	// another tool.
+	Name    string
 	Detail  *catalog.ToolDetail
 	Curated *curated.Shape // nil for a generated command
 	Flags   *generated.Command
@@ -36,12 +43,22 @@ func (e *BadSchemaError) ExitCode() int { return exitcode.Unreachable }
 // Code is the JSON error line's code.
 func (e *BadSchemaError) Code() string { return "bad_response" }
 
-// New builds the command of a tool's detail.
-func New(d *catalog.ToolDetail) (*Command, error) {
-	c := &Command{Detail: d}
+// New builds the command of a tool's detail: the tool's own command.
+func New(d *catalog.ToolDetail) (*Command, error) { return NewNamed(d.Name, d) }
+
+// NewNamed builds the command called name that calls the tool of d: the
+// curated command of that name over this (authored) tool, else the tool's
+// own curated command (name is then an alias), else the generated command
+// of the tool.
+func NewNamed(name string, d *catalog.ToolDetail) (*Command, error) {
+	c := &Command{Name: name, Detail: d}
 	var err error
-	if d.Source.Authored() && curated.Has(d.Name) {
-		c.Curated, err = curated.Bind(d.Name, d.InputSchema)
+	spec := curatedOver(name, d)
+	if spec == nil {
+		spec = curatedOver(d.Name, d)
+	}
+	if spec != nil {
+		c.Curated, err = curated.Bind(spec.Name, d.InputSchema)
 		if err == nil {
 			c.Flags = c.Curated.Flags
 		}
@@ -54,14 +71,49 @@ func New(d *catalog.ToolDetail) (*Command, error) {
 	return c, nil
 }
 
+// curatedOver is the curated command called name over the tool of d, nil
+// when there is none (curated commands apply to authored tools only).
+func curatedOver(name string, d *catalog.ToolDetail) *curated.Spec {
+	spec, ok := curated.Lookup(name)
+	if !ok || !d.Source.Authored() || spec.ToolName() != d.Name {
+		return nil
+	}
+	return spec
+}
+
 // Reformats tells whether results are reformatted (a bound curated shape).
 func (c *Command) Reformats() bool { return c.Curated != nil && c.Curated.Bound }
 
+// spec is the command's row of the curated table, nil for a generated
+// command or a curated one that fell back to generic flags.
+func (c *Command) spec() *curated.Spec {
+	if !c.Reformats() {
+		return nil
+	}
+	return c.Curated.Spec
+}
+
+// Reformat is the command's reformatting of a successful text result:
+// what the unix command prints; false when the command does not reformat
+// or the text is not in the expected format (it prints verbatim).
+func (c *Command) Reformat(text string, call *Call) (curated.Output, bool) {
+	return c.spec().ReformatText(text, call.Reformat)
+}
+
+// Streams reports whether a long result is reformatted as it arrives
+// (curated.NewStream with Spec) rather than held whole.
+func (c *Command) Streams() bool { return c.spec().Streams() }
+
+// Spec is the command's curated row (its behaviour), nil for a generated
+// command or one that fell back.
+func (c *Command) Spec() *curated.Spec { return c.spec() }
+
 // Call is a parsed command line.
 type Call struct {
-	Parsed  *generated.Parsed
-	Input   json.RawMessage
-	Context bool // grep -A/-B/-C
+	Parsed *generated.Parsed
+	Input  json.RawMessage
+	// Reformat are the reformatter's options for this input.
+	Reformat curated.ReformatOptions
 }
 
 // Parse parses the arguments after the tool name. A call with Parsed.Help
@@ -72,7 +124,7 @@ func (c *Command) Parse(args []string) (*Call, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Call{Parsed: call.Parsed, Input: call.Input, Context: call.Context}, nil
+		return &Call{Parsed: call.Parsed, Input: call.Input, Reformat: call.Reformat}, nil
 	}
 	p, err := c.Flags.Parse(args)
 	if p != nil && p.Help {
@@ -113,10 +165,10 @@ func (c *Command) IssueFlag(path []any) string {
 	return strings.Join(parts, ".")
 }
 
-// OperandAt names the curated operand the next word is ("path", "pattern"),
-// given the words typed after the command name: flags, their values, and
-// operands. "" when the word is no operand.
-func (c *Command) OperandAt(words []string) string {
+// OperandAt is the curated operand the next word is, given the words typed
+// after the command name: flags, their values, and operands. Nil when the
+// word is no operand.
+func (c *Command) OperandAt(words []string) *curated.Operand {
 	n := 0
 	for i := 0; i < len(words); i++ {
 		w := words[i]
@@ -127,7 +179,7 @@ func (c *Command) OperandAt(words []string) string {
 		case strings.HasPrefix(w, "-") && len(w) > 1:
 			if c.takesValue(w) && !strings.Contains(w, "=") {
 				if i++; i == len(words) {
-					return "" // the word being typed is the flag's value
+					return nil // the word being typed is the flag's value
 				}
 			}
 		default:
@@ -135,9 +187,9 @@ func (c *Command) OperandAt(words []string) string {
 		}
 	}
 	if c.Curated != nil && n < len(c.Curated.Operands) {
-		return c.Curated.Operands[n].Name
+		return &c.Curated.Operands[n]
 	}
-	return ""
+	return nil
 }
 
 // takesValue reports a flag of the command, or a global option, that takes
@@ -150,38 +202,41 @@ func (c *Command) takesValue(name string) bool {
 	return f != nil && f.Type != "boolean"
 }
 
-// Cache builds each tool's command once per run: a script that calls one
-// tool a thousand times maps its schema once. Details are keyed by
-// pointer: catalog.Run hands out one per tool and binding.
+// Cache builds each command once per run: a script that calls one tool a
+// thousand times maps its schema once. Details are keyed by pointer:
+// catalog.Run hands out one per tool and binding.
 type Cache struct {
-	m map[*catalog.ToolDetail]*Command
+	m map[cacheKey]*Command
 }
 
-// For returns d's command, built on first use.
-func (c *Cache) For(d *catalog.ToolDetail) (*Command, error) {
-	if cmd, ok := c.m[d]; ok {
+type cacheKey struct {
+	name string
+	d    *catalog.ToolDetail
+}
+
+// For returns the command called name over d's tool (NewNamed), built on
+// first use.
+func (c *Cache) For(name string, d *catalog.ToolDetail) (*Command, error) {
+	k := cacheKey{name, d}
+	if cmd, ok := c.m[k]; ok {
 		return cmd, nil
 	}
-	cmd, err := New(d)
+	cmd, err := NewNamed(name, d)
 	if err != nil {
 		return nil, err
 	}
 	if c.m == nil {
-		c.m = map[*catalog.ToolDetail]*Command{}
+		c.m = map[cacheKey]*Command{}
 	}
-	c.m[d] = cmd
+	c.m[k] = cmd
 	return cmd, nil
 }
 
-// Highlight is the file name a curated read printed, or "diff", for
-// highlighting its final text on a color terminal; "" otherwise.
-func (c *Command) Highlight(name string, call *Call, final bool) string {
-	switch {
-	case !c.Reformats() || !final || call == nil:
-	case name == "read" && len(call.Parsed.Operands) > 0:
-		return call.Parsed.Operands[0]
-	case name == "diff":
-		return "diff"
+// Highlight names how the command's final text is highlighted on a color
+// terminal (a file name by its extension, or "diff"); "" otherwise.
+func (c *Command) Highlight(call *Call, final bool) string {
+	if !final || call == nil {
+		return ""
 	}
-	return ""
+	return c.spec().HighlightOf(call.Parsed.Operands)
 }

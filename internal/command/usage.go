@@ -39,7 +39,7 @@ EXIT STATUS
 func Usage() string {
 	var b strings.Builder
 	b.WriteString(usageHead)
-	for _, o := range generated.GlobalOptions {
+	for _, o := range Options() {
 		lines := strings.Split(o.Help, "\n")
 		fmt.Fprintf(&b, "    %-33s%s\n", Spelling(o), lines[0])
 		for _, l := range lines[1:] {

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // binding is the session identity a request resolved to.
@@ -28,7 +28,7 @@ func (a *agent) queryBinding(c *reqCtx) (binding, *apiError) {
 		}
 		v := q.Get(key)
 		if id != nil && *id != v {
-			return binding{}, errorf(http.StatusBadRequest, catalog.CodeConflictingBinding,
+			return binding{}, errorf(http.StatusBadRequest, wire.CodeConflictingBinding,
 				"sessionId and session name different sessions; pass one")
 		}
 		id = &v
@@ -47,12 +47,12 @@ func (a *agent) resolve(principal string, id, tok *string) (binding, *apiError) 
 		id = nil
 	}
 	if id != nil && tok != nil {
-		return binding{}, errorf(http.StatusBadRequest, catalog.CodeConflictingBinding,
+		return binding{}, errorf(http.StatusBadRequest, wire.CodeConflictingBinding,
 			"pass either sessionId or continuationToken, not both")
 	}
 	if tok != nil {
 		if !wellFormedToken(*tok) {
-			return binding{}, errorf(http.StatusBadRequest, catalog.CodeInvalidContinuationToken,
+			return binding{}, errorf(http.StatusBadRequest, wire.CodeInvalidContinuationToken,
 				fmt.Sprintf("malformed continuation token %q: expected <channelId>:<key>", *tok))
 		}
 		sid, owner, stale, ok := a.sessions.byTok(*tok)
@@ -83,7 +83,7 @@ func (a *agent) resolve(principal string, id, tok *string) (binding, *apiError) 
 
 // unknownSession is the 404 of a session that does not exist.
 func unknownSession(msg string) *apiError {
-	return errorf(http.StatusNotFound, catalog.CodeUnknownSession, msg)
+	return errorf(http.StatusNotFound, wire.CodeUnknownSession, msg)
 }
 
 // staleToken is the 409 of a continuation token a follow-up rotated away.
@@ -93,7 +93,7 @@ func staleToken(id string) *apiError {
 }
 
 func forbiddenSession(id string) *apiError {
-	return errorf(http.StatusForbidden, catalog.CodeForbidden,
+	return errorf(http.StatusForbidden, wire.CodeForbidden,
 		fmt.Sprintf("session %s belongs to another principal; use the identity that created it", id))
 }
 

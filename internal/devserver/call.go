@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // callBody is the body of POST /v1/tools/{name}; pointers tell a field sent
@@ -37,8 +37,8 @@ func (a *agent) serveCall(c *reqCtx) {
 	if len(input) == 0 || bytes.Equal(input, []byte("null")) {
 		input = []byte("{}")
 	} else if input[0] != '{' {
-		e := errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "input must be a JSON object")
-		e.body.Issues = []catalog.Issue{{Path: []any{}, Message: "expected object"}}
+		e := errorf(http.StatusBadRequest, wire.CodeInvalidInput, "input must be a JSON object")
+		e.body.Issues = []wire.Issue{{Path: []any{}, Message: "expected object"}}
 		writeError(c.w, e)
 		return
 	}
@@ -53,7 +53,7 @@ func (a *agent) serveCall(c *reqCtx) {
 		return
 	}
 	if execution(e.t) == "agent" {
-		writeError(c.w, errorf(http.StatusBadRequest, catalog.CodeAgentTool,
+		writeError(c.w, errorf(http.StatusBadRequest, wire.CodeAgentTool,
 			fmt.Sprintf("%s is an agent-execution tool; it runs only inside a model turn and cannot be called on the host", e.t.Name)))
 		return
 	}
@@ -78,8 +78,8 @@ func (a *agent) serveCall(c *reqCtx) {
 }
 
 // invalidInput is the 400 invalid_input envelope of a tool's issues.
-func invalidInput(tool string, issues []catalog.Issue) *apiError {
-	e := errorf(http.StatusBadRequest, catalog.CodeInvalidInput, issuesMessage(tool, issues))
+func invalidInput(tool string, issues []wire.Issue) *apiError {
+	e := errorf(http.StatusBadRequest, wire.CodeInvalidInput, issuesMessage(tool, issues))
 	e.body.Issues = issues
 	return e
 }
@@ -98,7 +98,7 @@ func (a *agent) admit(b binding, t *tool.Tool) (scratch bool, err *apiError) {
 			if !s.running() {
 				state = "queued"
 			}
-			err = errorf(http.StatusConflict, catalog.CodeSessionBusy, fmt.Sprintf(
+			err = errorf(http.StatusConflict, wire.CodeSessionBusy, fmt.Sprintf(
 				"session %s has a model turn %s and %s is a write; wait for the turn to finish, or call without a session",
 				s.ID, state, t.Name))
 		case s.Unavailable && !t.ReadOnly():
@@ -114,7 +114,7 @@ func (a *agent) admit(b binding, t *tool.Tool) (scratch bool, err *apiError) {
 // workspaceUnavailable is the 409 of a write whose session's workspace is
 // unavailable.
 func workspaceUnavailable(id, tool string) *apiError {
-	return errorf(http.StatusConflict, catalog.CodeWorkspaceUnavailable, fmt.Sprintf(
+	return errorf(http.StatusConflict, wire.CodeWorkspaceUnavailable, fmt.Sprintf(
 		"the workspace of session %s is unavailable; %s is a write and cannot run in a scratch workspace", id, tool))
 }
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // The schemas of the executor's authored JSON tools, written as served:
@@ -57,7 +57,7 @@ const (
 // (no effect declared, so a write; it needs approval too) and run_checks (agent execution: listed,
 // never callable on the host).
 func JSONTools() []*tool.Tool {
-	authored := catalog.Source{Kind: "authored"}
+	authored := wire.Source{Kind: "authored"}
 	return []*tool.Tool{
 		{
 			Name:          "report_change_issue",
@@ -167,7 +167,7 @@ func reportSucceeded(_ context.Context, c *tool.Call) (tool.Result, error) {
 // a mismatch still answers invalid_input rather than a broken result.
 func decodeStrict(input []byte, v any) error {
 	if err := decodeJSON(input, v); err != nil {
-		return &tool.InputError{Issues: []catalog.Issue{{Path: []any{}, Message: err.body.Message}}}
+		return &tool.InputError{Issues: []wire.Issue{{Path: []any{}, Message: err.body.Message}}}
 	}
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // stampLayout is the timestamp format of sessions and calls: RFC 3339 in
@@ -128,7 +128,7 @@ func (s *session) log() *eventLog {
 // row is the session as GET /v1/sessions lists it: status waiting,
 // running, waiting_approval (a call is parked), or for a task session whose
 // turn ended, completed or failed.
-func (s *session) row() catalog.Session {
+func (s *session) row() wire.Session {
 	status := "waiting"
 	switch {
 	case len(s.rs.parked) > 0:
@@ -138,7 +138,7 @@ func (s *session) row() catalog.Session {
 	case s.Ended != "":
 		status = s.Ended
 	}
-	return catalog.Session{
+	return wire.Session{
 		SessionID: s.ID, ContinuationToken: s.Token, Title: s.Title, Mode: s.Mode,
 		Status: status, Running: s.running(), Queued: s.queued(),
 		CreatedAt: s.Created, UpdatedAt: s.Updated,
@@ -185,10 +185,10 @@ func (st *sessionStore) create(owner, message, title, mode string) *session {
 }
 
 // list returns the rows of owner's sessions, newest activity first.
-func (st *sessionStore) list(owner string) []catalog.Session {
+func (st *sessionStore) list(owner string) []wire.Session {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	rows := []catalog.Session{}
+	rows := []wire.Session{}
 	for _, s := range st.byID {
 		if s.Owner == owner {
 			rows = append(rows, s.row())

@@ -6,14 +6,14 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver/devservertest"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
-func listSessions(t *testing.T, agentURL, token string) []catalog.Session {
+func listSessions(t *testing.T, agentURL, token string) []wire.Session {
 	t.Helper()
 	status, body := devservertest.Do(t, http.MethodGet, agentURL+"/v1/sessions", token, nil)
-	var out catalog.SessionsResponse
+	var out wire.SessionsResponse
 	if status != 200 || json.Unmarshal(body, &out) != nil || !out.OK {
 		t.Fatalf("sessions: %d %s", status, body)
 	}

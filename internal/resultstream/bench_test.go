@@ -48,15 +48,15 @@ func benchChain(b *testing.B, o Options) {
 // reformatted line by line and written (the read200 row's work in agsh,
 // without the network).
 func BenchmarkIssue15ReadChain50MB(b *testing.B) {
-	benchChain(b, Options{Command: "read", Reformats: true, Last: true})
+	benchChain(b, Options{Spec: spec("read"), Last: true})
 }
 
 // BenchmarkIssue15TextChain50MB: the same text as a plain text result.
 func BenchmarkIssue15TextChain50MB(b *testing.B) {
-	benchChain(b, Options{Command: "x", Last: true, Render: render.Options{}})
+	benchChain(b, Options{Last: true, Render: render.Options{}})
 }
 
 // BenchmarkIssue15JSONChain50MB: the same text under --output json.
 func BenchmarkIssue15JSONChain50MB(b *testing.B) {
-	benchChain(b, Options{Command: "read", Reformats: true, JSON: true, Last: true})
+	benchChain(b, Options{Spec: spec("read"), Format: render.JSON, Last: true})
 }

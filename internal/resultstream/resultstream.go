@@ -18,17 +18,16 @@ import (
 
 // Options describe the command whose result may stream.
 type Options struct {
-	// Command is the tool's name.
-	Command string
-	// Reformats: a bound curated command (its results are reformatted).
-	Reformats bool
-	// JSON: --output json.
-	JSON bool
+	// Spec is the curated command whose results are reformatted; nil when
+	// they are not (a generated command, or a curated one fallen back).
+	Spec *curated.Spec
+	// Reformat are its reformatter's options for this call.
+	Reformat curated.ReformatOptions
+	// Format is the line's output format.
+	Format render.Format
 	// Highlighted: the result would be highlighted (a read or diff on a
 	// color terminal), which needs the whole text.
 	Highlighted bool
-	// GrepContext: grep's -A/-B/-C.
-	GrepContext bool
 	// Render is standard output's rendering options.
 	Render render.Options
 	// Last: the command ends its line; only then can its result stream.
@@ -48,13 +47,17 @@ func New(w io.Writer, o Options) *Stream {
 	switch {
 	case !o.Last:
 		return nil
-	case o.JSON:
-		s.rs = render.NewResultStream(render.JSONStringSink(w))
-	case o.Reformats && (o.Highlighted || !curated.Streams(o.Command)):
+	case o.Format.IsData():
+		sink := o.Format.Data.TextSink(w)
+		if sink == nil {
+			return nil // the format needs the whole value
+		}
+		s.rs = render.NewResultStream(sink)
+	case o.Spec != nil && (o.Highlighted || !o.Spec.Streams()):
 		return nil
-	case o.Reformats:
+	case o.Spec != nil:
 		s.text = render.TextStreamSink(w, o.Render)
-		s.cur = curated.NewStream(s.text, o.Command, curated.ReformatOptions{Context: o.GrepContext})
+		s.cur = curated.NewStream(s.text, o.Spec, o.Reformat)
 		s.rs = render.NewResultStream(curatedSink{s.cur})
 	default:
 		s.text = render.TextStreamSink(w, o.Render)
@@ -125,12 +128,12 @@ func (c curatedSink) Write(p []byte) (int, error) { return c.s.Write(p) }
 func (c curatedSink) Close() error                { return nil }
 
 // FeedHeld writes a held answer's text result (ok and isError came after
-// it) through the chain of f when the output is --output json: from the
+// it) through the chain of f when the output is a data format: from the
 // answer's bytes, in chunks as a streamed answer arrives, so that the
 // decoded text is never built whole. res is then marked streamed, its
 // Result dropped; false: the result takes the usual path.
-func FeedHeld(f catalog.StreamFunc, jsonOut bool, res *catalog.CallResult) bool {
-	if f == nil || !jsonOut || res == nil || res.IsError || !stringToken(res.Result) {
+func FeedHeld(f catalog.StreamFunc, format render.Format, res *catalog.CallResult) bool {
+	if f == nil || !format.IsData() || res == nil || res.IsError || !stringToken(res.Result) {
 		return false
 	}
 	w := f()

@@ -3,27 +3,29 @@ package resultstream
 import (
 	"bytes"
 	"errors"
+	"github.com/agsh-dev/agsh/curated"
 	"strings"
 	"testing"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 	"github.com/agsh-dev/agsh/render"
 )
 
 func TestNewHoldsWhatNeedsTheWhole(t *testing.T) {
 	var w bytes.Buffer
 	for _, o := range []Options{
-		{Command: "read", Reformats: true, Highlighted: true, Last: true},
-		{Command: "ls", Reformats: true, Last: true},
-		{Command: "diff", Reformats: true, Last: true},
-		{Command: "read", Reformats: true},
+		{Spec: spec("read"), Highlighted: true, Last: true},
+		{Spec: spec("ls"), Last: true},
+		{Spec: spec("diff"), Last: true},
+		{Spec: spec("read")},
 	} {
 		if New(&w, o) != nil {
 			t.Errorf("%+v streams", o)
 		}
 	}
-	if New(&w, Options{Command: "read", Reformats: true, Last: true}) == nil ||
-		New(&w, Options{Command: "x", JSON: true, Last: true}) == nil {
+	if New(&w, Options{Spec: spec("read"), Last: true}) == nil ||
+		New(&w, Options{Format: render.JSON, Last: true}) == nil {
 		t.Error("a streamable result does not stream")
 	}
 }
@@ -42,33 +44,33 @@ func feed(t *testing.T, o Options, content string, callErr error) (string, End, 
 }
 
 func TestChains(t *testing.T) {
-	out, end, _, err := feed(t, Options{Command: "read", Reformats: true, Last: true},
+	out, end, _, err := feed(t, Options{Spec: spec("read"), Last: true},
 		`     1|a\n     2|b\n\n[Showing lines 1-2 of 9. Use offset=3 to continue.]`, nil)
 	if err != nil || out != "a\nb\n" || end.Held {
 		t.Fatalf("read: %q %+v %v", out, end, err)
 	}
-	out, _, _, _ = feed(t, Options{Command: "read", Reformats: true, Last: true}, `not numbered`, nil)
+	out, _, _, _ = feed(t, Options{Spec: spec("read"), Last: true}, `not numbered`, nil)
 	if out != "not numbered\n" {
 		t.Fatalf("read verbatim: %q", out)
 	}
-	out, end, _, _ = feed(t, Options{Command: "grep", Reformats: true, Last: true}, `No matches found`, nil)
+	out, end, _, _ = feed(t, Options{Spec: spec("grep"), Last: true}, `No matches found`, nil)
 	if out != "" || end.Status != 1 {
 		t.Fatalf("grep: %q %+v", out, end)
 	}
-	out, _, _, _ = feed(t, Options{Command: "x", Last: true, Render: render.Options{TTY: true}}, `a\u001b[2Jb`, nil)
+	out, _, _, _ = feed(t, Options{Last: true, Render: render.Options{TTY: true}}, `a\u001b[2Jb`, nil)
 	if out != `a\x1b[2Jb`+"\n" {
 		t.Fatalf("text on a terminal: %q", out)
 	}
-	out, _, _, _ = feed(t, Options{Command: "x", JSON: true, Last: true}, `a\/b`, nil)
+	out, _, _, _ = feed(t, Options{Format: render.JSON, Last: true}, `a\/b`, nil)
 	if out != `"a/b"`+"\n" {
 		t.Fatalf("json: %q", out)
 	}
-	out, end, _, _ = feed(t, Options{Command: "x", Last: true}, ` [1,2]`, nil)
+	out, end, _, _ = feed(t, Options{Last: true}, ` [1,2]`, nil)
 	if out != "" || !end.Held || !end.Value.IsJSON {
 		t.Fatalf("JSON text: %q %+v", out, end)
 	}
 	boom := errors.New("cut short")
-	out, _, _, err = feed(t, Options{Command: "x", Last: true}, `partial`, boom)
+	out, _, _, err = feed(t, Options{Last: true}, `partial`, boom)
 	if err != boom || !strings.HasPrefix(out, "partial") {
 		t.Fatalf("call error: %q %v", out, err)
 	}
@@ -89,9 +91,9 @@ func TestFeedHeld(t *testing.T) {
 		if err := render.WriteJSON(&want, render.FromResult([]byte(c.result))); err != nil {
 			t.Fatal(err)
 		}
-		s := New(&got, Options{JSON: true, Last: true})
-		res := &catalog.CallResult{Result: []byte(c.result)}
-		if !FeedHeld(s.Func(), true, res) || !res.Streamed || res.Result != nil {
+		s := New(&got, Options{Format: render.JSON, Last: true})
+		res := &catalog.CallResult{CallResult: wire.CallResult{Result: []byte(c.result)}}
+		if !FeedHeld(s.Func(), render.JSON, res) || !res.Streamed || res.Result != nil {
 			t.Fatalf("%.20s: not fed", c.result)
 		}
 		end, err := s.Finish(nil, func(string) {})
@@ -107,17 +109,30 @@ func TestFeedHeld(t *testing.T) {
 			t.Fatalf("%.20s: wrote %.80q, want %.80q", c.result, got.String(), want.String())
 		}
 	}
-	s := New(&bytes.Buffer{}, Options{JSON: true, Last: true})
+	s := New(&bytes.Buffer{}, Options{Format: render.JSON, Last: true})
 	for _, c := range []struct {
 		json bool
 		res  catalog.CallResult
 	}{
-		{true, catalog.CallResult{Result: []byte(`"x"`), IsError: true}},
-		{false, catalog.CallResult{Result: []byte(`"x"`)}},
-		{true, catalog.CallResult{Result: []byte(`{"x":1}`)}},
+		{true, catalog.CallResult{CallResult: wire.CallResult{Result: []byte(`"x"`), IsError: true}}},
+		{false, catalog.CallResult{CallResult: wire.CallResult{Result: []byte(`"x"`)}}},
+		{true, catalog.CallResult{CallResult: wire.CallResult{Result: []byte(`{"x":1}`)}}},
 	} {
-		if FeedHeld(s.Func(), c.json, &c.res) {
+		if FeedHeld(s.Func(), formatOf(c.json), &c.res) {
 			t.Errorf("%s (json %v, isError %v): fed", c.res.Result, c.json, c.res.IsError)
 		}
 	}
+}
+
+func formatOf(json bool) render.Format {
+	if json {
+		return render.JSON
+	}
+	return render.Text
+}
+
+// spec is the curated command of name.
+func spec(name string) *curated.Spec {
+	s, _ := curated.Lookup(name)
+	return s
 }

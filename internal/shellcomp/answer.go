@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
-	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/compcache"
 	"github.com/agsh-dev/agsh/internal/exitcode"
@@ -84,14 +83,14 @@ func Answer(ctx context.Context, req Request, env Env) []string {
 	g, rest, err := command.SplitGlobals(words)
 	if err != nil {
 		if n := len(words); n > 0 {
-			if o, ok := generated.LookupGlobal(words[n-1]); ok && o.TakesValue() {
+			if o, ok := command.LookupOption(words[n-1]); ok && o.TakesValue() {
 				return prefixed(o.Values, cur, "")
 			}
 		}
 		return nil
 	}
 	if name, value, ok := strings.Cut(cur, "="); ok && strings.HasPrefix(cur, "--") {
-		if o, isGlobal := generated.LookupGlobal(name); isGlobal {
+		if o, isGlobal := command.LookupOption(name); isGlobal {
 			return prefixed(o.Values, value, name+"=")
 		}
 		if len(rest) > 0 {
@@ -104,7 +103,7 @@ func Answer(ctx context.Context, req Request, env Env) []string {
 	}
 	if len(rest) == 0 && strings.HasPrefix(cur, "-") {
 		var names []string
-		for _, o := range generated.GlobalOptions {
+		for _, o := range command.Options() {
 			names = append(names, o.Name)
 		}
 		return prefixed(names, cur, "")

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/agsh-dev/agsh/internal/exitcode"
-	"github.com/agsh-dev/agsh/internal/version"
 )
 
 // Shells are the shells agsh writes a completion script for.
@@ -304,21 +303,13 @@ func BashQuote(s string) string {
 	return b.String()
 }
 
-// Launch writes what a launch option that replaces the command prints:
-// --version (one line, or with --output json an object) or --completion
-// SHELL (the script). It answers the exit status.
-func Launch(w io.Writer, action, shell string, jsonOut bool) int {
-	switch {
-	case action == "--version" && jsonOut:
-		fmt.Fprintf(w, "%s\n", version.Read("agsh").JSON())
-	case action == "--version":
-		fmt.Fprintln(w, version.Read("agsh"))
-	default:
-		script, err := Script(shell, "agsh")
-		if err != nil {
-			return exitcode.Usage
-		}
-		io.WriteString(w, script)
+// Launch writes what --completion SHELL prints, the script, and answers
+// the exit status.
+func Launch(w io.Writer, shell string) int {
+	script, err := Script(shell, "agsh")
+	if err != nil {
+		return exitcode.Usage
 	}
+	_, _ = io.WriteString(w, script)
 	return exitcode.OK
 }

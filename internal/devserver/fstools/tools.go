@@ -19,8 +19,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // Tools returns the executor's authored workspace tools over the mounts —
@@ -63,7 +63,7 @@ func authored(name, title, desc, schema string, fn func(context.Context, *tool.C
 		Description: desc,
 		InputSchema: json.RawMessage(schema),
 		Effect:      "read",
-		Source:      catalog.Source{Kind: "authored"},
+		Source:      wire.Source{Kind: "authored"},
 		Validate:    true,
 		Call:        fn,
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // maxListPages bounds the tools/list pages read from one server, so a server
@@ -169,7 +169,7 @@ func (c *conn) makeTool(lt listedTool) *tool.Tool {
 		Description:  lt.Description,
 		InputSchema:  nonNull(lt.InputSchema),
 		OutputSchema: nonNull(lt.OutputSchema),
-		Source:       catalog.Source{Kind: "connection", Connection: c.name, Connector: connector},
+		Source:       wire.Source{Kind: "connection", Connection: c.name, Connector: connector},
 		Call:         c.caller(lt.Name),
 	}
 	if c.schemasOf != nil {
@@ -188,7 +188,7 @@ func (c *conn) makeTool(lt listedTool) *tool.Tool {
 		}
 	}
 	if len(annotations) > 0 {
-		var a catalog.Annotations
+		var a wire.Annotations
 		if json.Unmarshal(annotations, &a) == nil {
 			t.Annotations = &a
 		}
@@ -250,10 +250,10 @@ func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Re
 			input = []byte("{}")
 		}
 		if !json.Valid(input) {
-			return tool.Result{}, &tool.InputError{Issues: []catalog.Issue{{Path: []any{}, Message: "input is not valid JSON"}}}
+			return tool.Result{}, &tool.InputError{Issues: []wire.Issue{{Path: []any{}, Message: "input is not valid JSON"}}}
 		}
 		if input[0] != '{' {
-			return tool.Result{}, &tool.InputError{Issues: []catalog.Issue{{Path: []any{}, Message: "input must be a JSON object"}}}
+			return tool.Result{}, &tool.InputError{Issues: []wire.Issue{{Path: []any{}, Message: "input must be a JSON object"}}}
 		}
 		session, err := c.live(ctx)
 		if err != nil {

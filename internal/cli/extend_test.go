@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/agsh-dev/agsh/curated"
+	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/render"
+)
+
+// The claims of docs/architecture.md#where-a-change-goes, made to fail if
+// they stop being true: a new command is one row of the curated table plus
+// its reformatter, and a new output format one row of the format table
+// plus its encoder. Neither test touches anything else.
+
+// treeSpec is a tree-like command: the deployment's ls, every row of its
+// listing printed with its depth as indentation.
+var treeSpec = curated.Spec{
+	Name: "tree", Tool: "ls",
+	Operands: []curated.OperandSpec{{Name: "path", Candidates: []string{"target_directory", "path"}, Default: curated.DefaultRoot, Path: true}},
+	Reformat: func(text string, _ curated.ReformatOptions) (curated.Output, bool) {
+		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		if len(lines) == 0 || !strings.HasPrefix(lines[0], "- ") {
+			return curated.Output{}, false
+		}
+		var b strings.Builder
+		for _, l := range lines[1:] {
+			body := strings.TrimLeft(l, " ")
+			depth := (len(l) - len(body)) / 2
+			if !strings.HasPrefix(body, "- ") {
+				continue
+			}
+			fmt.Fprintf(&b, "%s%s\n", strings.Repeat("  ", depth-1), body[2:])
+		}
+		return curated.Output{Stdout: b.String()}, true
+	},
+}
+
+// upperEncoder is a fake data format: a value's compact JSON, upper-cased,
+// between angle brackets.
+type upperEncoder struct{}
+
+func (upperEncoder) Value(w io.Writer, v render.Value) error {
+	data := v.JSON
+	if !v.IsJSON {
+		data, _ = json.Marshal(v.Text)
+	}
+	_, err := fmt.Fprintf(w, "<%s>\n", strings.ToUpper(string(data)))
+	return err
+}
+func (e upperEncoder) Document(w io.Writer, doc any) error {
+	data, _ := json.Marshal(doc)
+	return e.Value(w, render.Value{JSON: data, IsJSON: true})
+}
+func (e upperEncoder) Line(w io.Writer, doc any) error  { return e.Document(w, doc) }
+func (upperEncoder) TextSink(io.Writer) render.TextSink { return nil }
+
+func TestExtendCommandAndFormat(t *testing.T) {
+	curated.Register(treeSpec)
+	render.RegisterFormat(render.Format{Name: "upper", Data: upperEncoder{}})
+	t.Cleanup(func() { curated.Unregister("tree"); render.UnregisterFormat("upper") })
+
+	srv, _ := startRepoDeployment(t, map[string]string{"README.md": "# demo\n", "src/a/b.go": "package a\n"})
+	target := srv.AgentURL("executor")
+	run := func(stdin string, args ...string) (string, string, int) {
+		ios, out, errOut := iostreams.Test(stdin)
+		status := Main(append([]string{"--target", target}, args...), ios, ttySafeEnv{})
+		return out.String(), errOut.String(), status
+	}
+
+	// The new command, one-shot: it calls ls and prints the whole tree.
+	out, errOut, status := run("", "tree", "/repo")
+	if status != 0 || out != "README.md\nsrc/\n  a/\n    b.go\n" {
+		t.Errorf("tree /repo: exit %d\n%s%s", status, out, errOut)
+	}
+	// Its help page is the curated shape's, over ls's schema.
+	if out, _, status := run("", "tree", "--help"); status != 0 || !strings.Contains(out, "tree [options...] [path]") ||
+		!strings.HasPrefix(out, "NAME\n    tree\n") || !strings.Contains(out, "Calls the deployment's ls tool.") {
+		t.Errorf("tree --help: exit %d\n%s", status, out)
+	}
+	// In a script, with a filter after it, and in the did-you-mean.
+	if out, errOut, status := run("tree /repo | head -n 2\n"); status != 0 || out != "README.md\nsrc/\n" {
+		t.Errorf("tree in a script: exit %d\n%s%s", status, out, errOut)
+	}
+	if _, errOut, status := run("", "tre"); status != 2 || !strings.Contains(errOut, "tree") {
+		t.Errorf("tre: exit %d, want a suggestion of tree:\n%s", status, errOut)
+	}
+
+	// The new format: values, documents and the error line go through it.
+	if out, errOut, status := run("", "--output", "upper", "list_changes", "--limit", "1"); status != 0 || !strings.HasPrefix(out, `<[{"SHA":`) {
+		t.Errorf("list_changes --output upper: exit %d\n%s%s", status, out, errOut)
+	}
+	if out, _, status := run("", "read", "/repo/README.md", "--output=upper"); status != 0 || out != "<\"     1|# DEMO\\N     2|\">\n" {
+		t.Errorf("read --output=upper: exit %d\n%q", status, out)
+	}
+	if out, _, status := run("", "help", "--output", "upper"); status != 0 || !strings.HasPrefix(out, `<{"NAME":`) {
+		t.Errorf("help --output upper: exit %d\n%s", status, out)
+	}
+	if _, errOut, status := run("", "--output", "upper", "nosuchtool"); status != 2 || !strings.Contains(errOut, `<{"ERROR":"UNKNOWN_TOOL"`) {
+		t.Errorf("an error under --output upper: exit %d\n%s", status, errOut)
+	}
+	if _, errOut, status := run("", "--output", "yaml", "help"); status != 2 || !strings.Contains(errOut, "--output must be text or json or upper") {
+		t.Errorf("--output yaml: exit %d\n%s", status, errOut)
+	}
+}

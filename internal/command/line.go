@@ -1,0 +1,202 @@
+package command
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/render"
+)
+
+// Line is one scan of a command line (docs/cli.md#where-options-may-stand):
+// agsh's own options given on it, in order and where they stood, the
+// command name and the command's own words. Everything that asks what a
+// line says — the options in force, the output format, the connection
+// options given after the command name, a tool's words before a pipe —
+// reads this value; the words are walked once, by scan.
+type Line struct {
+	// Given are agsh's options, in the order given.
+	Given []Given
+	// Name is the command name ("" when the line has none).
+	Name string
+	// Args are the command's words after its name: everything that is not
+	// one of agsh's options, in order; "--" and every word after it are
+	// the command's.
+	Args []string
+	// Err is the line's first mistake: an option without its value, or
+	// with a value it does not accept.
+	Err error
+}
+
+// Given is one of agsh's options on a line.
+type Given struct {
+	Option generated.GlobalOption
+	// Value is the option's value, "true" for one that takes none.
+	Value string
+	// AfterName: it stood after the command name.
+	AfterName bool
+}
+
+// Scan scans agsh's own arguments (the program's name left out): its
+// options before "--", anywhere, except that an option that replaces the
+// command (--version) counts only before the command name, and that the
+// word after grep's -e is the command's whatever its spelling (TakesWord).
+// A tool property never takes an option's spelling (docs/mapping.md#names),
+// so any word spelled like one is agsh's.
+func Scan(args []string) Line {
+	return scan(args, true, nil)
+}
+
+// ScanWords scans a command's words (after its name, one-shot or in the
+// shell) for the options agsh reads on every command line, --output: the
+// others are left to the command, which parses or refuses them. An
+// --output without a value stays a word, for the command to refuse; values
+// are not checked (the caller parses the --output it reads).
+func ScanWords(words []string) Line {
+	return scan(words, false, []string{"--output"})
+}
+
+// scan is the one walker of a command line. named: the first word that is
+// not an option is the command name; only: the options taken (nil: all of
+// agsh's), the others left as words, and an option missing its value then
+// left as a word too.
+func scan(args []string, named bool, only []string) Line {
+	var l Line
+	hasName := !named // no name is looked for: every word is an argument
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			l.Args = append(l.Args, args[i:]...)
+			break
+		}
+		if hasName && TakesWord(a) && i+1 < len(args) && named {
+			l.Args = append(l.Args, a, args[i+1])
+			i++
+			continue
+		}
+		name, value, hasValue := strings.Cut(a, "=")
+		o, ok := generated.LookupGlobal(name)
+		if ok && only != nil && !slices.Contains(only, o.Name) {
+			ok = false
+		}
+		switch {
+		case !ok || o.Scope == generated.BeforeCommand && hasName || !o.TakesValue() && hasValue:
+			if !hasName {
+				l.Name, hasName = a, true
+				continue
+			}
+			l.Args = append(l.Args, a)
+			continue
+		case !o.TakesValue():
+			value = "true"
+		case !hasValue && i+1 >= len(args):
+			if only != nil {
+				l.Args = append(l.Args, a) // for the command to refuse
+				continue
+			}
+			if l.Err == nil {
+				l.Err = Usagef("%s needs a value", name)
+			}
+			return l
+		case !hasValue:
+			i++
+			value = args[i]
+		}
+		l.Given = append(l.Given, Given{Option: o, Value: value, AfterName: named && hasName})
+	}
+	if l.Err == nil && only == nil {
+		l.Err = checkValues(l.values())
+	}
+	return l
+}
+
+// values are the options in force: the last value of each, except that a
+// connection option given both before and after the command name keeps
+// the earlier value (a late one never re-targets a call by accident).
+func (l Line) values() Globals {
+	g := Globals{Values: map[string]string{}}
+	early := map[string]bool{}
+	for _, o := range l.Given {
+		if o.Option.Scope == generated.Launch && o.AfterName && early[o.Option.Name] {
+			continue
+		}
+		if !o.AfterName && o.Value != "" {
+			early[o.Option.Name] = true
+		}
+		g.Values[o.Option.Name] = o.Value
+		g.Help = g.Help || o.Option.Name == "--help"
+	}
+	return g
+}
+
+// Globals are the options in force on the line.
+func (l Line) Globals() Globals { return l.values() }
+
+// Words are the command name and its words: the line without agsh's
+// options.
+func (l Line) Words() []string {
+	if l.Name == "" {
+		return l.Args
+	}
+	return append([]string{l.Name}, l.Args...)
+}
+
+// Late are the connection options (the launch options) given after the
+// command name, each with the value the same option was given before it
+// ("" when it was not).
+func (l Line) Late() []LateOption {
+	var late []LateOption
+	early := map[string]string{}
+	for _, o := range l.Given {
+		if o.Option.Scope != generated.Launch || !o.Option.TakesValue() {
+			continue
+		}
+		if !o.AfterName {
+			early[o.Option.Name] = o.Value
+			continue
+		}
+		late = append(late, LateOption{Name: o.Option.Name, Early: early[o.Option.Name]})
+	}
+	return late
+}
+
+// Output is the value of the line's last --output, present false when it
+// has none.
+func (l Line) Output() (value string, present bool) {
+	for _, o := range l.Given {
+		if o.Option.Name == "--output" {
+			value, present = o.Value, true
+		}
+	}
+	return value, present
+}
+
+// Format is the format the line asks for, f (the run's choice) when it
+// gives no --output. A value that names no format is in Err.
+func (l Line) Format(f render.Format) render.Format {
+	v, _ := l.Output()
+	return LineFormat(v, f)
+}
+
+// ValueArgs are the words of a tool before a pipe: its value is what the
+// filters get, a curated command's reformatted output whatever the
+// --output (docs/shell.md#values-and-the-local-filters: read
+// /repo/config.json | jq .version works), so --output text replaces any
+// --output given, unless help is asked for or the value is bad (the tool
+// then reports it). l is ScanWords of the tool's words, which are words.
+func (l Line) ValueArgs(words []string) []string {
+	if v, _ := l.Output(); v != "" {
+		if _, ok := render.LookupFormat(v); !ok {
+			return words
+		}
+	}
+	for _, arg := range l.Args {
+		if arg == "--" {
+			break
+		}
+		if arg == "-h" || arg == "--help" {
+			return words
+		}
+	}
+	return append([]string{"--output", "text"}, l.Args...)
+}
