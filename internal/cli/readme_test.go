@@ -226,6 +226,9 @@ func TestReadmeExamples(t *testing.T) {
 				ran++
 			}
 		}
+		if addr != "" {
+			ran += runReadmeCurls(t, block, addr, bin, tmp, target)
+		}
 		for _, c := range block {
 			if !isAgsh(c.text) {
 				continue
@@ -254,9 +257,43 @@ func TestReadmeExamples(t *testing.T) {
 	}
 }
 
+// runReadmeCurls runs a block that starts its own agsh-devserver and talks
+// to it with curl: the block's commands after the server's line, agsh's
+// aside, run in order as one bash script (a variable one sets is the next
+// one's), against that server, and must succeed. It answers how many
+// scripts it ran (0 for a block without curl).
+func runReadmeCurls(t *testing.T, block []readmeCommand, addr, bin, home, target string) int {
+	t.Helper()
+	var lines []string
+	after, curl, first := false, false, 0
+	for _, c := range block {
+		switch {
+		case firstWord(c.text) == "agsh-devserver":
+			after = true
+		case after && !isAgsh(c.text):
+			if first == 0 {
+				first = c.line
+			}
+			lines = append(lines, c.text)
+			curl = curl || strings.Contains(c.text, "curl ")
+		}
+	}
+	if !curl {
+		return 0
+	}
+	script := "set -e -o pipefail\n" + strings.ReplaceAll(strings.Join(lines, "\n"), "127.0.0.1:39400", addr)
+	t.Run(fmt.Sprintf("line%d", first), func(t *testing.T) {
+		// A session's record that shows a failed call is a broken example.
+		if out := runReadmeCommand(t, first, script, "", bin, home, target); strings.Contains(out, `"isError":true`) {
+			t.Errorf("README:%d: a call of the example failed:\n%s", first, out)
+		}
+	})
+	return 1
+}
+
 // runReadmeCommand runs one README command with bash against target and
-// fails the test unless it exits 0.
-func runReadmeCommand(t *testing.T, line int, text, stdin, bin, home, target string) {
+// fails the test unless it exits 0. It answers the command's output.
+func runReadmeCommand(t *testing.T, line int, text, stdin, bin, home, target string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -275,6 +312,7 @@ func runReadmeCommand(t *testing.T, line int, text, stdin, bin, home, target str
 	if err := cmd.Run(); err != nil {
 		t.Errorf("%s: %s\n(stdin %q)\n%v\nstdout:\n%s\nstderr:\n%s", where, text, stdin, err, out.String(), errb.String())
 	}
+	return out.String()
 }
 
 // heredocLines answers the commands of the document of `agsh <<'EOF'`

@@ -35,6 +35,9 @@ type conn struct {
 	// readOnlyHint and idempotentHint even when false, so the echo tools
 	// serve their files' annotations.
 	annotationsOf func(mcpName string) json.RawMessage
+	// approvalOf, when set, answers whether a tool needs approval (the
+	// echo tools' files may say so; MCP has no such declaration).
+	approvalOf func(mcpName string) bool
 	// cleanup releases what the session runs on (an in-process server
 	// session, a child process); it runs after the client session closes.
 	cleanup func() error
@@ -192,6 +195,9 @@ func (c *conn) makeTool(lt listedTool) *tool.Tool {
 	}
 	if t.Title == "" && t.Annotations != nil {
 		t.Title = t.Annotations.Title
+	}
+	if c.approvalOf != nil {
+		t.NeedsApproval = c.approvalOf(lt.Name)
 	}
 	return t
 }
