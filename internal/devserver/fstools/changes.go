@@ -37,8 +37,8 @@ func (w *workspace) listChanges(ctx context.Context, in input) ([]change, error)
 		return nil, errorf("Not a git checkout: %s", w.rootPath())
 	}
 	dir := w.mounts[0].Dir
-	if !isCheckout(ctx, dir) {
-		return nil, errorf("Not a git checkout: %s", w.mounts[0].Path)
+	if err := checkout(ctx, dir, w.mounts[0].Path); err != nil {
+		return nil, err
 	}
 	if !hasHead(ctx, dir) {
 		return []change{}, nil

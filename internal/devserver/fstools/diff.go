@@ -2,6 +2,7 @@ package fstools
 
 import (
 	"context"
+	"errors"
 	"strings"
 )
 
@@ -21,8 +22,8 @@ func (w *workspace) diff(ctx context.Context, in input) (string, error) {
 	}
 	if l.mount >= 0 {
 		dir := w.mounts[l.mount].Dir
-		if !isCheckout(ctx, dir) {
-			return "", errorf("Not a git checkout: %s", w.mounts[l.mount].Path)
+		if err := checkout(ctx, dir, w.mounts[l.mount].Path); err != nil {
+			return "", err
 		}
 		spec := l.rel
 		if spec == "" {
@@ -38,8 +39,16 @@ func (w *workspace) diff(ctx context.Context, in input) (string, error) {
 	prefix := strings.TrimSuffix(l.virt, "/") + "/"
 	var b strings.Builder
 	found := false
+	var refused error // the first mount whose .git was refused
 	for _, m := range w.mounts {
-		if !strings.HasPrefix(m.Path, prefix) || !isCheckout(ctx, m.Dir) {
+		if !strings.HasPrefix(m.Path, prefix) {
+			continue
+		}
+		if err := checkout(ctx, m.Dir, m.Path); err != nil {
+			var rc refusedCheckout
+			if refused == nil && errors.As(err, &rc) {
+				refused = err
+			}
 			continue
 		}
 		found = true
@@ -48,6 +57,9 @@ func (w *workspace) diff(ctx context.Context, in input) (string, error) {
 			return "", err
 		}
 		b.Write(out)
+	}
+	if !found && refused != nil {
+		return "", refused
 	}
 	if !found {
 		return "", errorf("Not a git checkout: %s", w.rootPath())

@@ -64,62 +64,6 @@ type repo struct {
 	common string // the common directory (objects, refs, config)
 }
 
-// findRepo looks for the checkout holding dir without running git (which
-// would read the repository's config): a .git directory, or a .git file
-// naming one ("gitdir: …", linked work trees and submodules), in dir or
-// above.
-func findRepo(dir string) (repo, bool) {
-	for d := dir; ; {
-		dotGit := filepath.Join(d, ".git")
-		if fi, err := os.Lstat(dotGit); err == nil {
-			switch {
-			case fi.IsDir():
-				if isGitDir(dotGit) {
-					return repo{top: d, gitDir: dotGit, common: dotGit}, true
-				}
-			case fi.Mode().IsRegular():
-				if r, ok := linkedRepo(d, dotGit); ok {
-					return r, true
-				}
-			}
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return repo{}, false
-		}
-		d = parent
-	}
-}
-
-// linkedRepo reads a .git file ("gitdir: PATH") and the commondir file of
-// the directory it names.
-func linkedRepo(top, dotGit string) (repo, bool) {
-	b, err := os.ReadFile(dotGit)
-	if err != nil || len(b) > 4096 {
-		return repo{}, false
-	}
-	p, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-	if !ok {
-		return repo{}, false
-	}
-	p = strings.TrimSpace(p)
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(top, p)
-	}
-	r := repo{top: top, gitDir: filepath.Clean(p), common: filepath.Clean(p)}
-	if c, ok, err := readRegular(filepath.Join(r.gitDir, "commondir"), 4096); err == nil && ok {
-		cd := strings.TrimSpace(string(c))
-		if !filepath.IsAbs(cd) {
-			cd = filepath.Join(r.gitDir, cd)
-		}
-		r.common = filepath.Clean(cd)
-	}
-	if !isGitDir(r.gitDir) && !fileExists(filepath.Join(r.gitDir, "HEAD")) {
-		return repo{}, false
-	}
-	return r, true
-}
-
 // isGitDir reports whether d looks like a git directory: HEAD, objects and
 // refs.
 func isGitDir(d string) bool {
@@ -283,9 +227,9 @@ func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
 
 // runGitInput is runGit with stdin holding input.
 func runGitInput(ctx context.Context, dir, input string, args ...string) ([]byte, error) {
-	r, ok := findRepo(dir)
-	if !ok {
-		return nil, errors.New("git: not a git checkout")
+	r, err := findRepo(ctx, dir)
+	if err != nil {
+		return nil, errors.New("git: " + err.Error())
 	}
 	gitDir, done, err := cleanGitDir(ctx, r)
 	if err != nil {
@@ -322,11 +266,28 @@ func runGitInput(ctx context.Context, dir, input string, args ...string) ([]byte
 	return stdout.Bytes(), nil
 }
 
-// isCheckout reports whether dir is inside a git work tree (and not inside
-// the git directory itself).
-func isCheckout(ctx context.Context, dir string) bool {
+// refusedCheckout is checkout's error result for a mount whose .git was
+// refused (findRepo).
+type refusedCheckout string
+
+func (r refusedCheckout) Error() string { return string(r) }
+
+// checkout answers nil when dir is inside a git work tree (and not inside
+// the git directory itself), else the error result naming the mount (its
+// virtual path), with the reason when the checkout's .git was refused.
+func checkout(ctx context.Context, dir, mount string) error {
+	if _, err := findRepo(ctx, dir); err != nil {
+		var why refusal
+		if errors.As(err, &why) {
+			return refusedCheckout(fmt.Sprintf("Not a git checkout: %s (%s)", mount, why))
+		}
+		return errorf("Not a git checkout: %s", mount)
+	}
 	out, err := runGit(ctx, dir, "rev-parse", "--is-inside-work-tree")
-	return err == nil && strings.TrimSpace(string(out)) == "true"
+	if err != nil || strings.TrimSpace(string(out)) != "true" {
+		return errorf("Not a git checkout: %s", mount)
+	}
+	return nil
 }
 
 // hasHead reports whether the checkout at dir has a commit.
