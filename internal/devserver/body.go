@@ -22,16 +22,9 @@ const (
 // object into v, numbers kept exact. An empty body leaves v untouched when
 // allowEmpty; otherwise it is invalid input.
 func decodeBody(c *reqCtx, limit int64, v any, allowEmpty bool) *apiError {
-	b, err := io.ReadAll(http.MaxBytesReader(c.w, c.r.Body, limit))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return tooLargeError(limit)
-		}
-		if errors.Is(err, errBodyStalled) {
-			return stalledError()
-		}
-		return errorf(http.StatusBadRequest, wire.CodeInvalidInput, "reading the request body: "+err.Error())
+	b, aerr := readBody(c, limit)
+	if aerr != nil {
+		return aerr
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		if allowEmpty {
@@ -40,6 +33,31 @@ func decodeBody(c *reqCtx, limit int64, v any, allowEmpty bool) *apiError {
 		return errorf(http.StatusBadRequest, wire.CodeInvalidInput, "the request body is empty; expected a JSON object")
 	}
 	return decodeJSON(b, v)
+}
+
+// readBody reads the request's body, at most limit bytes: in one read
+// sized from its Content-Length when it has one.
+func readBody(c *reqCtx, limit int64) ([]byte, *apiError) {
+	body := http.MaxBytesReader(c.w, c.r.Body, limit)
+	var b []byte
+	var err error
+	if n := c.r.ContentLength; n >= 0 && n <= limit {
+		b = make([]byte, n)
+		_, err = io.ReadFull(body, b)
+	} else {
+		b, err = io.ReadAll(body)
+	}
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, tooLargeError(limit)
+		}
+		if errors.Is(err, errBodyStalled) {
+			return nil, stalledError()
+		}
+		return nil, errorf(http.StatusBadRequest, wire.CodeInvalidInput, "reading the request body: "+err.Error())
+	}
+	return b, nil
 }
 
 // stalledError is the 408 answer of a request body that stopped arriving.

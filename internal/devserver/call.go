@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/jsontext"
 	"github.com/agsh-dev/agsh/internal/wire"
 )
 
@@ -146,6 +147,10 @@ func (a *agent) run(c *reqCtx, e *entry, b binding, input []byte, scratch bool) 
 	))
 }
 
+// maxResultDepth is the deepest nesting of a valid result: encoding/json's
+// limit, so a result valid to it is valid here.
+const maxResultDepth = 10000
+
 // outcome is what one run of a tool body came to: a result, or fail, the
 // envelope a direct call answers instead (invalid input, a status error).
 type outcome struct {
@@ -191,7 +196,7 @@ func (a *agent) execute(ctx context.Context, e *entry, b binding, callID, turnID
 	value := bytes.TrimSpace(res.Value)
 	if len(value) == 0 {
 		value = []byte("null")
-	} else if !json.Valid(value) {
+	} else if !jsontext.Valid(value, maxResultDepth) {
 		res = tool.ErrorText(e.t.Name + " returned a result that is not valid JSON")
 		value = res.Value
 	}

@@ -40,12 +40,37 @@ func readRegular(name string, max int64) (data []byte, ok bool, err error) {
 	if fi.Size() > max {
 		return nil, false, nil
 	}
-	data, err = io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, false, err
+	return readSized(f, fi.Size(), max)
+}
+
+// readSized reads the rest of f, whose stat said size bytes, in one read
+// into a buffer of that size (and one byte more, so that the end shows
+// without growing it); a file that grew since is read on, up to max bytes.
+// ok is false when it holds more than max.
+func readSized(f io.Reader, size, max int64) (data []byte, ok bool, err error) {
+	return readSizedInto(make([]byte, 0, min(size, max)+1), f, max)
+}
+
+// readSizedInto is readSized into buf (its capacity the size expected).
+func readSizedInto(buf []byte, f io.Reader, max int64) (data []byte, ok bool, err error) {
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > max {
+				return nil, false, nil
+			}
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, false, err
+		}
 	}
-	if int64(len(data)) > max {
+	if int64(len(buf)) > max {
 		return nil, false, nil
 	}
-	return data, true, nil
+	return buf, true, nil
 }

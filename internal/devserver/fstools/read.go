@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -15,8 +16,23 @@ const (
 	maxReadBytes = 50 * 1024 // bytes of file text one read returns at most
 	binaryProbe  = 8 * 1024  // a NUL byte this early makes a file binary
 
-	maxReadFileSize = 256 << 20 // larger files are refused rather than loaded
+	maxReadFileSize = 256 << 20 // larger files are refused rather than read
+
+	// readWholeUpTo is the largest file read whole, in one read sized from
+	// its stat; a larger one is read as a stream to the page it returns.
+	readWholeUpTo = 1 << 20
 )
+
+// Files of pooledFrom bytes or more are read into a buffer of the pool,
+// sized for the largest file read whole: the page answered is a copy, so a
+// buffer is free again once the answer is made, and a read of a large file
+// then neither clears nor collects a megabyte.
+const pooledFrom = 64 << 10
+
+var wholeReads = sync.Pool{New: func() any {
+	b := make([]byte, 0, readWholeUpTo+1)
+	return &b
+}}
 
 // isBinary reports whether data (a file's start) has a NUL in its first 8 KiB.
 func isBinary(data []byte) bool {
@@ -63,19 +79,14 @@ func (w *workspace) read(_ context.Context, in input) (string, error) {
 	if fi.Size() > maxReadFileSize {
 		return "", errorf("File too large: %s (%d bytes; read handles up to %d)", l.virt, fi.Size(), maxReadFileSize)
 	}
-	data, ok, err := readRegular(l.real, maxReadFileSize)
+	f, ofi, err := openRegular(l.real)
 	if errors.Is(err, errNotRegular) {
 		return "", errorf("Not a regular file: %s", l.virt)
 	}
 	if err != nil {
 		return "", statError(l, err)
 	}
-	if !ok {
-		return "", errorf("File too large: %s (read handles up to %d bytes)", l.virt, maxReadFileSize)
-	}
-	if isBinary(data) {
-		return "", errorf("Binary file: %s", l.virt)
-	}
+	defer f.Close()
 	if !hasLimit {
 		limit = -1
 	}
@@ -84,6 +95,28 @@ func (w *workspace) read(_ context.Context, in input) (string, error) {
 	offsetText := strconv.Itoa(offset)
 	if n, ok := in["offset"].(json.Number); ok {
 		offsetText = string(n)
+	}
+	tooLarge := errorf("File too large: %s (read handles up to %d bytes)", l.virt, maxReadFileSize)
+	if ofi.Size() > readWholeUpTo {
+		return streamRead(f, l, offset, limit, offsetText, tooLarge)
+	}
+	var data []byte
+	var ok bool
+	if ofi.Size() < pooledFrom {
+		data, ok, err = readSized(f, ofi.Size(), maxReadFileSize)
+	} else {
+		buf := wholeReads.Get().(*[]byte)
+		defer wholeReads.Put(buf)
+		data, ok, err = readSizedInto((*buf)[:0], f, maxReadFileSize)
+	}
+	if err != nil {
+		return "", statError(l, err)
+	}
+	if !ok {
+		return "", tooLarge
+	}
+	if isBinary(data) {
+		return "", errorf("Binary file: %s", l.virt)
 	}
 	return formatRead(data, offset, limit, offsetText)
 }
