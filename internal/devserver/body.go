@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/agsh-dev/agsh/internal/jsontext"
 	"github.com/agsh-dev/agsh/internal/wire"
 )
 
@@ -35,9 +36,53 @@ func decodeBody(c *reqCtx, limit int64, v any, allowEmpty bool) *apiError {
 	return decodeJSON(b, v)
 }
 
+// decodeLargeBody is decodeBody for the bodies that may be large (a call,
+// a fault): members of type rawSpan stay slices of the body read, rather
+// than copies, so a 256 MiB fault body is held once. What the fast path
+// refuses goes the way of decodeBody, for the same error.
+func decodeLargeBody(c *reqCtx, limit int64, v any, allowEmpty bool) *apiError {
+	b, aerr := readBody(c, limit)
+	if aerr != nil {
+		return aerr
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		if allowEmpty {
+			return nil
+		}
+		return errorf(http.StatusBadRequest, wire.CodeInvalidInput, "the request body is empty; expected a JSON object")
+	}
+	if jsontext.Valid(b, maxResultDepth) && json.Unmarshal(b, v) == nil {
+		return nil
+	}
+	return decodeJSON(b, v)
+}
+
+// rawSpan is a member's JSON text as a slice of the body it was read from
+// (json.RawMessage would copy it). The body is the request's own buffer,
+// never reused, so the slice may live on.
+type rawSpan []byte
+
+// UnmarshalJSON keeps the slice json.Unmarshal hands over: a slice of its
+// input.
+func (r *rawSpan) UnmarshalJSON(b []byte) error {
+	*r = b
+	return nil
+}
+
 // readBody reads the request's body, at most limit bytes: in one read
-// sized from its Content-Length when it has one.
+// sized from its Content-Length when it has one. A body of largeBody bytes
+// or more (or of unknown size on a route that takes one) first passes the
+// server's body gate, which it leaves when the request ends.
 func readBody(c *reqCtx, limit int64) ([]byte, *apiError) {
+	if n := c.r.ContentLength; n >= largeBody || n < 0 && limit >= largeBody {
+		if n < 0 {
+			n = limit
+		}
+		if !c.hub.bodies.enter(c.r.Context(), n) {
+			return nil, errorf(http.StatusServiceUnavailable, codeShuttingDown, "the request ended while it waited to be read")
+		}
+		c.after = append(c.after, func() { c.hub.bodies.leave(n) })
+	}
 	body := http.MaxBytesReader(c.w, c.r.Body, limit)
 	var b []byte
 	var err error

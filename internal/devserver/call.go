@@ -3,7 +3,6 @@ package devserver
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -21,7 +20,7 @@ import (
 // callBody is the body of POST /v1/tools/{name}; pointers tell a field sent
 // empty from one not sent.
 type callBody struct {
-	Input             json.RawMessage `json:"input"`
+	Input             rawSpan         `json:"input"`
 	SessionID         *string         `json:"sessionId"`
 	ContinuationToken *string         `json:"continuationToken"`
 }
@@ -30,7 +29,7 @@ type callBody struct {
 // admit by effect, run, record.
 func (a *agent) serveCall(c *reqCtx) {
 	var body callBody
-	if err := decodeBody(c, maxCallBody, &body, true); err != nil {
+	if err := decodeLargeBody(c, maxCallBody, &body, true); err != nil {
 		writeError(c.w, err)
 		return
 	}
@@ -204,11 +203,21 @@ func (a *agent) execute(ctx context.Context, e *entry, b binding, callID, turnID
 		recMu.Lock()
 		defer recMu.Unlock()
 		a.record(b.sessionID, callRecord{
-			CallID: callID, ToolName: e.t.Name, Input: append(jsonText(nil), input...),
+			CallID: callID, ToolName: e.t.Name, Input: keptInput(input),
 			TurnID: turnID, IsError: res.IsError, Scratch: scratch,
 		}, records)
 	}
 	return outcome{value: value, isError: res.IsError, dur: dur}
+}
+
+// keptInput is the input a call record keeps: a copy of a small one (it
+// may be a slice of a larger buffer), a large one as it is (a slice of its
+// request's body, which nothing reuses: a copy would hold it twice).
+func keptInput(input []byte) jsonText {
+	if len(input) >= 64<<10 {
+		return jsonText(input)
+	}
+	return append(jsonText(nil), input...)
 }
 
 // directStarted records the start of a direct call's turn.

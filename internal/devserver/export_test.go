@@ -30,3 +30,48 @@ func AppendEvents(s *Server, slug, id string, n int, text string) {
 		st.emit(sess, evMessageCompleted, messageCompletedData("turn_bench", text), "")
 	}
 }
+
+// SetKeptCaps makes the caps on the bytes the sessions keep small for a
+// test (per principal, in all); they are restored when it ends.
+func SetKeptCaps(t testing.TB, perPrincipal, total int64) {
+	p, a := maxKeptPerPrincipal, maxKept
+	maxKeptPerPrincipal, maxKept = perPrincipal, total
+	t.Cleanup(func() { maxKeptPerPrincipal, maxKept = p, a })
+}
+
+// SetSessionCountCaps makes the caps on sessions small for a test.
+func SetSessionCountCaps(t testing.TB, perPrincipal, total int) {
+	p, a := maxSessionsPerPrincipal, maxSessions
+	maxSessionsPerPrincipal, maxSessions = perPrincipal, total
+	t.Cleanup(func() { maxSessionsPerPrincipal, maxSessions = p, a })
+}
+
+// SetFaultCaps makes the caps on armed faults small for a test: counts
+// and body bytes, per principal and in all.
+func SetFaultCaps(t testing.TB, perPrincipal, total int, bytesPerPrincipal, bytesTotal int64) {
+	p, a, bp, ba := maxFaultsPerPrincipal, maxFaults, maxFaultBytesPerPrincipal, maxFaultBytes
+	maxFaultsPerPrincipal, maxFaults, maxFaultBytesPerPrincipal, maxFaultBytes = perPrincipal, total, bytesPerPrincipal, bytesTotal
+	t.Cleanup(func() { maxFaultsPerPrincipal, maxFaults, maxFaultBytesPerPrincipal, maxFaultBytes = p, a, bp, ba })
+}
+
+// Kept reports what the server's sessions keep, as its caps count it: in
+// all and for one principal, and the number of sessions in all.
+func Kept(s *Server, principal string) (total, own int64, sessions int) {
+	l := s.hub.kept
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.totalBytes, l.bytes[principal], l.totalSessions
+}
+
+// Measured is what the sessions of s hold, summed over the sessions
+// themselves (the ledger must agree with it).
+func Measured(s *Server) (total int64) {
+	for _, a := range s.agents {
+		a.sessions.mu.Lock()
+		for _, sess := range a.sessions.byID {
+			total += sess.keptBytes()
+		}
+		a.sessions.mu.Unlock()
+	}
+	return total
+}

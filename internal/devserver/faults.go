@@ -25,10 +25,12 @@ type fault struct {
 	Truncate     bool
 }
 
-// faultSet holds an agent's armed faults, first armed first used.
+// faultSet holds an agent's armed faults, first armed first used; the
+// ledger counts them with the other agents' against the caps.
 type faultSet struct {
 	mu     sync.Mutex
 	faults []*fault
+	ledger *faultLedger
 }
 
 // take consumes one use of the first fault principal armed for the route,
@@ -44,16 +46,22 @@ func (fs *faultSet) take(principal, method, path string) *fault {
 		f.Count--
 		if f.Count <= 0 {
 			fs.faults = append(fs.faults[:i], fs.faults[i+1:]...)
+			fs.ledger.release(f.Principal, int64(len(f.Body)))
 		}
 		return f
 	}
 	return nil
 }
 
-func (fs *faultSet) add(f *fault) {
+// add arms f, or answers the 429 of a cap it would pass.
+func (fs *faultSet) add(f *fault) *apiError {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
+	if aerr := fs.ledger.reserve(f.Principal, int64(len(f.Body))); aerr != nil {
+		return aerr
+	}
 	fs.faults = append(fs.faults, f)
+	return nil
 }
 
 // clear removes the faults principal armed and says how many.
@@ -64,6 +72,8 @@ func (fs *faultSet) clear(principal string) int {
 	for _, f := range fs.faults {
 		if f.Principal != principal {
 			kept = append(kept, f)
+		} else {
+			fs.ledger.release(f.Principal, int64(len(f.Body)))
 		}
 	}
 	n := len(fs.faults) - len(kept)
@@ -79,7 +89,7 @@ type faultBody struct {
 	Status   int             `json:"status"`
 	DelayMs  int             `json:"delayMs"`
 	HangMs   int             `json:"hangMs"`
-	Body     json.RawMessage `json:"body"`
+	Body     rawSpan         `json:"body"`
 	Truncate bool            `json:"truncate"`
 }
 
@@ -111,7 +121,7 @@ func (a *agent) serveFaults(c *reqCtx) {
 		return
 	}
 	var body faultBody
-	if err := decodeBody(c, maxFaultBody, &body, false); err != nil {
+	if err := decodeLargeBody(c, maxFaultBody, &body, false); err != nil {
 		writeError(c.w, err)
 		return
 	}
@@ -123,7 +133,10 @@ func (a *agent) serveFaults(c *reqCtx) {
 		return
 	}
 	f.Principal = c.principal
-	a.faults.add(f)
+	if aerr := a.faults.add(f); aerr != nil {
+		writeError(c.w, aerr)
+		return
+	}
 	writeJSON(c.w, http.StatusOK, map[string]any{"ok": true, "route": f.Method + " " + f.Path, "count": f.Count})
 }
 

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // A session's record (docs/wire.md#session-records-and-console-routes) is
@@ -55,6 +57,9 @@ type eventLog struct {
 	lastAt    time.Time     // the latest event time handed out
 	notify    chan struct{} // closed and replaced on every append
 	fileBytes int64         // the size of the record's file (--state)
+	// shedByCaps is set once the server's caps on kept bytes dropped
+	// events (kept.go).
+	shedByCaps bool
 }
 
 func newEventLog() *eventLog { return &eventLog{notify: make(chan struct{})} }
@@ -130,6 +135,9 @@ func (l *eventLog) standIn(requested int64) []byte {
 		return nil
 	}
 	note := fmt.Sprintf("events 0 to %d were dropped: a session keeps its last %d events, %d MiB in all", l.first-1, maxSessionEvents, maxRecordBytes>>20)
+	if l.shedByCaps {
+		note += keptNote()
+	}
 	data := object(val("dropped", l.first), val("firstIndex", l.first),
 		valIf(requested >= 0, "startIndex", requested), val("note", note))
 	return eventLine(l.first-1, typeTruncated, data, l.droppedAt)
@@ -164,15 +172,55 @@ func (l *eventLog) everParked(callID string) bool {
 
 // boundValue makes raw JSON fit an event: compacted (an event is one
 // line), and past maxEventValue cut to the text of its first part (a JSON
-// string) with truncated set, so no event holds an endless result.
+// string) with truncated set, so no event holds an endless result. A value
+// larger than that is checked, then compacted only as far as the cut.
 func boundValue(v []byte) (out []byte, truncated bool) {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, v); err != nil {
-		return []byte("null"), false
-	}
-	if buf.Len() <= maxEventValue {
+	if len(v) <= maxEventValue {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, v); err != nil {
+			return []byte("null"), false
+		}
 		return buf.Bytes(), false
 	}
+	if !jsontext.Valid(v, maxResultDepth) {
+		return []byte("null"), false
+	}
+	head, whole := compactPrefix(v, maxEventValue+1)
+	if whole && len(head) <= maxEventValue {
+		return head, false
+	}
 	// A rune cut in two at the end is left out.
-	return marshal(strings.ToValidUTF8(string(buf.Bytes()[:maxEventValue]), "")), true
+	return marshal(strings.ToValidUTF8(string(head[:maxEventValue]), "")), true
+}
+
+// compactPrefix compacts valid JSON as json.Compact does, stopping once n
+// bytes are out; whole reports whether all of raw was compacted.
+func compactPrefix(raw []byte, n int) (out []byte, whole bool) {
+	out = make([]byte, 0, n)
+	inString, escaped := false, false
+	for i, c := range raw {
+		if len(out) >= n {
+			return out, jsontext.SkipSpace(raw, i) == len(raw)
+		}
+		if inString {
+			out = append(out, c)
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '"':
+			inString = true
+		}
+		out = append(out, c)
+	}
+	return out, true
 }

@@ -1,6 +1,7 @@
 package devserver
 
 import (
+	"bufio"
 	"net/http"
 	"strconv"
 
@@ -82,6 +83,45 @@ func object(fields ...field) []byte {
 		b = append(b, f.raw...)
 	}
 	return append(b, '}')
+}
+
+// objectPieces appends to dst the pieces that make object(fields…): the
+// keys and punctuation as small new slices, each raw value as it is, so
+// that an answer holding large values is written without copying them
+// (writePieces).
+func objectPieces(dst [][]byte, fields ...field) [][]byte {
+	sep := []byte{'{'}
+	for _, f := range fields {
+		if f.omit {
+			continue
+		}
+		sep = strconv.AppendQuote(sep, f.key)
+		dst = append(dst, append(sep, ':'), f.raw)
+		sep = []byte{','}
+	}
+	if len(sep) == 1 && sep[0] == '{' {
+		return append(dst, []byte("{}"))
+	}
+	return append(dst, []byte{'}'})
+}
+
+// writePieces answers status with the JSON body the pieces make.
+func writePieces(w http.ResponseWriter, status int, pieces [][]byte) {
+	n := 0
+	for _, p := range pieces {
+		n += len(p)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(n))
+	w.WriteHeader(status)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	for _, p := range pieces {
+		if _, err := bw.Write(p); err != nil {
+			return
+		}
+	}
+	_ = bw.Flush()
 }
 
 // array joins JSON values into one JSON array.

@@ -25,6 +25,8 @@ type reqCtx struct {
 	r         *http.Request
 	principal string
 	segs      []string // path segments after /v1
+	hub       *hub
+	after     []func() // run once the route has answered (the body gate's leave)
 }
 
 // serve is the server's whole HTTP handler: the host routes, the agent
@@ -115,7 +117,12 @@ func (s *Server) serveAgentAs(w http.ResponseWriter, r *http.Request, a *agent, 
 			return
 		}
 	}
-	c := &reqCtx{w: w, r: r, principal: principal, segs: params}
+	c := &reqCtx{w: w, r: r, principal: principal, segs: params, hub: s.hub}
+	defer func() {
+		for _, f := range c.after {
+			f()
+		}
+	}()
 	if !isFaultRoute(segs) {
 		if f := a.faults.take(principal, r.Method, "/"+strings.Join(segs, "/")); f != nil {
 			s.applyFault(c, f, func() { rt.handle(a, c) })

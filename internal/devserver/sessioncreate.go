@@ -75,7 +75,11 @@ func (a *agent) serveNewSession(c *reqCtx) {
 			val("mode", mode), val("steps", stepCount(sc))))
 		return
 	}
-	s := a.sessions.create(c.principal, *body.Message, title, mode)
+	s, aerr := a.sessions.create(c.principal, *body.Message, title, mode)
+	if aerr != nil {
+		writeError(c.w, aerr)
+		return
+	}
 	t := a.newTurn(sourceMessage, *body.Message, sc)
 	a.startTurn(s.ID, t)
 	writeBody(c.w, http.StatusOK, object(val("ok", true), val("sessionId", s.ID), val("continuationToken", s.Token),

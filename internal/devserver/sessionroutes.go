@@ -3,6 +3,7 @@ package devserver
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/agsh-dev/agsh/internal/wire"
@@ -91,29 +92,58 @@ func (a *agent) serveCalls(c *reqCtx) {
 		writeError(c.w, aerr)
 		return
 	}
-	var calls, records [][]byte
+	var calls []callRecord
+	var records []record
 	var droppedCalls, droppedRecords int
+	var shed bool
 	a.sessions.with(b.sessionID, func(s *session) bool {
-		droppedCalls, droppedRecords = s.DroppedCalls, s.DroppedRecords
-		for _, cr := range s.Calls {
-			calls = append(calls, object(
-				val("callId", cr.CallID), val("toolName", cr.ToolName), raw("input", cr.Input),
-				val("turnId", cr.TurnID), val("isError", cr.IsError), val("at", cr.At),
-				valIf(cr.Scratch, "scratchWorkspace", true)))
-		}
-		for _, r := range s.Records {
-			records = append(records, object(val("kind", r.Kind), val("callId", r.CallID),
-				raw("value", r.Value), val("at", r.At)))
-		}
+		droppedCalls, droppedRecords, shed = s.DroppedCalls, s.DroppedRecords, s.shedByCaps
+		// Copies of the entries: their bytes are never written, so they
+		// are read past the lock, and written out without a copy.
+		calls, records = slices.Clone(s.Calls), slices.Clone(s.Records)
 		return false
 	})
 	note := ""
 	if droppedCalls > 0 || droppedRecords > 0 {
 		note = fmt.Sprintf("%d older calls and %d older records were dropped: a session keeps its last %d calls and %d records, %d MiB in all",
 			droppedCalls, droppedRecords, maxSessionCalls, maxSessionRecords, maxSessionBytes>>20)
+		if shed {
+			note += keptNote()
+		}
 	}
-	writeBody(c.w, http.StatusOK, object(val("ok", true), val("sessionId", b.sessionID),
-		raw("calls", array(calls)), raw("records", array(records)),
-		valIf(note != "", "droppedCalls", droppedCalls), valIf(note != "", "droppedRecords", droppedRecords),
-		valIf(note != "", "note", note)))
+	list := func(dst [][]byte, n int, item func(dst [][]byte, i int) [][]byte) [][]byte {
+		dst = append(dst, []byte{'['})
+		for i := range n {
+			if i > 0 {
+				dst = append(dst, []byte{','})
+			}
+			dst = item(dst, i)
+		}
+		return append(dst, []byte{']'})
+	}
+	var callItems, recordItems [][]byte
+	callItems = list(callItems, len(calls), func(dst [][]byte, i int) [][]byte {
+		cr := &calls[i]
+		return objectPieces(dst, val("callId", cr.CallID), val("toolName", cr.ToolName), raw("input", cr.Input),
+			val("turnId", cr.TurnID), val("isError", cr.IsError), val("at", cr.At),
+			valIf(cr.Scratch, "scratchWorkspace", true))
+	})
+	recordItems = list(recordItems, len(records), func(dst [][]byte, i int) [][]byte {
+		r := &records[i]
+		return objectPieces(dst, val("kind", r.Kind), val("callId", r.CallID), raw("value", r.Value), val("at", r.At))
+	})
+	// The object of object(…), with the two lists spliced in as pieces.
+	head := object(val("ok", true), val("sessionId", b.sessionID))
+	pieces := [][]byte{head[:len(head)-1], []byte(`,"calls":`)}
+	pieces = append(pieces, callItems...)
+	pieces = append(pieces, []byte(`,"records":`))
+	pieces = append(pieces, recordItems...)
+	tail := object(valIf(note != "", "droppedCalls", droppedCalls), valIf(note != "", "droppedRecords", droppedRecords),
+		valIf(note != "", "note", note))
+	if len(tail) > 2 {
+		pieces = append(pieces, []byte{','}, tail[1:])
+	} else {
+		pieces = append(pieces, []byte{'}'})
+	}
+	writePieces(c.w, http.StatusOK, pieces)
 }

@@ -49,6 +49,10 @@ type session struct {
 	bytes          int   // the size of Calls and Records, for the cap
 	logBytes       int64 // the size of the call log on disk
 	legacy         bool  // loaded from a file of the first format
+	// accounted is what the ledger counts for the session (kept.go);
+	// shedByCaps is set once the server's caps dropped some of it.
+	accounted  int64
+	shedByCaps bool
 
 	rec *eventLog // the record of events (record.go); nil until needed
 	rs  runState  // the scripted agent's turns (turns.go)
@@ -154,6 +158,7 @@ type sessionStore struct {
 	stale   map[string]*session // tokens rotated away by a follow-up
 	last    time.Time           // the latest stamp handed out
 	dir     string              // "" keeps sessions in memory only
+	ledger  *keptLedger         // the server's caps (kept.go)
 	logf    func(string, ...any)
 }
 
@@ -168,10 +173,14 @@ func (st *sessionStore) stamp() string {
 	return now.Format(stampLayout)
 }
 
-// create adds a session owned by owner.
-func (st *sessionStore) create(owner, message, title, mode string) *session {
+// create adds a session owned by owner, forgetting an idle one past the
+// caps on sessions (or answering 429 too_many_sessions).
+func (st *sessionStore) create(owner, message, title, mode string) (*session, *apiError) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if aerr := st.admitSession(owner); aerr != nil {
+		return nil, aerr
+	}
 	now := st.stamp()
 	s := &session{
 		ID: "ses_" + randomHex(8), Token: newToken(),
@@ -180,8 +189,9 @@ func (st *sessionStore) create(owner, message, title, mode string) *session {
 	}
 	st.byID[s.ID] = s
 	st.byToken[s.Token] = s
+	st.ledger.addSession(owner, 1)
 	st.persist(s)
-	return s
+	return s, nil
 }
 
 // list returns the rows of owner's sessions, newest activity first.
@@ -224,6 +234,7 @@ func (st *sessionStore) addCall(id string, cr callRecord, records []record) {
 	s.addCall(cr, records)
 	s.Updated = now
 	st.appendLog(s, cr, records)
+	st.enforce(s)
 }
 
 // with runs fn on the session id under the store's lock; fn reports whether
@@ -279,6 +290,7 @@ func newToken() string { return "http:" + randomHex(12) }
 func (st *sessionStore) emit(s *session, typ string, data []byte, callID string) {
 	ev := s.log().add(typ, data, callID)
 	st.appendEvent(s, ev)
+	st.enforce(s)
 }
 
 // emitTo is emit for the session id, taking the lock.

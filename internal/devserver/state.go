@@ -13,8 +13,9 @@ import (
 // newSessionStore makes an agent's session store. With a state directory it
 // keeps one JSON file per session in <dir>/<slug>/ and loads the files found
 // there; a file that cannot be read or parsed is reported and skipped.
-func newSessionStore(stateDir, slug string, logf func(string, ...any)) (*sessionStore, error) {
-	st := &sessionStore{byID: map[string]*session{}, byToken: map[string]*session{}, stale: map[string]*session{}, logf: logf}
+func newSessionStore(stateDir, slug string, ledger *keptLedger, logf func(string, ...any)) (*sessionStore, error) {
+	st := &sessionStore{byID: map[string]*session{}, byToken: map[string]*session{}, stale: map[string]*session{},
+		ledger: ledger, logf: logf}
 	if stateDir == "" {
 		return st, nil
 	}
@@ -97,6 +98,13 @@ func newSessionStore(stateDir, slug string, logf func(string, ...any)) (*session
 		if st.loadRecord(s) {
 			st.persist(s)
 		}
+		st.ledger.addSession(s.Owner, 1)
+		st.account(s)
+	}
+	// Loaded past the caps on kept bytes (they were lowered, or another
+	// agent's sessions count too): drop the oldest.
+	for _, s := range st.byID {
+		st.enforce(s)
 	}
 	return st, nil
 }

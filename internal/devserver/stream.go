@@ -142,10 +142,13 @@ func (a *agent) serveStream(c *reqCtx) {
 		var note []byte
 		var notify <-chan struct{}
 		next := pos
-		a.sessions.with(id, func(s *session) bool {
+		found := a.sessions.with(id, func(s *session) bool {
 			evs, note, next, notify = s.log().from(pos, streamBatch)
 			return false
 		})
+		if !found {
+			return // the session was forgotten (the caps on sessions)
+		}
 		if note != nil || len(evs) > 0 {
 			d := streamWriteTimeout
 			if a.hub.ended.Err() != nil {

@@ -43,7 +43,7 @@ func newAgent(ac AgentConfig, stateDir string, h *hub, logf func(string, ...any)
 	a := &agent{
 		slug: ac.Slug, name: ac.Name, description: ac.Description,
 		byName: map[string]*entry{},
-		faults: &faultSet{},
+		faults: &faultSet{ledger: h.faults},
 		hub:    h,
 		logf:   logf,
 	}
@@ -85,7 +85,7 @@ func newAgent(ac AgentConfig, stateDir string, h *hub, logf func(string, ...any)
 	a.infoBody = object(val("ok", true), val("name", a.name),
 		valIf(a.description != "", "description", a.description), raw("tools", array(infos)))
 	a.listBody = object(val("ok", true), raw("tools", array(list)))
-	store, err := newSessionStore(stateDir, ac.Slug, logf)
+	store, err := newSessionStore(stateDir, ac.Slug, h.kept, logf)
 	if err != nil {
 		return nil, err
 	}

@@ -41,13 +41,19 @@ type hub struct {
 	ended    context.Context
 	setEnded context.CancelFunc
 	streams  *streamLimiter
+	// kept, faults and bodies bound the memory of the whole server
+	// (budget.go).
+	kept   *keptLedger
+	faults *faultLedger
+	bodies *bodyGate
 }
 
 func newHub(maxStreams, perPrincipal int) *hub {
 	ctx, stop := context.WithCancelCause(context.Background())
 	ended, setEnded := context.WithCancel(context.Background())
 	return &hub{ctx: ctx, stop: stop, closed: make(chan struct{}), ended: ended, setEnded: setEnded,
-		streams: newStreamLimiter(maxStreams, perPrincipal)}
+		streams: newStreamLimiter(maxStreams, perPrincipal),
+		kept:    newKeptLedger(), faults: newFaultLedger(), bodies: newBodyGate(maxLargeBodies)}
 }
 
 // begin counts one piece of work (a turn's goroutine, a call's) that
@@ -131,6 +137,9 @@ func (a *agent) startTurn(id string, t *turn) (queued bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	s := st.byID[id]
+	if s == nil {
+		return false // forgotten at once, past the caps on sessions
+	}
 	if s.rs.active != nil {
 		s.rs.queue = append(s.rs.queue, t)
 		st.emit(s, evTurnQueued, turnQueuedData(t.id, len(s.rs.queue)), "")
