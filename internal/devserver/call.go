@@ -20,9 +20,9 @@ import (
 // callBody is the body of POST /v1/tools/{name}; pointers tell a field sent
 // empty from one not sent.
 type callBody struct {
-	Input             rawSpan         `json:"input"`
-	SessionID         *string         `json:"sessionId"`
-	ContinuationToken *string         `json:"continuationToken"`
+	Input             rawSpan `json:"input"`
+	SessionID         *string `json:"sessionId"`
+	ContinuationToken *string `json:"continuationToken"`
 }
 
 // serveCall answers POST /v1/tools/{name}: decode, bind, look up, check,

@@ -84,13 +84,13 @@ func (fs *faultSet) clear(principal string) int {
 
 // faultBody is the body of POST /v1/dev/faults.
 type faultBody struct {
-	Route    string          `json:"route"`
-	Count    *int            `json:"count"`
-	Status   int             `json:"status"`
-	DelayMs  int             `json:"delayMs"`
-	HangMs   int             `json:"hangMs"`
-	Body     rawSpan         `json:"body"`
-	Truncate bool            `json:"truncate"`
+	Route    string  `json:"route"`
+	Count    *int    `json:"count"`
+	Status   int     `json:"status"`
+	DelayMs  int     `json:"delayMs"`
+	HangMs   int     `json:"hangMs"`
+	Body     rawSpan `json:"body"`
+	Truncate bool    `json:"truncate"`
 }
 
 // list describes the faults principal armed (bodies by their size).
