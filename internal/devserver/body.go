@@ -100,6 +100,9 @@ func readBody(c *reqCtx, limit int64) ([]byte, *apiError) {
 		if errors.Is(err, errBodyStalled) {
 			return nil, stalledError()
 		}
+		if errors.Is(err, errBodyTooSlow) {
+			return nil, tooSlowError()
+		}
 		return nil, errorf(http.StatusBadRequest, wire.CodeInvalidInput, "reading the request body: "+err.Error())
 	}
 	return b, nil
@@ -109,6 +112,13 @@ func readBody(c *reqCtx, limit int64) ([]byte, *apiError) {
 func stalledError() *apiError {
 	return errorf(http.StatusRequestTimeout, codeRequestTimeout,
 		"the request body stalled: nothing arrived for a while, so the request was dropped")
+}
+
+// tooSlowError is the 408 answer of a request body that kept arriving,
+// too slowly to be whole in time.
+func tooSlowError() *apiError {
+	return errorf(http.StatusRequestTimeout, codeRequestTimeout,
+		"the request body arrived too slowly to be whole in time, so the request was dropped")
 }
 
 // tooLargeError is the 413 answer of a body over limit bytes.

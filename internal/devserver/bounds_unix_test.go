@@ -4,6 +4,8 @@ package devserver_test
 
 import (
 	"context"
+	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -109,5 +111,35 @@ func TestBraceExpansionBounded(t *testing.T) {
 			!strings.Contains(body, "more than 10000 patterns") {
 			t.Errorf("%s: %d %s", c.tool, status, clipBody([]byte(body)))
 		}
+	}
+}
+
+// An answer whose client reads nothing is given up after the write bound:
+// the handler ends and the connection closes, short of the whole answer.
+func TestUnreadAnswerGivenUp(t *testing.T) {
+	devserver.SetAnswerTimeout(t, 200*time.Millisecond)
+	var logs logLines
+	cfg := testConfig()
+	cfg.Logf = logs.logf
+	s := devservertest.Start(t, cfg)
+	exec := s.AgentURL("executor")
+	big := strings.Repeat("x", 16<<20)
+	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "GET /v1/info", Body: &big})
+	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
+		return rc.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+	}}
+	c, err := d.Dial("tcp", strings.TrimPrefix(s.URL(), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, _ = c.Write([]byte("GET /executor/v1/info HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+	for !strings.Contains(logs.String(), "GET /executor/v1/info 200") {
+		time.Sleep(10 * time.Millisecond) // until the handler ended, however long that takes
+	}
+	_ = c.SetDeadline(time.Now().Add(time.Minute))
+	n, _ := io.Copy(io.Discard, c)
+	if n >= int64(len(big)) {
+		t.Fatalf("the whole answer (%d bytes) was written to a client that read nothing", n)
 	}
 }

@@ -130,6 +130,9 @@ func checkPostBody(r *http.Request, limit int64) *apiError {
 				if errors.Is(err, errBodyStalled) {
 					return stalledError()
 				}
+				if errors.Is(err, errBodyTooSlow) {
+					return tooSlowError()
+				}
 			}
 			return errorf(http.StatusUnsupportedMediaType, codeUnsupportedMediaType, fmt.Sprintf(
 				"the request body must be JSON, sent with Content-Type: application/json (not %q)", clip(ct, 100)))

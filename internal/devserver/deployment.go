@@ -44,10 +44,11 @@ type Options struct {
 	// --control-plane).
 	ControlPlane ControlPlane
 	Logf         func(format string, args ...any)
-	// MaxConns and BodyStallTimeout bound connections and request bodies
-	// (Config); zero means the defaults.
+	// MaxConns, BodyStallTimeout and BodyTimeout bound connections and
+	// request bodies (Config); zero means the defaults.
 	MaxConns         int
 	BodyStallTimeout time.Duration
+	BodyTimeout      time.Duration
 }
 
 // Build composes the deployment: the executor gets the workspace file
@@ -82,6 +83,7 @@ func Build(ctx context.Context, opts Options) (*Server, func() error, error) {
 
 		MaxConns:         opts.MaxConns,
 		BodyStallTimeout: opts.BodyStallTimeout,
+		BodyTimeout:      opts.BodyTimeout,
 	})
 	if err != nil {
 		_ = set.Close()

@@ -1,6 +1,9 @@
 package devserver
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // SetSessionCaps makes the per-session caps of calls, records and bytes
 // small for a test; they are restored when it ends.
@@ -74,4 +77,12 @@ func Measured(s *Server) (total int64) {
 		a.sessions.mu.Unlock()
 	}
 	return total
+}
+
+// SetAnswerTimeout makes the bound on each write of an answer short for a
+// test: d, and no allowance for its size.
+func SetAnswerTimeout(t testing.TB, d time.Duration) {
+	old, rate := answerTimeout, answerRate
+	answerTimeout, answerRate = d, 1<<40
+	t.Cleanup(func() { answerTimeout, answerRate = old, rate })
 }

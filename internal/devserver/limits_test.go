@@ -2,6 +2,7 @@ package devserver_test
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -79,49 +80,102 @@ func TestSlowBodyKeepsGoing(t *testing.T) {
 	}
 }
 
-// TestConnectionsCapped: open connections are capped; one over the cap is
-// answered 503 too_many_connections, and a slot frees when a connection
-// closes.
-func TestConnectionsCapped(t *testing.T) {
+// The slow-loris attack at a smaller size: every slot held by a
+// connection that sent its headers and trickles its body. Ordinary
+// requests still get in (each takes the slot of the connection that waited
+// longest), so none is refused.
+func TestSlowLorisCannotTakeEverySlot(t *testing.T) {
 	cfg := testConfig()
-	cfg.MaxConns = 2
+	cfg.MaxConns = 8
 	s := devservertest.Start(t, cfg)
 	addr := strings.TrimPrefix(s.URL(), "http://")
-	var held []net.Conn
-	for range 2 {
+	for range 8 {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Half a request: the server holds the connection, waiting.
-		_, _ = c.Write([]byte("GET /executor/v1/info HTTP/1.1\r\n"))
-		held = append(held, c)
+		defer c.Close()
+		_, _ = c.Write([]byte("POST /executor/v1/tools/echo_read HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+			"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"))
 	}
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
-	resp, err := client.Get(s.AgentURL("executor") + "/v1/info")
+	for i := range 3 {
+		resp, err := client.Get(s.AgentURL("executor") + "/v1/info")
+		if err != nil {
+			t.Fatalf("request %d: %v", i, err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("request %d: %d", i, resp.StatusCode)
+		}
+	}
+}
+
+// A body that keeps arriving, but too slowly to be whole within its
+// deadline, is answered 408 (the deadline covers the whole body, not only
+// the pauses).
+func TestTricklingBodyTimesOut(t *testing.T) {
+	cfg := testConfig()
+	cfg.BodyTimeout = 300 * time.Millisecond
+	s := devservertest.Start(t, cfg)
+	pr, pw := io.Pipe()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		defer pw.Close()
+		_, _ = pw.Write([]byte(`{"input":{"pad":"`))
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+				if _, err := pw.Write([]byte("x")); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	req, _ := http.NewRequest(http.MethodPost, s.AgentURL("executor")+"/v1/tools/echo_read", pr)
+	req.Header.Set("Content-Type", "application/json")
+	req.ContentLength = 1 << 20
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 503 || !strings.Contains(string(body), `"error":"too_many_connections"`) {
-		t.Fatalf("over the cap: %d %s", resp.StatusCode, body)
+	if resp.StatusCode != 408 || !strings.Contains(string(body), `"error":"request_timeout"`) ||
+		!strings.Contains(string(body), "arrived too slowly") {
+		t.Fatalf("got %d %s", resp.StatusCode, body)
 	}
-	for _, c := range held {
-		c.Close()
+}
+
+// A session stream is being answered: however many connections wait for
+// their requests, its slot is not taken, and it goes on delivering events.
+func TestStreamKeepsItsSlot(t *testing.T) {
+	cfg := testConfig()
+	cfg.MaxConns = 8
+	s := devservertest.Start(t, cfg)
+	exec := s.AgentURL("executor")
+	id, tok := devservertest.NewSession(t, exec, "", "hello")
+	st := openStream(t, exec, "", id, "")
+	for range 4 { // turn.started, message.completed, turn.completed, session.waiting
+		st.next()
 	}
-	// Once the server has seen them close, requests pass again.
-	for i := 0; ; i++ {
-		resp, err := client.Get(s.AgentURL("executor") + "/v1/info")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				break
-			}
+	addr := strings.TrimPrefix(s.URL(), "http://")
+	for range 20 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if i == 500 {
-			t.Fatalf("the slots never came back: %v", err)
-		}
-		time.Sleep(10 * time.Millisecond)
+		defer c.Close()
+		_, _ = c.Write([]byte("GET /executor/v1/info HTTP/1.1\r\n"))
+	}
+	status, body := devservertest.Do(t, http.MethodPost, exec+"/v1/session", "", fmt.Sprintf(`{"message":"again","continuationToken":%q}`, tok))
+	if status != 200 {
+		t.Fatalf("follow-up: %d %s", status, body)
+	}
+	if e, ok := st.next(); !ok || e.Type != "turn.started" {
+		t.Fatalf("the stream after the flood: %+v %v", e, ok)
 	}
 }

@@ -38,7 +38,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.logf("%s %s %d %s", r.Method, r.URL.Path, lw.status, time.Since(start).Round(time.Microsecond))
 	}()
 	if r.Body != nil && r.Body != http.NoBody {
-		guardBody(w, r, s.stall)
+		guardBody(w, r, s.stall, s.bodyTimeout, connOf(r))
+	} else {
+		connOf(r).setWaiting(false) // the request is whole
 	}
 	if aerr := s.browse.check(r, s.boundHost()); aerr != nil {
 		writeError(lw, aerr)
@@ -110,6 +112,12 @@ func (s *Server) serveAgentAs(w http.ResponseWriter, r *http.Request, a *agent, 
 	if !allowed(rt.methods, r.Method) {
 		methodNotAllowed(w, rt.methods)
 		return
+	}
+	if !rt.stream {
+		// A stream keeps deadlines of its own (stream.go).
+		aw := newAnswerWriter(w)
+		defer aw.finish()
+		w = aw
 	}
 	if r.Method == http.MethodPost {
 		if aerr := checkPostBody(r, rt.limit); aerr != nil {

@@ -48,6 +48,9 @@ type Config struct {
 	// BodyStallTimeout bounds how long a request body may send nothing
 	// (0: DefaultBodyStallTimeout).
 	BodyStallTimeout time.Duration
+	// BodyTimeout bounds how long a whole request body may take, plus a
+	// second per MiB (0: DefaultBodyTimeout).
+	BodyTimeout time.Duration
 	// MaxStreams and MaxStreamsPerPrincipal cap the open session streams
 	// (0: DefaultMaxStreams, DefaultMaxStreamsPerPrincipal).
 	MaxStreams             int
@@ -64,8 +67,9 @@ type Server struct {
 	logf   func(string, ...any)
 	addr   string
 
-	maxConns int
-	stall    time.Duration
+	maxConns    int
+	stall       time.Duration
+	bodyTimeout time.Duration
 
 	handler http.Handler
 	done    chan struct{} // closed by Close: ends hangs and delays
@@ -101,12 +105,15 @@ func New(cfg Config) (*Server, error) {
 	if s.addr == "" {
 		s.addr = "127.0.0.1:0"
 	}
-	s.maxConns, s.stall = cfg.MaxConns, cfg.BodyStallTimeout
+	s.maxConns, s.stall, s.bodyTimeout = cfg.MaxConns, cfg.BodyStallTimeout, cfg.BodyTimeout
 	if s.maxConns <= 0 {
 		s.maxConns = DefaultMaxConns
 	}
 	if s.stall <= 0 {
 		s.stall = DefaultBodyStallTimeout
+	}
+	if s.bodyTimeout <= 0 {
+		s.bodyTimeout = DefaultBodyTimeout
 	}
 	s.browse = newBrowserPolicy(s.addr, len(cfg.BearerTokens), cfg.AllowAnonymous)
 	slugRE := regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
@@ -148,13 +155,15 @@ func (s *Server) Start() error {
 		return fmt.Errorf("devserver: listen on %s: %w", s.addr, err)
 	}
 	s.url = baseURL(ln.Addr())
-	ln = &capListener{Listener: ln, max: int64(s.maxConns), logf: s.logf}
+	ln = newCapListener(ln, s.maxConns, s.logf)
 	s.ln = ln
 	s.srv = &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       90 * time.Second,
 		ErrorLog:          log.New(logWriter(s.logf), "", 0),
+		ConnContext:       trackConn,
+		ConnState:         connState,
 	}
 	go func() {
 		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
