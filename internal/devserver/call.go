@@ -134,7 +134,8 @@ func (a *agent) run(c *reqCtx, e *entry, b binding, input []byte, scratch bool) 
 		writeError(c.w, out.fail)
 		return
 	}
-	writeBody(c.w, http.StatusOK, object(
+	// Written in pieces: the result is not copied into one buffer.
+	writePieces(c.w, http.StatusOK, objectPieces(nil,
 		val("ok", true),
 		val("toolName", e.t.Name),
 		val("callId", callID),

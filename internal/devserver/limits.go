@@ -121,15 +121,23 @@ func (b *stallBody) Read(p []byte) (int, error) {
 // reads nothing cannot hold its connection (and the handler) forever.
 type answerWriter struct {
 	http.ResponseWriter
-	rc *http.ResponseController
+	rc    *http.ResponseController
+	until time.Time // the deadline set
 }
 
 func newAnswerWriter(w http.ResponseWriter) *answerWriter {
 	return &answerWriter{ResponseWriter: w, rc: http.NewResponseController(w)}
 }
 
+// Write moves the deadline ahead for a write that goes out at once (4 KiB
+// or more) or when less than half the bound is left; a small write only
+// fills the server's buffer, flushed under the deadline already set.
 func (a *answerWriter) Write(p []byte) (int, error) {
-	_ = a.rc.SetWriteDeadline(time.Now().Add(answerTimeout + time.Duration(int64(len(p))*int64(time.Second)/answerRate)))
+	by := time.Now().Add(answerTimeout + time.Duration(int64(len(p))*int64(time.Second)/answerRate))
+	if len(p) >= 4<<10 || by.Sub(a.until) > answerTimeout/2 {
+		a.until = by
+		_ = a.rc.SetWriteDeadline(by)
+	}
 	return a.ResponseWriter.Write(p)
 }
 

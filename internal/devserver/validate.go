@@ -2,12 +2,14 @@ package devserver
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/agsh-dev/agsh/internal/jsontext"
 	"github.com/agsh-dev/agsh/internal/wire"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -43,7 +45,7 @@ func (e *entry) validate(input []byte) ([]wire.Issue, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the input schema of %s does not compile: %v", e.t.Name, err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(input))
+	inst, err := jsontext.Parse[any](input, schemaInstance{}, maxResultDepth)
 	if err != nil {
 		return []wire.Issue{{Path: []any{}, Message: "input is not valid JSON"}}, nil
 	}
@@ -64,6 +66,35 @@ func (e *entry) validate(input []byte) ([]wire.Issue, error) {
 	sort.SliceStable(issues, func(i, j int) bool { return pathKey(issues[i].Path) < pathKey(issues[j].Path) })
 	return issues, nil
 }
+
+// schemaInstance builds the instance jsonschema validates from the input,
+// as jsonschema.UnmarshalJSON would (encoding/json's values, numbers as
+// json.Number), without a decoder's copy of the text.
+type schemaInstance struct{}
+
+func (schemaInstance) Scalar(k jsontext.Kind, raw []byte) any {
+	switch k {
+	case jsontext.Bool:
+		return raw[0] == 't'
+	case jsontext.Number:
+		return json.Number(raw)
+	case jsontext.String:
+		return jsontext.UnquoteValid(raw)
+	}
+	return nil
+}
+
+func (schemaInstance) Array(_ []byte, elems []any) any { return append([]any{}, elems...) }
+
+func (schemaInstance) Object(_ []byte, keys []string, vals []any) any {
+	m := make(map[string]any, len(keys))
+	for i, k := range keys {
+		m[k] = vals[i] // a repeated key: the last wins, as in encoding/json
+	}
+	return m
+}
+
+func (schemaInstance) Key(raw []byte) string { return jsontext.UnquoteValid(raw) }
 
 // collectIssues turns the leaves of a validation error tree into issues.
 func collectIssues(ve *jsonschema.ValidationError, inst any, p *message.Printer, out *[]wire.Issue) {

@@ -152,6 +152,9 @@ func formatRead(data []byte, offset, limit int, offsetText string) (string, erro
 		pos += bytes.IndexByte(data[pos:], '\n') + 1
 	}
 	var b strings.Builder
+	if n := min(len(data)-pos, maxReadBytes); n > 0 {
+		b.Grow(n + n/8 + 64) // the page and its line numbers, mostly
+	}
 	shown, used, cut := 0, 0, false
 	for shown < want {
 		line := data[pos:]

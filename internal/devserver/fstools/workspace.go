@@ -121,6 +121,9 @@ func (w *workspace) isVirtualDir(c string) bool {
 // resolved, stays inside mount i.
 func (w *workspace) inside(i int, real string) bool {
 	base := w.realDir(i)
+	if ok, sure := w.insidePlain(i, real); sure {
+		return ok
+	}
 	p := real
 	suffix := ""
 	for {
@@ -136,6 +139,36 @@ func (w *workspace) inside(i int, real string) bool {
 		suffix = filepath.Join(filepath.Base(p), suffix)
 		p = parent
 	}
+}
+
+// insidePlain is inside's answer for the common case, looking only at the
+// path's components below the mount: when none of them is a symlink, real
+// stays inside (sure); when one is, it is not sure, and inside resolves
+// the whole path.
+func (w *workspace) insidePlain(i int, real string) (ok, sure bool) {
+	dir := w.mounts[i].Dir
+	if real == dir {
+		return true, true
+	}
+	rel, found := strings.CutPrefix(real, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
+	if !found {
+		return false, false
+	}
+	p := w.realDir(i)
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		if part == "" || part == "." || part == ".." {
+			return false, false
+		}
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return true, true // the rest does not exist: nothing of it leads out
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return false, false
+		}
+	}
+	return true, true
 }
 
 // within reports whether p is base or inside it.
