@@ -123,7 +123,7 @@ func TestUnreadAnswerGivenUp(t *testing.T) {
 	cfg.Logf = logs.logf
 	s := devservertest.Start(t, cfg)
 	exec := s.AgentURL("executor")
-	big := strings.Repeat("x", 16<<20)
+	big := strings.Repeat("x", 8<<20)
 	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "GET /v1/info", Body: &big})
 	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
 		return rc.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
