@@ -134,8 +134,7 @@ func (a *agent) run(c *reqCtx, e *entry, b binding, input []byte, scratch bool) 
 		writeError(c.w, out.fail)
 		return
 	}
-	// Written in pieces: the result is not copied into one buffer.
-	writePieces(c.w, http.StatusOK, objectPieces(nil,
+	fields := []field{
 		val("ok", true),
 		val("toolName", e.t.Name),
 		val("callId", callID),
@@ -144,7 +143,13 @@ func (a *agent) run(c *reqCtx, e *entry, b binding, input []byte, scratch bool) 
 		field{key: "durationMs", raw: strconv.AppendInt(nil, out.dur.Milliseconds(), 10)},
 		valIf(b.bound(), "sessionId", b.sessionID),
 		val("scratchWorkspace", scratch),
-	))
+	}
+	if len(out.value) < 64<<10 {
+		writeBody(c.w, http.StatusOK, object(fields...))
+		return
+	}
+	// A large result is written in pieces, not copied into one buffer.
+	writePieces(c.w, http.StatusOK, objectPieces(nil, fields...))
 }
 
 // maxResultDepth is the deepest nesting of a valid result: encoding/json's

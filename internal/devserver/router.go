@@ -143,11 +143,9 @@ func (s *Server) serveAgentAs(w http.ResponseWriter, r *http.Request, a *agent, 
 // boundHost is the host of the address the server listens on, "" before
 // Start.
 func (s *Server) boundHost() string {
-	u, err := url.Parse(s.URL())
-	if err != nil {
-		return ""
-	}
-	return u.Hostname()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.host
 }
 
 // matchRoute finds the route of the segments after /v1 and returns the

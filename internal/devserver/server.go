@@ -7,6 +7,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -79,6 +80,7 @@ type Server struct {
 	ln        net.Listener
 	srv       *http.Server
 	url       string
+	host      string // url's host
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -155,6 +157,9 @@ func (s *Server) Start() error {
 		return fmt.Errorf("devserver: listen on %s: %w", s.addr, err)
 	}
 	s.url = baseURL(ln.Addr())
+	if u, err := url.Parse(s.url); err == nil {
+		s.host = u.Hostname()
+	}
 	ln = newCapListener(ln, s.maxConns, s.logf)
 	s.ln = ln
 	s.srv = &http.Server{
