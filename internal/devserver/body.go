@@ -74,15 +74,32 @@ func (r *rawSpan) UnmarshalJSON(b []byte) error {
 // or more (or of unknown size on a route that takes one) first passes the
 // server's body gate, which it leaves when the request ends.
 func readBody(c *reqCtx, limit int64) ([]byte, *apiError) {
+	var gated int64 // what the body holds of the gate
 	if n := c.r.ContentLength; n >= largeBody || n < 0 && limit >= largeBody {
 		if n < 0 {
-			n = limit
+			n = limit // unknown: as large as it may be, until read
 		}
-		if !c.hub.bodies.enter(c.r.Context(), n) {
+		gated = min(n, c.hub.bodies.max)
+		if !c.hub.bodies.enter(c.r.Context(), gated) {
 			return nil, errorf(http.StatusServiceUnavailable, codeShuttingDown, "the request ended while it waited to be read")
 		}
-		c.after = append(c.after, func() { c.hub.bodies.leave(n) })
+		c.after = append(c.after, func() { c.hub.bodies.leave(gated) })
 	}
+	b, aerr := readBodyBytes(c, limit)
+	if gated > 0 && c.r.ContentLength < 0 {
+		// A body of unknown size keeps what it turned out to hold.
+		keep := min(int64(len(b)), gated)
+		if keep < largeBody {
+			keep = 0
+		}
+		c.hub.bodies.leave(gated - keep)
+		gated = keep
+	}
+	return b, aerr
+}
+
+// readBodyBytes is readBody past the gate.
+func readBodyBytes(c *reqCtx, limit int64) ([]byte, *apiError) {
 	body := http.MaxBytesReader(c.w, c.r.Body, limit)
 	var b []byte
 	var err error
