@@ -10,8 +10,8 @@ import (
 
 	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/generated/inputgen"
-	"github.com/agsh-dev/agsh/interp/syntax"
 	"github.com/agsh-dev/agsh/internal/testcorpus"
+	"github.com/agsh-dev/agsh/interp/syntax"
 )
 
 const argvSchema = `{"type":"object","properties":{

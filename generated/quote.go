@@ -15,9 +15,9 @@ import (
 // Quote quotes one word for agsh's shell and a POSIX shell alike: bare when
 // it holds only letters, digits and _ - . / : , + @ % = (and does not start
 // with a character either shell treats specially), else in single quotes,
-// a single quote written '\'' (the quote closed, an escaped quote, the quote
+// a single quote written '\” (the quote closed, an escaped quote, the quote
 // opened again: both shells join the parts into one word). The empty word
-// is ''.
+// is ”.
 func Quote(w string) string {
 	if w == "" {
 		return "''"
