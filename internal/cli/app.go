@@ -34,6 +34,10 @@ type app struct {
 	bg      *termbg.Detector
 	spinOut io.Writer            // standard error's terminal, for the spinner (not held by the pager)
 	late    []command.LateOption // connection options after the command name
+
+	// putLine, in the REPL, puts a line on the editor for the next input
+	// (:replay); nil elsewhere.
+	putLine func(string)
 }
 
 func newApp(ios *iostreams.IOStreams, e Env, g command.Globals) *app {
