@@ -282,3 +282,26 @@ func TestRecordBadSessionID(t *testing.T) {
 	err := c.Record(ctxT(t), "../x", func(*Event) error { return nil }, nil)
 	wantError(t, err, CodeUsage, ExitUsage, `"../x" is not a session id`)
 }
+
+// A stream left early (each's error) is closed, not read to its end: a
+// live stream never ends by itself.
+func TestFollowStopsOpenStream(t *testing.T) {
+	t.Parallel()
+	c, _ := serve(t, "/agent", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, `{"index":0,"type":"a"}`+"\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
+	c.opts.HeaderTimeout = time.Hour
+	stop := errors.New("stop")
+	done := make(chan error, 1)
+	go func() { done <- c.Follow(ctxT(t), "ses_1", 0, func(*Event) error { return stop }, nil) }()
+	select {
+	case err := <-done:
+		if err != stop {
+			t.Fatalf("err %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Follow did not return after each stopped it")
+	}
+}

@@ -38,6 +38,7 @@ type TableStream struct {
 	hold   int
 	held   [][]string
 	widths []int // set once laid out
+	spans  []int // the held rows that are spans
 	header bool
 	line   []byte
 	err    error
@@ -88,6 +89,24 @@ func (t *TableStream) Begin() error {
 	return t.err
 }
 
+// Span adds a row of one cell, text, that starts where column col starts
+// and runs on across the columns after it (a date between rows): it lays
+// nothing out.
+func (t *TableStream) Span(col int, text string) error {
+	if t.err != nil {
+		return t.err
+	}
+	cells := make([]string, len(t.cols))
+	cells[min(col, len(cells)-1)] = t.cell(text)
+	if t.widths == nil {
+		t.held = append(t.held, cells)
+		t.spans = append(t.spans, len(t.held)-1)
+		return nil
+	}
+	t.writeSpan(cells)
+	return t.err
+}
+
 // Close writes what is held and flushes.
 func (t *TableStream) Close() error {
 	if t.widths == nil && (len(t.held) > 0 || t.hold == 0) {
@@ -123,7 +142,10 @@ func (t *TableStream) layout() {
 	for i, c := range t.cols {
 		w[i] = max(textWidth(c.Header), c.Width)
 	}
-	for _, r := range t.held {
+	for k, r := range t.held {
+		if len(t.spans) > 0 && t.spans[0] == k {
+			continue
+		}
 		for i, c := range r {
 			w[i] = max(w[i], textWidth(c))
 		}
@@ -139,10 +161,32 @@ func (t *TableStream) layout() {
 		}
 		t.writeLine(hs, true)
 	}
-	for _, r := range t.held {
+	for k, r := range t.held {
+		if len(t.spans) > 0 && t.spans[0] == k {
+			t.spans = t.spans[1:]
+			t.writeSpan(r)
+			continue
+		}
 		t.write(r)
 	}
 	t.held = nil
+}
+
+// writeSpan writes a span row: its one cell from its column on.
+func (t *TableStream) writeSpan(cells []string) {
+	b := t.line[:0]
+	for i, c := range cells {
+		if c != "" {
+			b = append(b, c...)
+			break
+		}
+		b = appendPad(b, t.widths[i]+2)
+	}
+	b = append(b, '\n')
+	t.line = b
+	if t.err == nil {
+		_, t.err = t.w.Write(b)
+	}
 }
 
 // minFlex is the least width the flex column is squeezed to.

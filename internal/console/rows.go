@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -74,9 +75,20 @@ type describer struct {
 // maxRemembered bounds the calls :tail remembers.
 const maxRemembered = 1024
 
-func newDescriber(ctx context.Context, line CallLine, paired bool, tool string) *describer {
-	return &describer{ctx: ctx, line: line, paired: paired, tool: tool, lines: map[string]string{}, loc: time.Local}
+func newDescriber(ctx context.Context, e Env, paired bool, tool string) *describer {
+	loc := e.Location
+	if loc == nil {
+		loc = time.Local
+	}
+	line := e.CallLine
+	if line == nil {
+		line = func(context.Context, string, json.RawMessage) (string, bool, error) { return "", false, errNoLine }
+	}
+	return &describer{ctx: ctx, line: line, paired: paired, tool: tool, lines: map[string]string{}, loc: loc}
 }
+
+// errNoLine: no way to write a call as a command line was given.
+var errNoLine = errors.New("no command line")
 
 // rows appends the rows of ev to out.
 func (d *describer) rows(out []Row, ev *catalog.Event) []Row {

@@ -69,7 +69,7 @@ func Tail(ctx context.Context, e Env, id string, o TailOptions) error {
 	if giveUp <= 0 {
 		giveUp = 30
 	}
-	t := &tailer{e: e, o: o, d: newDescriber(ctx, e.CallLine, false, "")}
+	t := &tailer{e: e, o: o, d: newDescriber(ctx, e, false, "")}
 	if !o.JSON {
 		t.tw = newTimeline(e.Out, e.Opts, 0, e.Opts.TTY, t.d)
 	}

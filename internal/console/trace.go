@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/generated"
@@ -21,6 +22,8 @@ type Env struct {
 	Note func(string)
 	// CallLine writes a call as the agsh command line its input maps to.
 	CallLine CallLine
+	// Location is the time zone times show in (nil: the local one).
+	Location *time.Location
 }
 
 func (e Env) note(s string) {
@@ -62,7 +65,7 @@ func Trace(ctx context.Context, e Env, id string, o TraceOptions) error {
 	if o.JSON {
 		return traceJSON(ctx, e, id, o)
 	}
-	d := newDescriber(ctx, e.CallLine, true, o.Tool)
+	d := newDescriber(ctx, e, true, o.Tool)
 	tw := newTimeline(e.Out, e.Opts, layoutRows, true, d)
 	var sink rowSink = tw
 	var ring *rowRing
@@ -139,7 +142,7 @@ func (tw *timeline) row(r Row) error { return tw.write(r, false) }
 // write writes a row (and the date row before it), flushed when live.
 func (tw *timeline) write(r Row, live bool) error {
 	if dr, ok := tw.d.dateRow(&r); ok {
-		if err := tw.t.Row(false, dr.cells()...); err != nil {
+		if err := tw.t.Span(1, dr.Time); err != nil {
 			return err
 		}
 	}
