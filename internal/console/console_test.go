@@ -169,7 +169,7 @@ func TestTraceFilters(t *testing.T) {
 		{TraceOptions{Type: "approval"}, []string{"9 APPROVAL?", "10 denied"}},
 		{TraceOptions{Type: "turn.started"}, []string{"0 turn started", "8 turn started"}},
 		{TraceOptions{Tool: "read"}, []string{"1 call ok"}},
-		{TraceOptions{Tool: "grep", Type: "actions"}, []string{"1 call ERROR"}}, // paired with a result of another type
+		{TraceOptions{Tool: "grep", Type: "actions"}, []string{"1 call ERROR"}},      // paired with a result of another type
 		{TraceOptions{Type: "action.result"}, []string{"2 call ok", "3 call ERROR"}}, // without their calls' rows
 		{TraceOptions{Last: 2}, []string{"11 vendor.thing", "12 turn FAILED"}},
 		{TraceOptions{Type: "turn", Last: 1}, []string{"12 turn FAILED"}},
@@ -387,7 +387,9 @@ func TestTailDetach(t *testing.T) {
 	var b lockedBuffer
 	var notes []string
 	done := make(chan error, 1)
-	go func() { done <- Tail(ctx, env(c, &b, render.Options{TTY: true, Width: 80}, &notes), "ses_1", TailOptions{Live: true}) }()
+	go func() {
+		done <- Tail(ctx, env(c, &b, render.Options{TTY: true, Width: 80}, &notes), "ses_1", TailOptions{Live: true})
+	}()
 	for !strings.Contains(b.String(), "tick") {
 		time.Sleep(time.Millisecond)
 	}
