@@ -100,15 +100,14 @@ func Tail(ctx context.Context, e Env, id string, o TailOptions) error {
 	}
 	failures := 0
 	for {
-		n := t.count
 		err := e.Client.Follow(ctx, id, last+1, func(ev *catalog.Event) error {
+			if failures > 0 {
+				e.note("reconnected; events from " + strconv.FormatInt(ev.Index, 10) + " on")
+				failures = 0
+			}
 			last = ev.Index
 			return t.show(ev)
 		}, e.note)
-		if t.count > n && failures > 0 {
-			e.note("reconnected; events from " + strconv.FormatInt(last+1-int64(t.count-n), 10) + " on")
-			failures = 0
-		}
 		switch {
 		case err == errEnd:
 			return t.end(ctx, nil)
