@@ -40,8 +40,10 @@ type TableStream struct {
 	widths []int // set once laid out
 	spans  []int // the held rows that are spans
 	header bool
-	line   []byte
-	err    error
+	// scratch holds a row's cells once the table is laid out.
+	scratch []string
+	line    []byte
+	err     error
 }
 
 // NewTableStream starts a table on w with the columns cols. hold is how many
@@ -58,8 +60,17 @@ func (t *TableStream) Row(flush bool, cells ...string) error {
 	if t.err != nil {
 		return t.err
 	}
-	clean := make([]string, len(t.cols))
+	var clean []string
+	if t.widths == nil {
+		clean = make([]string, len(t.cols)) // held: kept
+	} else {
+		if len(t.scratch) < len(t.cols) {
+			t.scratch = make([]string, len(t.cols))
+		}
+		clean = t.scratch[:len(t.cols)]
+	}
 	for i := range clean {
+		clean[i] = ""
 		if i < len(cells) {
 			clean[i] = t.cell(cells[i])
 		}

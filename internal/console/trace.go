@@ -147,7 +147,7 @@ func (tw *timeline) write(r Row, live bool) error {
 		}
 	}
 	tw.count++
-	return tw.t.Row(live, r.cells()...)
+	return tw.t.Row(live, r.fill(&tw.cells)...)
 }
 
 func (tw *timeline) close() error { return tw.t.Close() }
@@ -288,7 +288,6 @@ type jsonArray struct {
 	n    int
 	buf  []byte
 	err  error
-	open bool
 }
 
 func newJSONArray(w io.Writer, tty bool) *jsonArray { return &jsonArray{w: w, tty: tty} }
