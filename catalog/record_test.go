@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -158,16 +159,15 @@ func TestRecordEventBound(t *testing.T) {
 // endlessX writes one line that never ends (or ends past the skip bound).
 type endlessX struct{ n int64 }
 
+var xs = bytes.Repeat([]byte("x"), 64<<10)
+
 func (e *endlessX) Read(p []byte) (int, error) {
 	if e.n <= 0 {
 		return 0, io.EOF
 	}
-	n := min(int64(len(p)), e.n)
-	for i := range p[:n] {
-		p[i] = 'x'
-	}
-	e.n -= n
-	return int(n), nil
+	n := copy(p[:min(int64(len(p)), e.n)], xs)
+	e.n -= int64(n)
+	return n, nil
 }
 
 func TestRecordEndlessLine(t *testing.T) {
@@ -176,6 +176,7 @@ func TestRecordEndlessLine(t *testing.T) {
 		_, _ = io.WriteString(w, `{"index":0,"type":"a"}`+"\n"+`{"index":1,"type":"huge","data":"`)
 		_, _ = io.Copy(w, &endlessX{n: maxSkipBytes + 1<<20})
 	})
+	c.opts.HeaderTimeout = time.Minute // no pause: the line is endless, not slow
 	var n int
 	err := c.Record(ctxT(t), "ses_1", func(*Event) error { n++; return nil }, nil)
 	wantError(t, err, CodeBadResponse, ExitUnreachable,

@@ -432,3 +432,41 @@ func TestConsoleInTmux(t *testing.T) {
 	s.waitFor("a file.txt")
 	t.Logf("screen:\n%s", s.screen())
 }
+
+// The model's input is untrusted: a bidi control (or an '@' string) is never
+// written as a flag; the whole input goes to --input-json, escaped, the same
+// JSON value. Until this agsh takes --input-json, a note says so.
+func TestConsoleReplayHostileInput(t *testing.T) {
+	t.Parallel()
+	srv, _ := startRepoDeployment(t, consoleTree)
+	target := srv.AgentURL("executor")
+	id := createSession(t, target, `call report_change_succeeded {"summary": "fine \u202e gnp.exe it's @x"}`)
+	waitState(t, target, id, "waiting_approval")
+	call := parkedCall(t, target, id)
+	cmd := agshCommand("--target", target, ":replay", call)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	want := `report_change_succeeded --input-json '{"summary":"fine \u202e gnp.exe it\u0027s @x"}'` + "\n"
+	if stdout.String() != want {
+		t.Errorf("stdout %q, want %q", stdout.String(), want)
+	}
+	if _, ok := generated.LookupGlobal(generated.InputJSONOption); !ok &&
+		!strings.Contains(stderr.String(), "this agsh version does not take --input-json yet") {
+		t.Errorf("no note on stderr:\n%s", stderr.String())
+	}
+	// With --output json: the call, its input as recorded, and the line.
+	cmd = agshCommand("--target", target, ":replay", call, "--output", "json")
+	out, err := cmd.Output()
+	var doc struct {
+		CallID, Tool, Line string
+		Input              json.RawMessage
+		InputJSON          bool `json:"inputJson"`
+	}
+	if err != nil || json.Unmarshal(out, &doc) != nil || doc.CallID != call || !doc.InputJSON || doc.Line+"\n" != want ||
+		!generated.EqualJSON(doc.Input, []byte(`{"summary":"fine \u202e gnp.exe it's @x"}`)) {
+		t.Errorf("--output json: %v %s", err, out)
+	}
+}

@@ -173,8 +173,8 @@ func BenchmarkTailThroughput(b *testing.B) {
 // A trace of a million events streams through: its heap stays flat (not
 // under -race, whose memory is not agsh's).
 func TestTraceMillionFlat(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a million events")
+	if testing.Short() || raceEnabled {
+		t.Skip("a million events (and the race detector's memory is not agsh's)")
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeSynthetic(w, 1_000_000) // made as it is sent: the test holds nothing

@@ -283,11 +283,11 @@ func traceJSON(ctx context.Context, e Env, id string, o TraceOptions) error {
 
 // jsonArray writes JSON texts as the elements of one array.
 type jsonArray struct {
-	w    io.Writer
-	tty  bool
-	n    int
-	buf  []byte
-	err  error
+	w   io.Writer
+	tty bool
+	n   int
+	buf []byte
+	err error
 }
 
 func newJSONArray(w io.Writer, tty bool) *jsonArray { return &jsonArray{w: w, tty: tty} }
