@@ -237,7 +237,11 @@ func (m *MetaCommand) usagePage() string {
 		if op.Session {
 			b.WriteString("\nThe session is a session id, a continuation token, or a traceUrl or playgroundUrl\n" +
 				"pasted whole (agsh takes the id from it and sends nothing there); without one, the\n" +
-				"bound session. --output json prints the events as received.\n")
+				"bound session.")
+			if m.Writes {
+				b.WriteString(" --output json prints the events as received.")
+			}
+			b.WriteString("\n")
 			break
 		}
 	}

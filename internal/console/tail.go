@@ -216,11 +216,16 @@ func (t *tailer) end(ctx context.Context, err error) error {
 	return err
 }
 
+// liveIDWidth is the ID column of a live table: a whole call id of the
+// development deployment (call_ and 16 hex digits), cut to shortID when
+// the terminal is too narrow for it.
+const liveIDWidth = 21
+
 // liveColumns are the columns of a live table, with the widths it starts
 // with (it holds no rows to lay itself out).
 func liveColumns() []render.Column {
 	return []render.Column{
 		{Header: "#", Right: true, Width: 4}, {Header: "TIME", Width: 8}, {Header: "EVENT", Width: 12},
-		{Header: "TOOK", Right: true, Width: 6}, {Header: "ID", Short: shortID, Width: shortID}, {Header: "WHAT", Flex: true},
+		{Header: "TOOK", Right: true, Width: 6}, {Header: "ID", Short: shortID, Width: liveIDWidth}, {Header: "WHAT", Flex: true, Width: 40},
 	}
 }
