@@ -135,7 +135,18 @@ func (r *eventReader) deliver(raw []byte, where place) error {
 	}
 	r.last = ev.Index
 	r.count++
+	ev.More = r.more()
 	return r.each(ev)
+}
+
+// more reports whether a whole line (the next event) has arrived already.
+func (r *eventReader) more() bool {
+	n := r.br.Buffered()
+	if n == 0 {
+		return false
+	}
+	p, _ := r.br.Peek(n)
+	return bytes.IndexByte(p, '\n') >= 0
 }
 
 // oversized notes an event skipped for its size, named from its first

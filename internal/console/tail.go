@@ -1,6 +1,7 @@
 package console
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"strconv"
@@ -156,6 +157,7 @@ func transient(err error) bool {
 // tailer writes the events of a tail.
 type tailer struct {
 	e           Env
+	out         *bufio.Writer // --output json
 	o           TailOptions
 	d           *describer
 	tw          *timeline
@@ -168,20 +170,30 @@ type tailer struct {
 // waits for.
 func (t *tailer) show(ev *catalog.Event) error {
 	t.count++
+	// Each event is written as it comes; the flush waits while more of a
+	// replay is already here (ev.More).
+	flush := !ev.More
 	if t.o.JSON {
 		raw := ev.Raw
 		if t.e.Opts.TTY {
 			raw = generated.EscapeJSON(raw, false)
 		}
-		line := make([]byte, 0, len(raw)+1)
-		line = append(append(line, raw...), '\n')
-		if _, err := t.e.Out.Write(line); err != nil {
+		if t.out == nil {
+			t.out = bufio.NewWriterSize(t.e.Out, 32<<10)
+		}
+		_, _ = t.out.Write(raw)
+		if err := t.out.WriteByte('\n'); err != nil {
 			return err
+		}
+		if flush {
+			if err := t.out.Flush(); err != nil {
+				return err
+			}
 		}
 	} else {
 		t.rows = t.d.rows(t.rows[:0], ev)
-		for _, r := range t.rows {
-			if err := t.tw.write(r, true); err != nil {
+		for i, r := range t.rows {
+			if err := t.tw.write(r, flush && i == len(t.rows)-1); err != nil {
 				return err
 			}
 		}
@@ -205,6 +217,11 @@ func (t *tailer) ends(ev *catalog.Event) bool {
 
 // end finishes the output and turns an interruption into Detached.
 func (t *tailer) end(ctx context.Context, err error) error {
+	if t.out != nil {
+		if ferr := t.out.Flush(); err == nil {
+			err = ferr
+		}
+	}
 	if t.tw != nil {
 		if cerr := t.tw.close(); err == nil {
 			err = cerr
