@@ -243,9 +243,12 @@ func members(data []byte, member func(key string, v []byte)) {
 func (r *eventReader) readLines() error {
 	for line := int64(1); ; line++ {
 		text, size, over, err := r.readLine()
-		if over && err != errEndlessLine {
+		switch {
+		case over && err == errEndlessLine:
+			// No note: the read stops with its error.
+		case over:
 			r.oversized(text, size, place{true, line})
-		} else if len(text) > 0 {
+		case len(text) > 0:
 			if derr := r.deliver(text, place{true, line}); derr != nil {
 				return derr
 			}

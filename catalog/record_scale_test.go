@@ -185,6 +185,9 @@ func TestRecordHugeEventsFlat(t *testing.T) {
 			!strings.HasPrefix(notes[0], `event 1 (type "huge") is 10737418`)) {
 			t.Errorf("%s: events %q, notes %q, %v", tt.name, got, notes, err)
 		}
+		if len(notes) != tt.notes {
+			t.Errorf("%s: notes %q", tt.name, notes)
+		}
 		if tt.line < 0 && !strings.Contains(fmt.Sprint(err), "has a line of more than 256 MiB without a line break") {
 			t.Errorf("%s: %v", tt.name, err)
 		}
