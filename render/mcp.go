@@ -31,7 +31,8 @@ func isMCPResult(n *node) bool {
 }
 
 // hasNonText reports whether some content part of an MCP result is not
-// text: the result is kept whole (render.md step 1).
+// text: the result is kept whole (step 1 of
+// docs/rendering.md#the-value-to-render).
 func hasNonText(n *node) bool {
 	for _, part := range n.Field("content").Vals {
 		if part.Field("type").Str() != "text" {
