@@ -11,7 +11,7 @@ const (
 	vNumber               // JSON number syntax, sent as written
 	vBoolean              // valueless flag
 	vEnum                 // one of listed values, compared as text
-	vUnion                // union of scalars: typed by the text (mapping.md#values)
+	vUnion                // union of scalars: typed by the text (docs/mapping.md#unions-of-scalars)
 	vJSON                 // parsed as JSON
 	vObject               // object with declared properties: flattened
 	vArray                // array: one element per occurrence

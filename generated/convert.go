@@ -55,7 +55,7 @@ func (s *valueSpec) convert(text string) (any, bool) {
 	return nil, false
 }
 
-// convertUnion reads the text of a union of scalars (mapping.md#values):
+// convertUnion reads the text of a union of scalars (docs/mapping.md#unions-of-scalars):
 // null, true, false and a JSON number are sent typed when a branch takes
 // that value (an integer branch only a whole number within int64); a
 // JSON-quoted string is always that string; any other text is the string

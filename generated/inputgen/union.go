@@ -54,7 +54,7 @@ func (g *gen) scalarUnion(v *view, inherit []string) (null, ok bool) {
 
 // unionValue generates a value for a multi-branch anyOf/oneOf: the value
 // of one branch, as that branch generates it (a union of scalars sends
-// every value typed, mapping.md#values), or now and then null when a union
+// every value typed, docs/mapping.md#unions-of-scalars), or now and then null when a union
 // of scalars takes null. null says the enclosing schema takes null.
 func (g *gen) unionValue(bs []any, inherit []string, flat, null bool) (any, error) {
 	scalar := true
