@@ -174,7 +174,7 @@ func splitCodeLines(doc ast.Node, src []byte, width int) []byte {
 			room := max(width-codeMargin-textWidth(string(prefix)), 20)
 			line := string(bytes.TrimRight(src[seg.Start:seg.Stop], "\r\n"))
 			// Cut at spaces only: a word is never broken across lines.
-			for off := 0; textWidth(line) > room; {
+			for off := 0; ; {
 				i := wordCut(line, room)
 				if i <= 0 || i >= len(line) {
 					break

@@ -139,7 +139,9 @@ func appendValueLines(lines []string, lead, cont, text string, width int) []stri
 			return
 		}
 		room := width - textWidth(first)
-		for textWidth(l) > room {
+		for {
+			// wordCut looks only as far as the cut: a long value costs
+			// its length, not its length times its lines.
 			i := wordCut(l, room)
 			if i <= 0 || i >= len(l) {
 				break

@@ -95,8 +95,9 @@ func wrapLine(s string, width, first, next int) []string {
 
 // wordCut is where a line wider than room cells breaks without breaking a
 // word: just after the last space that leaves at most room cells before
-// it, else after the first space past room; -1 when the line has no space
-// to break at (past its leading spaces).
+// it, else after the first space past room; -1 when the line fits, or has
+// no space to break at (past its leading spaces). It reads the line only
+// as far as the cut.
 func wordCut(s string, room int) int {
 	lead := len(s) - len(strings.TrimLeft(s, " "))
 	cond := widthCond()

@@ -38,10 +38,15 @@ var npxServers = map[string]string{
 // readOnlyHint false is stated; an indented template with margin lines is
 // de-indented and no word is cut; a tool's own "Error:" is not doubled; long
 // values wrap; annotations stay in --output json; a tool-reported error is
-// marked in JSON.
+// marked in JSON. It also skips under -race: the servers are outside
+// programs, and seven of them under the race detector cost make test a
+// minute.
 func TestNPXServers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the npx servers")
+	}
+	if raceEnabled {
+		t.Skip("-race: run go test -run TestNPXServers ./internal/cli without -race for the npx servers")
 	}
 	if _, err := exec.LookPath("npx"); err != nil {
 		t.Skip("npx is not installed; skipping the optional npx MCP servers test")
