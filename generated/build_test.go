@@ -87,7 +87,7 @@ var shapeTests = []struct {
 	{"nullable", `{"properties":{"a":{"type":["string","null"]},"b":{"anyOf":[{"type":"integer"},{"type":"null"}]},"c":{"oneOf":[{"type":"null"},{"type":"boolean"}]},"d":{"type":["object","null"],"properties":{"x":{"type":"string"}}},"e":{"anyOf":[{"type":"object","properties":{"y":{"type":"number"}}},{"type":"null"}]}}}`, BuildOptions{},
 		"--a string <string> a\n--b integer <integer> b\n--c boolean c\n--d-x string <string> d.x\n--e-y number <number> e.y"},
 	{"scalar unions", `{"properties":{"a":{"type":["boolean","string"]},"b":{"oneOf":[{"type":"integer"},{"type":"string"}]},"c":{"anyOf":[{"const":"latest"},{"type":"string","pattern":"^x$"}]},"d":{"type":["integer","number","null"]}}}`, BuildOptions{},
-		"--a union <value> a\n--b union <value> b\n--c union <value> c\n--d union <value> d"},
+		"--a union <boolean|string> a\n--b union <integer|string> b\n--c union <latest|string> c\n--d union <integer|number|null> d"},
 	{"unions with structures", `{"properties":{"a":{"anyOf":[{"type":"object"},{"type":"string"}]},"b":{"type":["array","integer"]},"c":{},"d":true,"e":{"type":"null"}}}`, BuildOptions{},
 		"--a json <json> a\n--b json <json> b\n--c json <json> c\n--d json <json> d\n--e json <json> e"},
 	{"ref defs", `{"$defs":{"Name":{"type":"string","description":"a name"}},"properties":{"n":{"$ref":"#/$defs/Name"}}}`, BuildOptions{},

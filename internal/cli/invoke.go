@@ -168,10 +168,11 @@ func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
 func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error) {
 	if msg, isWrapper := render.ErrorMessage(v); isError || isWrapper {
 		if r.format.IsData() && r.last {
-			_ = r.format.Data.Value(r.stdout, v)
+			// Marked as an error, so a script tells it from data.
+			_ = r.format.Data.Value(r.stdout, render.ErrorValue(v))
 			return outcome{status: exitcode.ToolError, rendered: true}, nil
 		}
-		if !isWrapper {
+		if isError {
 			msg = render.ErrorText(v)
 		}
 		render.WriteError(r.stderr, a.safeErr(msg), a.errOpts())

@@ -17,7 +17,7 @@ import (
 // declares) only when the detail declares no effect, and may return nil.
 func HelpPage(cmd *Command, info func() *catalog.Info) render.HelpPage {
 	page := helpPage(cmd)
-	if cmd.Detail.Effect != "" || readOnlyHint(cmd.Detail) {
+	if cmd.Detail.Effect != "" || readOnlyDeclared(cmd.Detail) {
 		return page
 	}
 	if in := info(); in != nil {
@@ -64,10 +64,13 @@ func helpPage(cmd *Command) render.HelpPage {
 	for _, sh := range cmd.Curated.Shorthands() {
 		p.Options = append(p.Options, render.HelpItem{Term: sh.Term, Description: sh.Description})
 	}
-	if d.Effect != "" {
+	switch {
+	case d.Effect != "":
 		p.Notes = append(p.Notes, effectNote(d.Effect))
-	} else if readOnlyHint(d) {
+	case readOnlyHint(d):
 		p.Notes = append(p.Notes, effectNote("read"))
+	case readOnlyDeclared(d):
+		p.Notes = append(p.Notes, "Effect: write (readOnlyHint: false).")
 	}
 	if a := d.Annotations; a != nil {
 		idem := a.IdempotentHint
@@ -102,10 +105,16 @@ func helpPage(cmd *Command) render.HelpPage {
 }
 
 // readOnlyHint: an MCP tool annotated readOnlyHint: true counts as effect
-// read (docs/wire.md#the-tool-detail). false is no declaration: the Go SDK's
-// servers write it for every annotated tool, so it says nothing about writes.
+// read (docs/wire.md#the-tool-detail).
 func readOnlyHint(d *catalog.ToolDetail) bool {
 	return d.Annotations != nil && d.Annotations.ReadOnlyHint != nil && *d.Annotations.ReadOnlyHint
+}
+
+// readOnlyDeclared: the tool's MCP annotations state readOnlyHint, true or
+// false; help states either (false as "Effect: write (readOnlyHint:
+// false).").
+func readOnlyDeclared(d *catalog.ToolDetail) bool {
+	return d.Annotations != nil && d.Annotations.ReadOnlyHint != nil
 }
 
 func effectNote(effect string) string {
@@ -132,7 +141,12 @@ func OptionItem(f *generated.Flag) render.HelpItem {
 	for _, c := range f.Constraints {
 		cs = append(cs, render.Constraint{Keyword: c.Keyword, Value: c.Value})
 	}
-	item.Facts = render.FactsLine(f.Required, f.Default, f.Enum, f.Format, cs...)
+	item.Facts = render.FactsLine(f.Required && !f.Boolean(), f.Default, f.Enum, f.Format, cs...)
+	if f.Required && f.Boolean() {
+		// A required valueless flag: say how to send false.
+		req := fmt.Sprintf("Required: %s sends true, %s=false sends false.", f.Name, f.Name)
+		item.Facts = strings.TrimSpace(req + " " + item.Facts)
+	}
 	return item
 }
 
