@@ -352,3 +352,42 @@ func TestEqualJSON(t *testing.T) {
 		}
 	}
 }
+
+// The inverse of the scalar-union rule (docs/mapping.md#unions-of-scalars):
+// a string the union would read as another type is written JSON-quoted,
+// typed values as their text, and a null the union takes as null.
+func TestArgvScalarUnions(t *testing.T) {
+	t.Parallel()
+	c, err := generated.Build(json.RawMessage(`{"type":"object","properties":{
+		"v":{"type":["string","number","boolean","null"]},
+		"ref":{"type":["string","integer"]},
+		"maybe":{"type":["string","null"]},
+		"vals":{"type":"array","items":{"type":["string","number","boolean","null"]}}}}`), generated.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ input, line string }{
+		{`{"v":"41"}`, `tool --v='"41"'`},
+		{`{"v":41}`, `tool --v=41`},
+		{`{"v":1.50}`, `tool --v=1.50`},
+		{`{"v":true}`, `tool --v=true`},
+		{`{"v":"true"}`, `tool --v='"true"'`},
+		{`{"v":null}`, `tool --v=null`},
+		{`{"v":"null"}`, `tool --v='"null"'`},
+		{`{"v":"plain text"}`, `tool --v='plain text'`},
+		{`{"ref":"41"}`, `tool --ref='"41"'`},
+		{`{"ref":41}`, `tool --ref=41`},
+		{`{"maybe":"null"}`, `tool --maybe=null`},
+		{`{"maybe":null}`, `tool --input-json '{"maybe":null}'`},
+		{`{"vals":[41,"41",null,"x",false]}`, `tool --vals=41 --vals='"41"' --vals=null --vals=x --vals=false`},
+	} {
+		words, inJSON, err := c.Argv(json.RawMessage(tt.input))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line := generated.Line("tool", words); line != tt.line {
+			t.Errorf("%s:\n got %s\nwant %s", tt.input, line, tt.line)
+		}
+		checkSends(t, c, tt.input, generated.Line("tool", words), inJSON)
+	}
+}
