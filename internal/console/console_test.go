@@ -82,7 +82,7 @@ func recordServer(t *testing.T, lines []string, stream http.HandlerFunc) *catalo
 		}
 	}))
 	t.Cleanup(srv.Close)
-	c, err := catalog.New(srv.URL+"/a", catalog.Options{HeaderTimeout: time.Minute} // a loaded machine may pause the server)
+	c, err := catalog.New(srv.URL+"/a", catalog.Options{HeaderTimeout: time.Minute}) // a loaded machine may pause the server
 	if err != nil {
 		t.Fatal(err)
 	}
