@@ -285,6 +285,9 @@ func (c *Client) statusError(ctx context.Context, r *request, resp *http.Respons
 		return c.interrupted(ctx, r, true)
 	}
 	if env, ok := parseEnvelope(raw); ok {
+		if resp.StatusCode == http.StatusNotFound && r.records && env.Error == codeRouteNotFound {
+			return c.noRecords(r)
+		}
 		if resp.StatusCode == http.StatusNotFound && r.probe && env.Error == codeRouteNotFound {
 			// The host answers, but no route of an agent is there: the
 			// target's path names no agent (e.g. …/executor/v1).
@@ -301,6 +304,8 @@ func (c *Client) statusError(ctx context.Context, r *request, resp *http.Respons
 				SettingContinuationToken.mark()})
 	case status == http.StatusNotFound && r.probe:
 		return c.notAnAgent(ctx)
+	case status == http.StatusNotFound && r.records:
+		return c.noRecords(r)
 	case status == http.StatusUnauthorized:
 		return c.remote(r, status, envelopeFields{Error: CodeUnauthorized})
 	case status == http.StatusForbidden:
@@ -315,6 +320,13 @@ func (c *Client) statusError(ctx context.Context, r *request, resp *http.Respons
 		Exit: exitForStatus(status),
 		Message: fmt.Sprintf("deployment answered %s with %s (%s): %s",
 			r.route(), statusLine(resp), contentType(resp), snippet(raw, c.opts.BearerToken))})
+}
+
+// noRecords is the error of a deployment without a record route.
+func (c *Client) noRecords(r *request) *Error {
+	return c.fail(&Error{ErrCode: CodeNoRecords, Status: http.StatusNotFound, Route: r.route(),
+		Message: "this deployment does not expose session records (" + r.route() +
+			" answered 404)"})
 }
 
 // remote is the *Error of an envelope refusal.

@@ -21,7 +21,15 @@ const (
 	pathTools    = "/v1/tools"    // GET: the listing; GET/POST + "/{name}": detail, invoke
 	pathSessions = "/v1/sessions" // GET: the caller's sessions [shape assumed]
 	pathAgents   = "/v1/agents"   // GET on the host root: mounted agents [shape assumed]
+	// pathSession + "/{id}" + a suffix: a session's record routes
+	// (docs/wire.md#session-records-and-console-routes).
+	pathSession  = "/v1/session"
+	suffixEvents = "/events" // GET: the whole record, {"ok":true,"events":[…]} or NDJSON [route stated, shape assumed]
+	suffixStream = "/stream" // GET ?startIndex=N: NDJSON, replay then live [observed]
 )
+
+// queryStartIndex is the stream's first index [observed].
+const queryStartIndex = "startIndex"
 
 // Query fields carrying a session binding on GET routes. The seed says the
 // listing takes the invocation's binding; the field names are the
@@ -47,6 +55,12 @@ const (
 	// CodeNoSessionsRoute is agsh's code for a deployment that has no
 	// GET /v1/sessions route, so the default binding cannot work (exit 5).
 	CodeNoSessionsRoute = "no_sessions_route"
+	// CodeNoRecords is agsh's code for a deployment that answers 404 (not
+	// the envelope, or not_found) on a record route (exit 3).
+	CodeNoRecords = "no_session_records"
+	// CodeNoSession is agsh's code for a console command without a session
+	// to read: none given, and the run is unbound (exit 3).
+	CodeNoSession = "no_session"
 )
 
 // Exit statuses of cli.md's table (agsh's one table: exitcode).
@@ -67,7 +81,8 @@ func exitForCode(code string) (int, bool) {
 	case CodeUsage, CodeNoTarget, CodeNotAnAgent, CodeUnknownTool:
 		return ExitUsage, true
 	case CodeInvalidInput, CodeSessionBusy, CodeUnknownSession, CodeWorkspaceUnavailable,
-		CodeAgentTool, CodeInvalidContinuationToken, CodeConflictingBinding, CodeUnknownDeployment:
+		CodeAgentTool, CodeInvalidContinuationToken, CodeConflictingBinding, CodeUnknownDeployment,
+		CodeNoRecords, CodeNoSession:
 		return ExitRefused, true
 	case CodeUnauthorized, CodeForbidden, CodeNoCredential:
 		return ExitAuth, true
