@@ -137,6 +137,9 @@ func idAfterSegment(p string) (string, bool) {
 // found.
 type SessionChoice struct {
 	ID string
+	// Mode is the session's mode as listed ("task", "chat"; "" when the
+	// listing was not read or does not say).
+	Mode string
 	// Latest: no session was given or bound; the latest was taken.
 	Latest bool
 	// Note, when set, is a line for standard error (a pasted URL of
@@ -164,23 +167,36 @@ func (c *Client) ResolveSession(ctx context.Context, op SessionOperand) (Session
 	if err != nil {
 		return SessionChoice{}, err
 	}
-	return SessionChoice{ID: sessionNamed(ss, op.Text)}, nil
+	id, mode := sessionNamed(ss, op.Text)
+	return SessionChoice{ID: id, Mode: mode}, nil
 }
 
-// sessionNamed is the id of the session s names in the listing: its id, or
-// the id of the session whose continuation token it is; s itself when none.
-func sessionNamed(ss []Session, s string) string {
+// sessionNamed is the id of the session s names in the listing (its id, or
+// the id of the session whose continuation token it is) and its mode; s
+// itself when none.
+func sessionNamed(ss []Session, s string) (id, mode string) {
 	for _, x := range ss {
 		if x.SessionID == s {
-			return s
+			return s, x.Mode
 		}
 	}
 	for _, x := range ss {
 		if x.ContinuationToken == s && x.SessionID != "" {
-			return x.SessionID
+			return x.SessionID, x.Mode
 		}
 	}
-	return s
+	return s, ""
+}
+
+// SessionMode is the mode GET /v1/sessions lists for session id ("" when
+// it does not say, or cannot be read).
+func (c *Client) SessionMode(ctx context.Context, id string) string {
+	ss, err := c.Sessions(ctx)
+	if err != nil {
+		return ""
+	}
+	_, mode := sessionNamed(ss, id)
+	return mode
 }
 
 // BoundSession is the session a console command without an operand reads:
@@ -204,7 +220,7 @@ func (c *Client) BoundSession(ctx context.Context, b Binding) (SessionChoice, er
 			Message: "no session to read: the deployment lists none; pass a session id"})
 	}
 	if s.SessionID == "" {
-		return SessionChoice{ID: s.ContinuationToken, Latest: true}, nil
+		return SessionChoice{ID: s.ContinuationToken, Latest: true, Mode: s.Mode}, nil
 	}
-	return SessionChoice{ID: s.SessionID, Latest: true}, nil
+	return SessionChoice{ID: s.SessionID, Latest: true, Mode: s.Mode}, nil
 }

@@ -115,7 +115,11 @@ func hasHazard(s string) bool {
 // Hazard character in a string (and invalid UTF-8, as U+FFFD) and every
 // single quote is written as a \u escape, everything else as received:
 // the same JSON value, numbers as written.
-func SafeInputJSON(compact []byte) []byte {
+func SafeInputJSON(compact []byte) []byte { return EscapeJSON(compact, true) }
+
+// EscapeJSON is SafeInputJSON for any JSON text (white space kept), with
+// single quotes kept unless quotes is set: JSON for a terminal.
+func EscapeJSON(compact []byte, quotes bool) []byte {
 	out := make([]byte, 0, len(compact)+16)
 	in := false
 	for i := 0; i < len(compact); i++ {
@@ -135,7 +139,7 @@ func SafeInputJSON(compact []byte) []byte {
 		case c == '"':
 			in = false
 			out = append(out, c)
-		case c == '\'':
+		case c == '\'' && quotes:
 			out = append(out, `\u0027`...)
 		case c >= 0x20 && c < 0x7f:
 			out = append(out, c)

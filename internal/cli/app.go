@@ -36,6 +36,10 @@ type app struct {
 	spinOut io.Writer            // standard error's terminal, for the spinner and the write guard's question (not held by the pager)
 	term    *repl.Terminal       // the running REPL's terminal, which a question is asked through; nil outside the REPL
 	late    []command.LateOption // connection options after the command name
+
+	// putLine, in the REPL, puts a line on the editor for the next input
+	// (:replay); nil elsewhere.
+	putLine func(string)
 }
 
 func newApp(ios *iostreams.IOStreams, e Env, g command.Globals) *app {

@@ -47,6 +47,10 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		err    error
 	)
 	if a.ios.OutTTY {
+		// :replay puts its line on the editor.
+		lp := &linePutter{Runner: cfg.Runner}
+		cfg.Runner, a.putLine = lp, lp.put
+		defer func() { a.putLine = nil }()
 		// The background query runs with Bubble Tea's hold released.
 		cfg.Terminal = &repl.Terminal{}
 		a.bg.Exclusive = cfg.Terminal.Exclusive
@@ -59,4 +63,20 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		return a.report(ctx, a.errOut, err)
 	}
 	return status
+}
+
+// linePutter is the REPL's runner with the line a command put on the
+// editor (repl.LinePutter).
+type linePutter struct {
+	repl.Runner
+	next string
+}
+
+func (l *linePutter) put(s string) { l.next = s }
+
+// NextLine implements repl.LinePutter.
+func (l *linePutter) NextLine() string {
+	s := l.next
+	l.next = ""
+	return s
 }

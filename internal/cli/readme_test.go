@@ -343,23 +343,15 @@ func heredocLines(text string) []string {
 func checkReadmeInline(t *testing.T, readme, makefile, root, bin, home, target string) int {
 	t.Helper()
 	n := 0
-	// The prose outside code blocks and tables; the Layout section's agsh
-	// commands belong to changes it imagines (an alias not made), so they
-	// are not run.
+	// The prose outside code blocks and tables.
 	var prose strings.Builder
-	in, layout := false, false
+	in := false
 	for _, l := range strings.Split(readme, "\n") {
 		if strings.HasPrefix(l, "```") {
 			in = !in
 			continue
 		}
-		if !in && strings.HasPrefix(l, "## ") {
-			layout = strings.TrimSpace(l) == "## Layout"
-		}
 		if !in && !strings.HasPrefix(l, "|") {
-			if layout {
-				l = regexp.MustCompile("`agsh [^`]*`").ReplaceAllString(l, "")
-			}
 			prose.WriteString(l + "\n")
 		}
 	}
@@ -526,27 +518,5 @@ func TestDemoScript(t *testing.T) {
 	addr := check(stdout, stderr)
 	if !strings.Contains(stderr, "is taken") && addr != "127.0.0.1:39400" {
 		t.Errorf("with 127.0.0.1:39400 free the demo used %s:\n%s", addr, stderr)
-	}
-}
-
-// TestReadmeLinks: every relative link of the README leads to a file of the
-// repository (the specifications live outside it and are not linked).
-func TestReadmeLinks(t *testing.T) {
-	root := testcorpus.Root(t)
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range regexp.MustCompile(`\]\(([^)\s]+)\)`).FindAllStringSubmatch(string(readme), -1) {
-		link, _, _ := strings.Cut(m[1], "#")
-		if link == "" || strings.Contains(link, "://") || strings.HasPrefix(link, "mailto:") {
-			continue
-		}
-		p := filepath.Join(root, filepath.FromSlash(link))
-		if rel, err := filepath.Rel(root, p); err != nil || strings.HasPrefix(rel, "..") {
-			t.Errorf("README links %s, outside the repository", m[1])
-		} else if _, err := os.Stat(p); err != nil {
-			t.Errorf("README links %s, which the repository does not have", m[1])
-		}
 	}
 }

@@ -84,7 +84,10 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 	if err := a.connect(ctx); err != nil {
 		return a.report(ctx, a.errOut, command.WithShadowHint(a.late, err))
 	}
-	endPager := a.paged()
+	endPager := func() {}
+	if !metaLive(name) {
+		endPager = a.paged()
+	}
 	status := a.dispatch(ctx, name, args)
 	a.flush()
 	a.sessionLine()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
@@ -23,12 +24,20 @@ type MetaCommand struct {
 	Name string
 	// Usage is its synopsis (":sessions"), Summary its line in :help.
 	Usage, Summary string
+	// Operands and Flags are what its line takes (help, completion and the
+	// check read them); a row with either is checked by parseMetaArgs.
+	Operands []MetaOperand
+	Flags    []MetaFlag
 	// Check reads the words after the name (--output taken out) without
 	// calling the deployment: nil, or the usage error. A script is checked
-	// whole with it before anything runs.
+	// whole with it before anything runs. Nil: parseMetaArgs by the row.
 	Check func(args []string) error
 	// Run runs it.
 	Run func(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
+	// Writes: it writes its output as it goes (MetaRun.Out), rather than
+	// returning a value; Live: for as long as it is left to run, so no
+	// pager may hold its output.
+	Writes, Live bool
 }
 
 // MetaRun is what a meta command may use.
@@ -38,24 +47,55 @@ type MetaRun struct {
 	Bound catalog.Binding
 	// InShell: it runs in the shell (else one-shot).
 	InShell bool
+
+	// Out is where a command that Writes writes, rendered for OutOpts;
+	// Format is the line's output format.
+	Out     io.Writer
+	OutOpts render.Options
+	Format  render.Format
+	// Live: standard output is a terminal that shows it as it comes (a
+	// live command runs until Ctrl-C).
+	Live bool
+	// Note writes a note on standard error, made safe.
+	Note func(string)
+	// Tools is the catalog's listing; Command the live command of a tool
+	// (to write a call as a command line). Either may be nil.
+	Tools   func(ctx context.Context) ([]catalog.ToolEntry, error)
+	Command func(ctx context.Context, tool string) (*Command, error)
+	// PutLine, in the REPL, puts a line on the editor for the next input.
+	PutLine func(string)
 }
 
 // MetaResult is what a meta command produced: its value (rendered, or
 // passed on to the filters) and the notes for standard error after it.
+// Written: it wrote its output itself (there is no value).
 type MetaResult struct {
-	Value render.Value
-	Notes []string
+	Value   render.Value
+	Notes   []string
+	Written bool
 }
 
 // metas is the table of meta commands, in the order :help lists them.
-var metas = []MetaCommand{
+var metas = append(append([]MetaCommand{
 	{Name: MetaSessions, Usage: ":sessions", Summary: "the deployment's sessions, the bound one marked",
 		Check: noArguments(MetaSessions), Run: runSessions},
-	{Name: MetaHelp, Usage: ":help", Summary: "this list", Check: noArguments(MetaHelp)}, // Run: runHelp
-}
+}, consoleRows...),
+	MetaCommand{Name: MetaHelp, Usage: ":help", Summary: "this list", Check: noArguments(MetaHelp)}, // Run: runHelp
+)
 
 // The table refers to itself through :help.
-func init() { metas[len(metas)-1].Run = runHelp }
+func init() {
+	metas[len(metas)-1].Run = runHelp
+	for i := range metas {
+		if run := consoleRun(metas[i].Name); run != nil {
+			metas[i].Run = run
+		}
+	}
+}
+
+// MetaCommands are the rows of the meta table, in :help's order (read
+// only).
+func MetaCommands() []MetaCommand { return metas }
 
 // runHelp is :help.
 func runHelp(context.Context, *MetaRun, []string) (MetaResult, error) {
@@ -103,6 +143,10 @@ func CheckMeta(argv []string) error {
 		if _, err := ParseFormat(output); err != nil {
 			return err
 		}
+	}
+	if m.Check == nil {
+		_, err := parseMetaArgs(m, l.Args)
+		return err
 	}
 	return m.Check(l.Args)
 }
@@ -201,21 +245,23 @@ const metaHelpTail = `
 Pipelines: a | b, lists: a ; b, a && b, a || b. Quote with '…' or "…".
 `
 
-// RunMeta runs a meta command line (argv[0] is its name): its value, the
-// notes for standard error after it, and the --output the line gives (""
-// when none).
-func RunMeta(ctx context.Context, m *MetaRun, argv []string) (v render.Value, notes []string, output string, err error) {
+// RunMeta runs a meta command line (argv[0] is its name): what it
+// produced, and the --output the line gives ("" when none). m.Format is
+// the run's format; the line's --output replaces it.
+func RunMeta(ctx context.Context, m *MetaRun, argv []string) (res MetaResult, output string, err error) {
 	if err := CheckMeta(argv); err != nil {
-		return v, nil, "", err
+		return res, "", err
 	}
 	meta, _ := LookupMeta(argv[0])
 	l := ScanWords(argv[1:])
 	output, _ = l.Output()
-	res, err := meta.Run(ctx, m, l.Args)
+	run := *m
+	run.Format = LineFormat(output, m.Format)
+	res, err = meta.Run(ctx, &run, l.Args)
 	if err != nil {
-		return v, nil, "", err
+		return MetaResult{}, "", err
 	}
-	return res.Value, res.Notes, output, nil
+	return res, output, nil
 }
 
 // runSessions is :sessions.

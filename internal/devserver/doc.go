@@ -1,6 +1,6 @@
 // Package devserver is agsh's development deployment: an HTTP server that
-// speaks the deployment wire contract (../shared/spec/wire.md) for several
-// agents on one port, as ../shared/spec/devserver.md describes.
+// speaks the deployment wire contract (docs/wire.md) for several agents on
+// one port, as docs/devserver.md describes.
 //
 // A Server is configured with agents and their tools (internal/devserver/tool)
 // and knows nothing of where the tools come from; Build composes the real

@@ -60,7 +60,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(segs) == 0 || s.bySlug[segs[0]] == nil {
-		// Not an agent: a plain 404, not the envelope (wire.md, Addressing).
+		// Not an agent: a plain 404, not the envelope
+		// (docs/wire.md#the-agents-index).
 		http.Error(lw, "404 page not found", http.StatusNotFound)
 		return
 	}

@@ -25,8 +25,9 @@ type runState struct {
 	id          int // increases with every run; messages of older runs are dropped
 	cancel      context.CancelFunc
 	pipe        *outPipe
-	done        bool // the Runner returned
-	drained     bool // all its output has been read
+	done        bool   // the Runner returned
+	next        string // the line the Runner put on the editor
+	drained     bool   // all its output has been read
 	exit        bool
 	status      int
 	lastOutput  time.Time // start of the run, then time of the latest output
@@ -56,6 +57,7 @@ type (
 		status  int
 		exit    bool
 		histErr error
+		next    string // a line to put on the editor (LinePutter)
 	}
 	spinnerTickMsg struct{ id int }
 )
@@ -88,6 +90,9 @@ func (m *model) startRun(src, histEntry string) tea.Cmd {
 			done.histErr = appendHistory(path, histEntry, secrets)
 		}
 		done.status, done.exit = runner.Run(ctx, src, pipe, pipe)
+		if lp, ok := runner.(LinePutter); ok {
+			done.next = lp.NextLine()
+		}
 		return done
 	}
 	return tea.Batch(run, readOutput(id, pipe), m.tick(id))
@@ -165,7 +170,7 @@ func (m *model) runDone(msg runDoneMsg) tea.Cmd {
 		return nil
 	}
 	m.run.done = true
-	m.run.status, m.run.exit = msg.status, msg.exit
+	m.run.status, m.run.exit, m.run.next = msg.status, msg.exit, msg.next
 	return tea.Batch(m.historyError(msg.histErr), m.finishRun())
 }
 
@@ -193,6 +198,10 @@ func (m *model) finishRun() tea.Cmd {
 	m.run.active = false
 	m.run.spinning = false
 	m.status = m.run.status
+	if m.run.next != "" && m.ed.text() == "" {
+		// Typed-ahead keys go on after it.
+		m.ed.set(m.run.next)
+	}
 	if m.run.exit {
 		m.typeahead = nil
 		return m.quit()

@@ -262,9 +262,11 @@ func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Re
 		slot := &rawSlot{}
 		res, err := session.CallTool(withSlot(ctx, slot), &mcp.CallToolParams{Name: mcpName, Arguments: json.RawMessage(input)})
 		slot.release()
-		if raw := slot.bytes(); raw != nil {
+		if raw := slot.bytes(); raw != nil && (err == nil || ctx.Err() == nil) {
 			// The server answered a result. It is served as sent even when
-			// the SDK could not decode it (a number beyond float64, say).
+			// the SDK could not decode it (a number beyond float64, say),
+			// but not to a caller that gave up: a result that raced the
+			// cancellation in is dropped with the call.
 			var flag struct {
 				IsError bool `json:"isError"`
 			}
