@@ -45,6 +45,11 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 		Note:    func(s string) { a.message(stderr, "", s) },
 		Tools:   a.run.Tools,
 		Command: a.commandFor,
+		Yes:     a.g.Get("--yes") != "",
+		WillAsk: a.mayAsk,
+		Confirm: a.confirm,
+		Rotated: a.run.Rotated,
+		Token:   a.run.Token,
 	}
 	if inShell && last && a.putLine != nil {
 		m.PutLine = a.putLine
