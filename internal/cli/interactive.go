@@ -35,7 +35,7 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		Redact:      redact,
 		Escape:      escape,
 		Runner:      &interpRunner{runner: runner, out: a.out, errOut: a.errOut},
-		Completer:   command.NewCompleter(a.run, h.table),
+		Completer:   a.completer(h),
 		In:          a.ios.In,
 		Out:         repl.TerminalOut(a.out, a.ios.Out),
 		ErrOut:      a.errOut,
@@ -79,4 +79,12 @@ func (l *linePutter) NextLine() string {
 	s := l.next
 	l.next = ""
 	return s
+}
+
+// completer is the REPL's Tab: the catalog's commands and flags, and the
+// console words' operands from the deployment.
+func (a *app) completer(h *shellHandler) *command.Completer {
+	c := command.NewCompleter(a.run, h.table)
+	c.Records = true
+	return c
 }

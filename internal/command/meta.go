@@ -260,7 +260,18 @@ func MetaHelpText() string {
 	var b strings.Builder
 	b.WriteString(metaHelpHead)
 	for _, m := range metas {
-		fmt.Fprintf(&b, "    %-18s%s\n", m.Usage, m.Summary)
+		if len(m.Usage) >= 18 {
+			fmt.Fprintf(&b, "    %s\n    %-18s%s\n", m.Usage, "", m.Summary)
+		} else {
+			fmt.Fprintf(&b, "    %-18s%s\n", m.Usage, m.Summary)
+		}
+		for _, f := range m.Flags {
+			term := f.Name
+			if f.Placeholder != "" {
+				term += " " + f.Placeholder
+			}
+			fmt.Fprintf(&b, "      %-16s  %s\n", term, f.Help)
+		}
 	}
 	b.WriteString(metaHelpTail)
 	return b.String()
