@@ -222,12 +222,20 @@ func runDecide(ctx context.Context, m *MetaRun, args []string, approve bool) (Me
 	if err != nil {
 		return MetaResult{}, err
 	}
-	tool := ""
+	var tool string
 	if m.asks() {
-		q, t := m.decisionQuestion(ctx, ch, a.operand(1), callID, approve, reason)
-		tool = t
+		var q Question
+		q, tool = m.decisionQuestion(ctx, ch, a.operand(1), callID, approve, reason)
 		if err := m.Confirm(ctx, m.Yes, q, "no decision was sent"); err != nil {
 			return MetaResult{}, err
+		}
+	} else if ps, _, err := console.ParkedCalls(ctx, m.Client, ch.ID, nil); err == nil {
+		// The tool, for the answer; a record that cannot be read changes
+		// nothing (the deployment decides).
+		for _, p := range ps {
+			if p.ID == callID {
+				tool = p.Tool
+			}
 		}
 	}
 	if err := m.Client.Decide(ctx, ch.ID, callID, approve, reason); err != nil {
@@ -509,4 +517,22 @@ func runNew(ctx context.Context, m *MetaRun, args []string) (MetaResult, error) 
 		note = "this shell stays bound to its own session (" + own + "); to work in the new one: " + bind
 	}
 	return MetaResult{Value: render.Value{JSON: data, IsJSON: true}, Notes: []string{note}}, nil
+}
+
+// CompleteParkedIDs are the ids of the calls of the bound session waiting
+// for approval, newest first, for Tab on :approve and :deny (at most max).
+func CompleteParkedIDs(ctx context.Context, c *catalog.Client, b catalog.Binding, max int) []string {
+	ch, err := c.BoundSession(ctx, b)
+	if err != nil {
+		return nil
+	}
+	ps, _, err := console.ParkedCalls(ctx, c, ch.ID, nil)
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for i := len(ps) - 1; i >= 0 && len(ids) < max; i-- {
+		ids = append(ids, ps[i].ID)
+	}
+	return ids
 }
