@@ -33,6 +33,10 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 	if b.IsZero() {
 		b = catalog.Binding{SessionID: a.g.Get("--session"), ContinuationToken: a.g.Get("--continuation-token")}
 	}
+	if !inShell && a.g.Help {
+		// agsh :deny --help: the scan took --help as agsh's.
+		argv = append(argv[:1:1], "--help")
+	}
 	me, _ := command.LookupMeta(argv[0])
 	out, opts := stdout, a.outOpts()
 	var piped *boundedBuffer

@@ -34,25 +34,36 @@ var (
 
 // actRows are their rows of the meta table.
 var actRows = []MetaCommand{
-	{Name: MetaApprovals, Usage: ":approvals [session]", Summary: "the calls waiting for approval, each input whole as a command line",
+	{Name: MetaApprovals, Usage: ":approvals [session]", Summary: "the calls waiting for approval, inputs whole",
 		Operands: []MetaOperand{sessionOperand}},
-	{Name: MetaApprove, Usage: ":approve <callId> [session]", Summary: "approve a parked call: the agent runs it (on a terminal agsh asks first)",
-		Operands: []MetaOperand{parkedOperand, sessionOperand}},
-	{Name: MetaDeny, Usage: ":deny <callId> [session]", Summary: "deny a parked call: the agent gets an error result (on a terminal agsh asks first)",
-		Operands: []MetaOperand{parkedOperand, sessionOperand},
+	{Name: MetaApprove, Usage: ":approve <callId> [session]", Summary: "approve a parked call (a terminal asks first)",
+		Operands: []MetaOperand{parkedOperand, sessionOperand}, Notes: decideNotes},
+	{Name: MetaDeny, Usage: ":deny <callId> [session]", Summary: "deny a parked call (a terminal asks first)",
+		Operands: []MetaOperand{parkedOperand, sessionOperand}, Notes: decideNotes,
 		Flags:    []MetaFlag{{Name: "--reason", Placeholder: "<text>", Help: "why, sent with the denial"}}},
-	{Name: MetaStop, Usage: ":stop [session]", Summary: "interrupt the running turn, and say whether one ran",
+	{Name: MetaStop, Usage: ":stop [session]", Summary: "interrupt the running turn",
 		Operands: []MetaOperand{sessionOperand}},
-	{Name: MetaSay, Usage: ":say <text>", Summary: "a message to the bound session; its new continuation token is kept",
+	{Name: MetaSay, Usage: ":say <text>", Summary: "a message to the bound session (keeps its token)",
 		Operands: []MetaOperand{textOperand}, Writes: true, Live: true,
+		Notes: "The words are joined by spaces into the message (a step script of the development\n" +
+			"deployment's agent, one step a line, or any text). The message rotates the session's\n" +
+			"continuation token: agsh keeps the new one for the rest of the run and shows it;\n" +
+			"the old one is refused from then on. Without a bound session, the latest.",
 		Flags: []MetaFlag{{Name: "--follow", Help: "then show the turn it started, live, until the session waits again"}}},
-	{Name: MetaNew, Usage: ":new <text>", Summary: "start a session with the message (this shell stays bound to its own)",
+	{Name: MetaNew, Usage: ":new <text>", Summary: "start another session (this shell keeps its own)",
 		Operands: []MetaOperand{textOperand},
+		Notes: "It prints the new session's id, continuation token and URLs, and the line that binds\n" +
+			"it: agsh --session <id>.",
 		Flags: []MetaFlag{
 			{Name: "--title", Placeholder: "<t>", Help: "the new session's title"},
 			{Name: "--dry-run", Help: "only check the message: nothing is created"},
 		}},
 }
+
+// decideNotes are the --help notes of :approve and :deny.
+const decideNotes = "On a terminal (standard input and standard error) agsh first shows the whole call, the\n" +
+	"target and the session, and asks [y/N]; --yes skips the question, a script never asks.\n" +
+	"The call id is one :approvals lists."
 
 // actRun is the Run of each of them (set at init: they look their rows up).
 func actRun(name string) func(context.Context, *MetaRun, []string) (MetaResult, error) {

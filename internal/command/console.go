@@ -244,9 +244,16 @@ func (m *MetaCommand) usagePage() string {
 		if op.Session {
 			b.WriteString("\nThe session is a session id, a continuation token, or a traceUrl or playgroundUrl\n" +
 				"pasted whole (agsh takes the id from it and sends nothing there); without one, the\n" +
-				"bound session. --output json prints the events as received.\n")
+				"bound session.")
+			if m.Name == MetaTrace || m.Name == MetaTail {
+				b.WriteString(" --output json prints the events as received.")
+			}
+			b.WriteString("\n")
 			break
 		}
+	}
+	if m.Notes != "" {
+		b.WriteString("\n" + m.Notes + "\n")
 	}
 	b.WriteString("\nSee docs/console.md.\n")
 	return b.String()

@@ -34,6 +34,8 @@ type MetaCommand struct {
 	Check func(args []string) error
 	// Run runs it.
 	Run func(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
+	// Notes are more lines of its --help ("" when none).
+	Notes string
 	// Writes: it writes its output as it goes (MetaRun.Out), rather than
 	// returning a value; Live: for as long as it is left to run, so no
 	// pager may hold its output.
@@ -223,10 +225,12 @@ func SessionsTable(ss []catalog.Session, bound catalog.Binding) (json.RawMessage
 	return data, marked
 }
 
-// sessionState is what a session is doing: running or queued, else its
-// status.
+// sessionState is what a session is doing: waiting for an approval,
+// running or queued, else its status.
 func sessionState(s catalog.Session) string {
 	switch {
+	case s.Status == "waiting_approval":
+		return s.Status // running, and a call waits for the operator
 	case s.Running:
 		return "running"
 	case s.Queued:
