@@ -40,7 +40,7 @@ var actRows = []MetaCommand{
 		Operands: []MetaOperand{parkedOperand, sessionOperand}, Notes: decideNotes},
 	{Name: MetaDeny, Usage: ":deny <callId> [session]", Summary: "deny a parked call (a terminal asks first)",
 		Operands: []MetaOperand{parkedOperand, sessionOperand}, Notes: decideNotes,
-		Flags:    []MetaFlag{{Name: "--reason", Placeholder: "<text>", Help: "why, sent with the denial"}}},
+		Flags: []MetaFlag{{Name: "--reason", Placeholder: "<text>", Help: "why, sent with the denial"}}},
 	{Name: MetaStop, Usage: ":stop [session]", Summary: "interrupt the running turn",
 		Operands: []MetaOperand{sessionOperand}},
 	{Name: MetaSay, Usage: ":say <text>", Summary: "a message to the bound session (keeps its token)",

@@ -148,4 +148,3 @@ func splitTest(s string) []string {
 	}
 	return out
 }
-
