@@ -67,7 +67,8 @@ func (c *Client) readEvents(ctx context.Context, r *request, floor int64, each f
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return c.statusError(ctx, r, resp, b)
 	}
-	defer b.discard()
+	// Closed, not drained: a stream left early may never end.
+	defer b.Close()
 	var eachErr error
 	er := newEventReader(b, func(ev *Event) error {
 		if err := each(ev); err != nil {

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -158,16 +159,15 @@ func TestRecordEventBound(t *testing.T) {
 // endlessX writes one line that never ends (or ends past the skip bound).
 type endlessX struct{ n int64 }
 
+var xs = bytes.Repeat([]byte("x"), 64<<10)
+
 func (e *endlessX) Read(p []byte) (int, error) {
 	if e.n <= 0 {
 		return 0, io.EOF
 	}
-	n := min(int64(len(p)), e.n)
-	for i := range p[:n] {
-		p[i] = 'x'
-	}
-	e.n -= n
-	return int(n), nil
+	n := copy(p[:min(int64(len(p)), e.n)], xs)
+	e.n -= int64(n)
+	return n, nil
 }
 
 func TestRecordEndlessLine(t *testing.T) {
@@ -176,6 +176,7 @@ func TestRecordEndlessLine(t *testing.T) {
 		_, _ = io.WriteString(w, `{"index":0,"type":"a"}`+"\n"+`{"index":1,"type":"huge","data":"`)
 		_, _ = io.Copy(w, &endlessX{n: maxSkipBytes + 1<<20})
 	})
+	c.opts.HeaderTimeout = time.Minute // no pause: the line is endless, not slow
 	var n int
 	err := c.Record(ctxT(t), "ses_1", func(*Event) error { n++; return nil }, nil)
 	wantError(t, err, CodeBadResponse, ExitUnreachable,
@@ -281,4 +282,27 @@ func TestRecordBadSessionID(t *testing.T) {
 	c, _ := serve(t, "", recordAnswer(200, "", ""))
 	err := c.Record(ctxT(t), "../x", func(*Event) error { return nil }, nil)
 	wantError(t, err, CodeUsage, ExitUsage, `"../x" is not a session id`)
+}
+
+// A stream left early (each's error) is closed, not read to its end: a
+// live stream never ends by itself.
+func TestFollowStopsOpenStream(t *testing.T) {
+	t.Parallel()
+	c, _ := serve(t, "/agent", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, `{"index":0,"type":"a"}`+"\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
+	c.opts.HeaderTimeout = time.Hour
+	stop := errors.New("stop")
+	done := make(chan error, 1)
+	go func() { done <- c.Follow(ctxT(t), "ses_1", 0, func(*Event) error { return stop }, nil) }()
+	select {
+	case err := <-done:
+		if err != stop {
+			t.Fatalf("err %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Follow did not return after each stopped it")
+	}
 }

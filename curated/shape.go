@@ -232,7 +232,7 @@ func (s *Shape) Argv(input json.RawMessage) (words []string, inputJSON bool, err
 	for i, o := range s.Operands {
 		ops[i] = generated.Operand{Field: o.Field, Required: o.Required, Default: o.Default}
 	}
-	return s.Flags.ArgvWith(input, generated.ArgvOptions{Operands: ops, Parse: func(words []string) (json.RawMessage, error) {
+	return s.Flags.ArgvWith(input, generated.ArgvOptions{Operands: ops, Parse: func(words []string) (map[string]any, error) {
 		call, err := s.Parse(words)
 		if err != nil {
 			return nil, err
@@ -240,6 +240,7 @@ func (s *Shape) Argv(input json.RawMessage) (words []string, inputJSON bool, err
 		if call.Parsed.Help {
 			return nil, &UsageError{"help"}
 		}
-		return call.Input, nil
+		// The input sent, operands included (Parse adds them to it).
+		return call.Parsed.Input, nil
 	}})
 }

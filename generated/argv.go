@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
+	"strconv"
 	"strings"
 
 	"github.com/agsh-dev/agsh/internal/jsontext"
@@ -52,8 +52,9 @@ type Operand struct {
 type ArgvOptions struct {
 	Operands []Operand
 	// Parse reads the words back as the command's line does (its habits,
-	// operands and checks) and returns the input they send.
-	Parse func(words []string) (json.RawMessage, error)
+	// operands and checks) and returns the input they send, decoded
+	// (numbers as json.Number: Parsed.Input).
+	Parse func(words []string) (map[string]any, error)
 }
 
 // Argv is the command line (the words after the command name, unquoted:
@@ -75,8 +76,8 @@ func (c *Command) ArgvWith(input json.RawMessage, o ArgvOptions) (words []string
 	if parse == nil {
 		parse = c.parseChecked
 	}
-	if ws, ok := c.flagWords(obj, compact, o.Operands); ok {
-		if got, err := parse(ws); err == nil && EqualJSON(got, compact) {
+	if ws, ok := c.flagWords(obj, o.Operands); ok {
+		if got, err := parse(ws); err == nil && sameValue(got, obj) {
 			return ws, false, nil
 		}
 	}
@@ -84,7 +85,7 @@ func (c *Command) ArgvWith(input json.RawMessage, o ArgvOptions) (words []string
 }
 
 // parseChecked is the generated command's whole reading of a line.
-func (c *Command) parseChecked(words []string) (json.RawMessage, error) {
+func (c *Command) parseChecked(words []string) (map[string]any, error) {
 	p, err := c.Parse(words)
 	if err == nil && p.Help {
 		err = errors.New("help")
@@ -98,7 +99,7 @@ func (c *Command) parseChecked(words []string) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.JSON(), nil
+	return p.Input, nil
 }
 
 // decodeInput reads an input object with exact numbers, and its compact
@@ -108,13 +109,8 @@ func decodeInput(input json.RawMessage) (map[string]any, []byte, error) {
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	dec := json.NewDecoder(bytes.NewReader(input))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, nil, ErrNotObject
-	}
-	if _, err := dec.Token(); err != io.EOF {
+	v, err := jsontext.ParseAny(input, maxJSONDepth)
+	if err != nil {
 		return nil, nil, ErrNotObject
 	}
 	obj, ok := v.(map[string]any)
@@ -127,7 +123,7 @@ func decodeInput(input json.RawMessage) (map[string]any, []byte, error) {
 // flagWords writes obj as operands and flags; false when some part cannot
 // be (the caller then writes --input-json). The result is still checked by
 // parsing it back.
-func (c *Command) flagWords(obj map[string]any, compact []byte, operands []Operand) ([]string, bool) {
+func (c *Command) flagWords(obj map[string]any, operands []Operand) ([]string, bool) {
 	if hazardous(obj) {
 		return nil, false
 	}
@@ -229,28 +225,29 @@ func (f *Flag) occurrence(text string) []string {
 // valueText is the text spec reads as v, trying v's plain text and then its
 // JSON; false when neither reads back as v.
 func valueText(spec *valueSpec, v any) (string, bool) {
-	var tries []string
+	var plain string
 	switch x := v.(type) {
 	case string:
 		if strings.HasPrefix(x, "@") {
 			return "", false // a JSON-valued flag may read it as a file
 		}
-		tries = []string{x, string(marshalCompact(x))}
+		plain = x
 	case json.Number:
-		tries = []string{string(x)}
+		plain = string(x)
 	case bool:
-		tries = []string{"false"}
-		if x {
-			tries = []string{"true"}
-		}
+		plain = strconv.FormatBool(x)
 	case nil:
-		tries = []string{"null"}
+		plain = "null"
 	default:
-		tries = []string{string(marshalCompact(x))}
+		plain = string(marshalCompact(x))
 	}
-	for _, t := range tries {
-		if got, ok := spec.convert(t); ok && sameValue(got, v) {
-			return t, true
+	if got, ok := spec.convert(plain); ok && sameValue(got, v) {
+		return plain, true
+	}
+	if s, ok := v.(string); ok {
+		quoted := string(marshalCompact(s))
+		if got, ok := spec.convert(quoted); ok && sameValue(got, v) {
+			return quoted, true
 		}
 	}
 	return "", false
@@ -302,18 +299,7 @@ func EqualJSON(a, b []byte) bool {
 	return erra == nil && errb == nil && sameValue(va, vb)
 }
 
-func decodeJSONBytes(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data")
-	}
-	return v, nil
-}
+func decodeJSONBytes(b []byte) (any, error) { return jsontext.ParseAny(b, maxJSONDepth) }
 
 // sameValue compares decoded JSON (numbers as json.Number) by the rules of
 // EqualJSON.

@@ -38,9 +38,12 @@ type TableStream struct {
 	hold   int
 	held   [][]string
 	widths []int // set once laid out
+	spans  []int // the held rows that are spans
 	header bool
-	line   []byte
-	err    error
+	// scratch holds a row's cells once the table is laid out.
+	scratch []string
+	line    []byte
+	err     error
 }
 
 // NewTableStream starts a table on w with the columns cols. hold is how many
@@ -57,8 +60,17 @@ func (t *TableStream) Row(flush bool, cells ...string) error {
 	if t.err != nil {
 		return t.err
 	}
-	clean := make([]string, len(t.cols))
+	var clean []string
+	if t.widths == nil {
+		clean = make([]string, len(t.cols)) // held: kept
+	} else {
+		if len(t.scratch) < len(t.cols) {
+			t.scratch = make([]string, len(t.cols))
+		}
+		clean = t.scratch[:len(t.cols)]
+	}
 	for i := range clean {
+		clean[i] = ""
 		if i < len(cells) {
 			clean[i] = t.cell(cells[i])
 		}
@@ -85,6 +97,24 @@ func (t *TableStream) Begin() error {
 		t.layout()
 		t.err = t.w.Flush()
 	}
+	return t.err
+}
+
+// Span adds a row of one cell, text, that starts where column col starts
+// and runs on across the columns after it (a date between rows): it lays
+// nothing out.
+func (t *TableStream) Span(col int, text string) error {
+	if t.err != nil {
+		return t.err
+	}
+	cells := make([]string, len(t.cols))
+	cells[min(col, len(cells)-1)] = t.cell(text)
+	if t.widths == nil {
+		t.held = append(t.held, cells)
+		t.spans = append(t.spans, len(t.held)-1)
+		return nil
+	}
+	t.writeSpan(cells)
 	return t.err
 }
 
@@ -123,7 +153,10 @@ func (t *TableStream) layout() {
 	for i, c := range t.cols {
 		w[i] = max(textWidth(c.Header), c.Width)
 	}
-	for _, r := range t.held {
+	for k, r := range t.held {
+		if len(t.spans) > 0 && t.spans[0] == k {
+			continue
+		}
 		for i, c := range r {
 			w[i] = max(w[i], textWidth(c))
 		}
@@ -139,10 +172,32 @@ func (t *TableStream) layout() {
 		}
 		t.writeLine(hs, true)
 	}
-	for _, r := range t.held {
+	for k, r := range t.held {
+		if len(t.spans) > 0 && t.spans[0] == k {
+			t.spans = t.spans[1:]
+			t.writeSpan(r)
+			continue
+		}
 		t.write(r)
 	}
 	t.held = nil
+}
+
+// writeSpan writes a span row: its one cell from its column on.
+func (t *TableStream) writeSpan(cells []string) {
+	b := t.line[:0]
+	for i, c := range cells {
+		if c != "" {
+			b = append(b, c...)
+			break
+		}
+		b = appendPad(b, t.widths[i]+2)
+	}
+	b = append(b, '\n')
+	t.line = b
+	if t.err == nil {
+		_, t.err = t.w.Write(b)
+	}
 }
 
 // minFlex is the least width the flex column is squeezed to.

@@ -96,7 +96,7 @@ func FindCall(ctx context.Context, c *catalog.Client, session, id string) (*Call
 		if len(byPrefix) > maxAmbiguous {
 			more = ", …"
 		}
-		return nil, &ReplayError{Exit: exitcode.Usage, Msg: "call id " + strconv.Quote(id) + " is ambiguous in the record of " +
+		return nil, &ReplayError{Exit: exitcode.Usage, Msg: "call id " + strconv.Quote(id) + " is ambiguous in the record of session " +
 			session + ": " + strings.Join(ids, ", ") + more + "; give more of it"}
 	}
 	return nil, &ReplayError{Exit: exitcode.Refused, Msg: "no call " + strconv.Quote(id) + " in the record of session " +

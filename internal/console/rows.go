@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -41,13 +42,14 @@ type Row struct {
 // digits, unique in any record a person reads (:replay takes a prefix).
 const shortID = 12
 
-// cells are the row's cells.
-func (r *Row) cells() []string {
+// fill writes the row's cells into c.
+func (r *Row) fill(c *[6]string) []string {
 	idx := ""
 	if r.Index >= 0 {
 		idx = strconv.FormatInt(r.Index, 10)
 	}
-	return []string{idx, r.Time, r.Event, r.Took, r.ID, r.What}
+	*c = [6]string{idx, r.Time, r.Event, r.Took, r.ID, r.What}
+	return c[:]
 }
 
 // CallLine writes a call as the agsh command line that sends its input;
@@ -69,14 +71,29 @@ type describer struct {
 	// loc is the time zone times are shown in.
 	loc *time.Location
 	day string
+	// lastDay caches the date of the last event's day.
+	lastY   int
+	lastYD  int
+	lastDay string
 }
 
 // maxRemembered bounds the calls :tail remembers.
 const maxRemembered = 1024
 
-func newDescriber(ctx context.Context, line CallLine, paired bool, tool string) *describer {
-	return &describer{ctx: ctx, line: line, paired: paired, tool: tool, lines: map[string]string{}, loc: time.Local}
+func newDescriber(ctx context.Context, e Env, paired bool, tool string) *describer {
+	loc := e.Location
+	if loc == nil {
+		loc = time.Local
+	}
+	line := e.CallLine
+	if line == nil {
+		line = func(context.Context, string, json.RawMessage) (string, bool, error) { return "", false, errNoLine }
+	}
+	return &describer{ctx: ctx, line: line, paired: paired, tool: tool, lines: map[string]string{}, loc: loc}
 }
+
+// errNoLine: no way to write a call as a command line was given.
+var errNoLine = errors.New("no command line")
 
 // rows appends the rows of ev to out.
 func (d *describer) rows(out []Row, ev *catalog.Event) []Row {
@@ -338,7 +355,12 @@ func (d *describer) when(at string) (clock, day string) {
 		return clip(at, 24), ""
 	}
 	t = t.In(d.loc)
-	return t.Format("15:04:05"), t.Format("2006-01-02")
+	if y, yd := t.Year(), t.YearDay(); y != d.lastY || yd != d.lastYD {
+		d.lastY, d.lastYD, d.lastDay = y, yd, t.Format("2006-01-02")
+	}
+	h, m, s := t.Clock()
+	b := [8]byte{byte('0' + h/10), byte('0' + h%10), ':', byte('0' + m/10), byte('0' + m%10), ':', byte('0' + s/10), byte('0' + s%10)}
+	return string(b[:]), d.lastDay
 }
 
 // dateRow is the row that starts a new day, or false.

@@ -75,7 +75,7 @@ func Tail(ctx context.Context, e Env, id string, o TailOptions) error {
 	if giveUp <= 0 {
 		giveUp = 30
 	}
-	t := &tailer{e: e, o: o, d: newDescriber(ctx, e.CallLine, false, "")}
+	t := &tailer{e: e, o: o, d: newDescriber(ctx, e, false, "")}
 	if !o.JSON {
 		t.tw = newTimeline(e.Out, e.Opts, 0, e.Opts.TTY, t.d)
 	}
@@ -111,15 +111,14 @@ func Tail(ctx context.Context, e Env, id string, o TailOptions) error {
 	}
 	failures := 0
 	for {
-		n := t.count
 		err := e.Client.Follow(ctx, id, last+1, func(ev *catalog.Event) error {
+			if failures > 0 {
+				e.note("reconnected; events from " + strconv.FormatInt(ev.Index, 10) + " on")
+				failures = 0
+			}
 			last = ev.Index
 			return t.show(ev)
 		}, e.note)
-		if t.count > n && failures > 0 {
-			e.note("reconnected; events from " + strconv.FormatInt(last+1-int64(t.count-n), 10) + " on")
-			failures = 0
-		}
 		switch {
 		case err == errEnd:
 			return t.end(ctx, nil)

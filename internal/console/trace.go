@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/generated"
@@ -21,6 +22,8 @@ type Env struct {
 	Note func(string)
 	// CallLine writes a call as the agsh command line its input maps to.
 	CallLine CallLine
+	// Location is the time zone times show in (nil: the local one).
+	Location *time.Location
 }
 
 func (e Env) note(s string) {
@@ -62,7 +65,7 @@ func Trace(ctx context.Context, e Env, id string, o TraceOptions) error {
 	if o.JSON {
 		return traceJSON(ctx, e, id, o)
 	}
-	d := newDescriber(ctx, e.CallLine, true, o.Tool)
+	d := newDescriber(ctx, e, true, o.Tool)
 	tw := newTimeline(e.Out, e.Opts, layoutRows, true, d)
 	var sink rowSink = tw
 	var ring *rowRing
@@ -139,12 +142,12 @@ func (tw *timeline) row(r Row) error { return tw.write(r, false) }
 // write writes a row (and the date row before it), flushed when live.
 func (tw *timeline) write(r Row, live bool) error {
 	if dr, ok := tw.d.dateRow(&r); ok {
-		if err := tw.t.Row(false, dr.cells()...); err != nil {
+		if err := tw.t.Span(1, dr.Time); err != nil {
 			return err
 		}
 	}
 	tw.count++
-	return tw.t.Row(live, r.cells()...)
+	return tw.t.Row(live, r.fill(&tw.cells)...)
 }
 
 func (tw *timeline) close() error { return tw.t.Close() }
@@ -280,12 +283,11 @@ func traceJSON(ctx context.Context, e Env, id string, o TraceOptions) error {
 
 // jsonArray writes JSON texts as the elements of one array.
 type jsonArray struct {
-	w    io.Writer
-	tty  bool
-	n    int
-	buf  []byte
-	err  error
-	open bool
+	w   io.Writer
+	tty bool
+	n   int
+	buf []byte
+	err error
 }
 
 func newJSONArray(w io.Writer, tty bool) *jsonArray { return &jsonArray{w: w, tty: tty} }
