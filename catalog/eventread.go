@@ -17,7 +17,7 @@ import (
 //
 //   - An event is at most MaxEventBytes; a bigger one is skipped with a note
 //     naming its index and type when its first bytes show them.
-//   - A line that runs past maxSkipBytes without a line break ends the read
+//   - A line that runs past MaxSkipBytes without a line break ends the read
 //     with an error: it would never end otherwise.
 //   - A line or element that is not a JSON event object is skipped with a
 //     note; in the envelope, where no line break tells where the next event
@@ -33,9 +33,9 @@ import (
 const MaxEventBytes = 8 << 20
 
 const (
-	// maxSkipBytes bounds a line skipped for its size: past it the read
-	// stops (a line that never ends).
-	maxSkipBytes = 16 * MaxEventBytes
+	// MaxSkipBytes bounds a line skipped for its size: past it the read
+	// stops (a line that never ends). A 1 GB event is skipped with a note.
+	MaxSkipBytes = 2 << 30
 	// sniffBytes are the first bytes of an oversized event kept to name it.
 	sniffBytes = 4 << 10
 	// maxNotesOfKind is how many notes of one kind are shown.
@@ -46,16 +46,17 @@ const (
 	readChunk = 64 << 10
 )
 
-// errEndlessLine: a line ran past maxSkipBytes.
+// errEndlessLine: a line ran past the skip bound.
 var errEndlessLine = errors.New("endless line")
 
 // eventReader reads the events of one body and hands them out in order.
 type eventReader struct {
-	br   *bufio.Reader
-	max  int
-	buf  []byte // the line or element being collected
-	ev   Event  // reused: handed to each, valid during the call
-	last int64  // the index last handed out; -1 before the first
+	br      *bufio.Reader
+	max     int
+	maxSkip int64  // MaxSkipBytes
+	buf     []byte // the line or element being collected
+	ev      Event  // reused: handed to each, valid during the call
+	last    int64  // the index last handed out; -1 before the first
 	// floor: events below it are not handed out, silently (a stream asked
 	// to start there).
 	floor     int64
@@ -74,7 +75,7 @@ func newEventReader(r io.Reader, each func(*Event) error, note func(string)) *ev
 	if note == nil {
 		note = func(string) {}
 	}
-	return &eventReader{br: bufio.NewReaderSize(r, readChunk), max: MaxEventBytes, last: -1, each: each,
+	return &eventReader{br: bufio.NewReaderSize(r, readChunk), max: MaxEventBytes, maxSkip: MaxSkipBytes, last: -1, each: each,
 		note: note, kinds: map[string]int{}}
 }
 
@@ -134,7 +135,18 @@ func (r *eventReader) deliver(raw []byte, where place) error {
 	}
 	r.last = ev.Index
 	r.count++
+	ev.More = r.more()
 	return r.each(ev)
+}
+
+// more reports whether a whole line (the next event) has arrived already.
+func (r *eventReader) more() bool {
+	n := r.br.Buffered()
+	if n == 0 {
+		return false
+	}
+	p, _ := r.br.Peek(n)
+	return bytes.IndexByte(p, '\n') >= 0
 }
 
 // oversized notes an event skipped for its size, named from its first
@@ -231,7 +243,7 @@ func members(data []byte, member func(key string, v []byte)) {
 func (r *eventReader) readLines() error {
 	for line := int64(1); ; line++ {
 		text, size, over, err := r.readLine()
-		if over {
+		if over && err != errEndlessLine {
 			r.oversized(text, size, place{true, line})
 		} else if len(text) > 0 {
 			if derr := r.deliver(text, place{true, line}); derr != nil {
@@ -271,7 +283,7 @@ func (r *eventReader) readLine() (text []byte, size int64, over bool, err error)
 		default:
 			r.buf = append(r.buf, chunk...)
 		}
-		if over && size > maxSkipBytes {
+		if over && size > r.maxSkip {
 			return r.buf, size, true, errEndlessLine
 		}
 		if err == bufio.ErrBufferFull {
@@ -463,7 +475,7 @@ func (r *eventReader) elements() error {
 	for n := int64(0); ; n++ {
 		v, size, over, err := r.value(r.max)
 		where := place{false, n}
-		if over {
+		if over && err != errEndlessLine {
 			r.oversized(v, int64(size), where)
 		}
 		if err != nil {
@@ -551,7 +563,7 @@ func (r *eventReader) peekNonSpace() (byte, error) {
 // value reads one JSON value (white space before it skipped) by its
 // structure, bracket by bracket; the JSON itself is checked by whoever
 // decodes it. It collects at most max bytes (r.buf); past them over is set
-// and the first sniffBytes are kept. Its end past maxSkipBytes is an
+// and the first sniffBytes are kept. Its end past the skip bound is an
 // error.
 func (r *eventReader) value(max int) (v []byte, size int, over bool, err error) {
 	if _, err := r.peekNonSpace(); err != nil {
@@ -591,7 +603,7 @@ func (r *eventReader) value(max int) (v []byte, size int, over bool, err error) 
 		if done {
 			return r.buf, total, over, nil
 		}
-		if total > maxSkipBytes {
+		if int64(total) > r.maxSkip {
 			return r.buf, total, true, errEndlessLine
 		}
 	}

@@ -50,6 +50,9 @@ type Event struct {
 	// Raw is the whole event as received, white space around it trimmed:
 	// what --output json prints.
 	Raw []byte
+	// More: the next line had arrived whole when the event was handed out
+	// (a replay in progress): a writer may wait for it before flushing.
+	More bool
 }
 
 // eventDepth bounds the nesting of an event agsh reads.

@@ -77,6 +77,9 @@ func (c *Client) readEvents(ctx context.Context, r *request, floor int64, each f
 		}
 		return nil
 	}, note)
+	if c.maxSkip > 0 {
+		er.maxSkip = c.maxSkip
+	}
 	if floor >= 0 {
 		er.floor = floor
 		er.last = floor - 1
@@ -114,7 +117,7 @@ func (c *Client) eventsError(ctx context.Context, r *request, resp *http.Respons
 	e := &Error{ErrCode: CodeBadResponse, Status: resp.StatusCode, Route: r.route(), Err: err}
 	switch {
 	case errors.Is(err, errEndlessLine):
-		e.Message = "the answer to " + r.route() + " has a line of more than " + byteSize(maxSkipBytes) +
+		e.Message = "the answer to " + r.route() + " has a line of more than " + byteSize(er.maxSkip) +
 			" without a line break; agsh stopped reading it " + after
 	case errors.Is(err, errMalformed):
 		e.Message = "the answer to " + r.route() + " is not the JSON of a record " + after + ": " +

@@ -2,11 +2,13 @@ package catalog
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"runtime"
 	"runtime/metrics"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -138,5 +140,52 @@ func TestRecordMillionOverHTTPFlat(t *testing.T) {
 				t.Errorf("peak heap %d MiB", peak>>20)
 			}
 		})
+	}
+}
+
+// A 1 GiB event is skipped with a note, in flat memory, and the events
+// after it are read; a line that never ends stops the read past the skip
+// bound (2 GiB), in flat memory too. (Not parallel: the heap measured is
+// the process's; not under -race or -short: gigabytes go by.)
+func TestRecordHugeEventsFlat(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("gigabytes of record")
+	}
+	huge := int64(1 << 30)
+	for _, tt := range []struct {
+		name  string
+		line  int64 // the huge line's length; -1: endless
+		notes int
+	}{{"1 GiB event", huge, 1}, {"endless line", -1, 0}} {
+		c, _ := serve(t, "/agent", func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.WriteString(w, `{"index":0,"type":"a"}`+"\n"+`{"index":1,"type":"huge","data":"`)
+			n := tt.line
+			if n < 0 {
+				n = 1 << 40
+			}
+			_, _ = io.Copy(w, &endlessX{n: n})
+			_, _ = io.WriteString(w, "\"}\n"+`{"index":2,"type":"after"}`+"\n")
+		})
+		c.opts.HeaderTimeout = time.Minute
+		var got []string
+		var notes []string
+		var err error
+		peak := peakHeap(func() {
+			err = c.Record(context.Background(), "ses_1", func(ev *Event) error {
+				got = append(got, ev.Type)
+				return nil
+			}, func(s string) { notes = append(notes, s) })
+		})
+		t.Logf("%s: peak heap %d KiB, events %q, notes %q, %v", tt.name, peak>>10, got, notes, err)
+		if tt.line > 0 && (err != nil || len(got) != 3-1 || got[1] != "after" || len(notes) != 1 ||
+			!strings.HasPrefix(notes[0], `event 1 (type "huge") is 10737418`)) {
+			t.Errorf("%s: events %q, notes %q, %v", tt.name, got, notes, err)
+		}
+		if tt.line < 0 && !strings.Contains(fmt.Sprint(err), "has a line of more than 2 GiB without a line break") {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+		if peak > 64<<20 { // the server writing it is in this process too
+			t.Errorf("%s: peak heap %d MiB", tt.name, peak>>20)
+		}
 	}
 }

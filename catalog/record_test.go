@@ -174,13 +174,14 @@ func TestRecordEndlessLine(t *testing.T) {
 	t.Parallel()
 	c, _ := serve(t, "/agent", func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, `{"index":0,"type":"a"}`+"\n"+`{"index":1,"type":"huge","data":"`)
-		_, _ = io.Copy(w, &endlessX{n: maxSkipBytes + 1<<20})
+		_, _ = io.Copy(w, &endlessX{n: 1 << 40})
 	})
 	c.opts.HeaderTimeout = time.Minute // no pause: the line is endless, not slow
+	c.maxSkip = 64 << 20
 	var n int
 	err := c.Record(ctxT(t), "ses_1", func(*Event) error { n++; return nil }, nil)
 	wantError(t, err, CodeBadResponse, ExitUnreachable,
-		"the answer to GET /v1/session/ses_1/events has a line of more than 128 MiB without a line break; agsh stopped reading it after event 0")
+		"the answer to GET /v1/session/ses_1/events has a line of more than 64 MiB without a line break; agsh stopped reading it after event 0")
 	if n != 1 {
 		t.Errorf("%d events", n)
 	}

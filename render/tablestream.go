@@ -214,8 +214,24 @@ func (t *TableStream) fit(w []int) {
 		}
 		return s
 	}
+	// An id column is cut when the table does not fit, or when the flex
+	// column would get less than its natural width (at most 40 cells).
+	flexNeed := 0
 	for i, c := range t.cols {
-		if total() > room && c.Short > 0 && w[i] > c.Short {
+		if c.Flex {
+			flexNeed = min(w[i], 40)
+		}
+	}
+	cramped := func() bool {
+		for i, c := range t.cols {
+			if c.Flex && w[i]+room-total() < flexNeed {
+				return true
+			}
+		}
+		return total() > room
+	}
+	for i, c := range t.cols {
+		if c.Short > 0 && w[i] > c.Short && cramped() {
 			w[i] = max(c.Short, textWidth(c.Header))
 		}
 	}

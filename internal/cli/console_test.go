@@ -398,7 +398,8 @@ func TestConsoleInTmux(t *testing.T) {
 	waitState(t, direct, id, "waiting_approval")
 	home := t.TempDir()
 	s := startTmux(t, []string{"AGSH_TEST_AS_AGSH=1", "AGENT_SHELL_TARGET=http://" + proxy.addr() + "/executor",
-		"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state"), "TERM=xterm-256color", "NO_COLOR=1", "TZ=UTC"},
+		"HOME=" + home, "XDG_STATE_HOME=" + filepath.Join(home, "state"), "TERM=xterm-256color", "NO_COLOR=1", "TZ=UTC",
+		"AGSH_PAGER=less"}, // a live command's output is never held for the pager
 		"--session", id)
 	s.waitFor("change-monitor-executor ❯")
 	s.keys(":tail", "Enter")

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"strings"
 
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/pager"
@@ -73,6 +74,13 @@ type linePutter struct {
 }
 
 func (l *linePutter) put(s string) { l.next = s }
+
+// Live implements repl.LiveRunner: a line that starts with a live console
+// word (:tail) is never held for the pager.
+func (l *linePutter) Live(src string) bool {
+	f := strings.Fields(src)
+	return len(f) > 0 && metaLive(f[0])
+}
 
 // NextLine implements repl.LinePutter.
 func (l *linePutter) NextLine() string {

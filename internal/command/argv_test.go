@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/generated"
@@ -182,4 +184,66 @@ func TestCommandLineRoundTrip(t *testing.T) {
 		}
 	}
 	t.Logf("%d as flags and operands, %d as --input-json", flags, asJSON)
+}
+
+// In the REPL, Tab completes a console word's call id from the bound
+// session's record and its session from the listing; without Records
+// (a host shell's Tab) neither is asked for.
+func TestCompleteConsoleOperands(t *testing.T) {
+	t.Parallel()
+	s, cleanup, err := devserver.Build(context.Background(), devserver.Options{Root: t.TempDir(), Addr: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cleanup() })
+	if err := s.Start(); err != nil {
+		t.Fatal(err)
+	}
+	target := s.URL() + "/executor"
+	resp, err := http.Post(target+"/v1/session", "application/json",
+		strings.NewReader(`{"message":"call ls {\"target_directory\": \"/repo\"}\nsay done"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created struct{ SessionID string }
+	_ = json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	c, _ := catalog.New(target, catalog.Options{})
+	ctx := context.Background()
+	var callID string
+	for deadline := time.Now().Add(30 * time.Second); callID == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		_ = c.Record(ctx, created.SessionID, func(ev *catalog.Event) error {
+			if f := ev.Fields(); ev.Type == catalog.EventActionResult {
+				callID = f.CallID
+			}
+			return nil
+		}, nil)
+	}
+	run := catalog.NewRun(c, catalog.Binding{SessionID: created.SessionID})
+	tools, _ := run.Tools(ctx)
+	comp := command.NewCompleter(run, command.NewTable(tools))
+	ask := func(line string) []string {
+		got, err := comp.Complete(ctx, line, len(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, k := range got.Candidates {
+			out = append(out, k.Text)
+		}
+		return out
+	}
+	if got := ask(":replay call_"); got != nil {
+		t.Errorf("without Records: %q", got)
+	}
+	comp.Records = true
+	if got := ask(":replay call_"); len(got) != 1 || got[0] != callID {
+		t.Errorf("call ids %q, want %s", got, callID)
+	}
+	if got := ask(":trace ses_"); len(got) != 1 || got[0] != created.SessionID {
+		t.Errorf("sessions %q", got)
+	}
+	if got := ask(":trace --tool ls"); len(got) != 1 || got[0] != "ls" {
+		t.Errorf("--tool %q", got)
+	}
 }

@@ -245,7 +245,7 @@ func (m *MetaCommand) usagePage() string {
 			b.WriteString("\nThe session is a session id, a continuation token, or a traceUrl or playgroundUrl\n" +
 				"pasted whole (agsh takes the id from it and sends nothing there); without one, the\n" +
 				"bound session.")
-			if m.Name == MetaTrace || m.Name == MetaTail {
+			if m.Writes {
 				b.WriteString(" --output json prints the events as received.")
 			}
 			b.WriteString("\n")
@@ -410,16 +410,25 @@ func runReplay(ctx context.Context, m *MetaRun, args []string) (MetaResult, erro
 		return MetaResult{}, &console.ReplayError{Msg: "the input of call " + call.ID + " is not a JSON object; no command line sends it",
 			Exit: catalog.ExitRefused}
 	}
+	// Only the tool's name can hold a hazard (the input is escaped): such
+	// a line cannot be typed, and is never written.
+	untypable := strings.ContainsFunc(line, generated.Hazard)
 	// Notes go to standard error at once, whatever the output format.
 	if inputJSON {
 		if _, ok := generated.LookupGlobal(generated.InputJSONOption); !ok {
 			m.note("note: this agsh version does not take --input-json yet; the line shows the call's whole input as JSON")
 		}
 	}
-	if d, err := m.detail(ctx, call.Tool); err == nil && d.Execution == "agent" {
+	switch d, err := m.detail(ctx, call.Tool); {
+	case err != nil:
+		m.note("note: " + call.Tool + " is not a tool of this deployment's catalog now; the line may not run")
+	case d.Execution == "agent":
 		m.note("note: " + call.Tool + " runs inside the agent's turn; agsh cannot call it")
 	}
 	if m.Format.IsData() {
+		if untypable {
+			line = ""
+		}
 		doc, _ := json.Marshal(struct {
 			CallID    string          `json:"callId"`
 			Tool      string          `json:"tool"`
@@ -428,6 +437,10 @@ func runReplay(ctx context.Context, m *MetaRun, args []string) (MetaResult, erro
 			InputJSON bool            `json:"inputJson"`
 		}{call.ID, call.Tool, call.Input, line, inputJSON})
 		return MetaResult{Value: render.Value{JSON: doc, IsJSON: true}}, nil
+	}
+	if untypable {
+		return MetaResult{}, &console.ReplayError{Exit: catalog.ExitRefused, Msg: "the tool of call " + call.ID +
+			" has a control, bidi or zero-width character in its name; no command line names it (--output json shows the call)"}
 	}
 	if m.PutLine != nil {
 		m.PutLine(line)

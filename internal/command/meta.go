@@ -142,10 +142,24 @@ func MetaNames() []string {
 	return out
 }
 
+// AsksHelp reports a meta command line that asks for its usage: -h or
+// --help before "--".
+func AsksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--help":
+			return true
+		}
+	}
+	return false
+}
+
 // noArguments is the Check of a meta command that takes no words.
 func noArguments(name string) func([]string) error {
 	return func(args []string) error {
-		if len(args) > 0 {
+		if len(args) > 0 && !AsksHelp(args) {
 			return Usagef("%s takes no arguments (got %q)", name, args[0])
 		}
 		return nil
@@ -303,12 +317,16 @@ Pipelines: a | b, lists: a ; b, a && b, a || b. Quote with '…' or "…".
 // produced, and the --output the line gives ("" when none). m.Format is
 // the run's format; the line's --output replaces it.
 func RunMeta(ctx context.Context, m *MetaRun, argv []string) (res MetaResult, output string, err error) {
+	meta, ok := LookupMeta(argv[0])
+	l := ScanWords(argv[1:])
+	output, _ = l.Output()
+	if ok && AsksHelp(l.Args) {
+		// --help before anything is checked, as a tool's.
+		return MetaResult{Value: render.Value{Text: meta.usagePage(), Final: true}}, output, nil
+	}
 	if err := CheckMeta(argv); err != nil {
 		return res, "", err
 	}
-	meta, _ := LookupMeta(argv[0])
-	l := ScanWords(argv[1:])
-	output, _ = l.Output()
 	run := *m
 	run.Format = LineFormat(output, m.Format)
 	args, yes := takeYes(l.Args)

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"strconv"
@@ -167,6 +168,7 @@ func transient(err error) bool {
 // tailer writes the events of a tail.
 type tailer struct {
 	e           Env
+	out         *bufio.Writer // --output json
 	o           TailOptions
 	d           *describer
 	tw          *timeline
@@ -179,20 +181,30 @@ type tailer struct {
 // waits for.
 func (t *tailer) show(ev *catalog.Event) error {
 	t.count++
+	// Each event is written as it comes; the flush waits while more of a
+	// replay is already here (ev.More).
+	flush := !ev.More
 	if t.o.JSON {
 		raw := ev.Raw
 		if t.e.Opts.TTY {
 			raw = generated.EscapeJSON(raw, false)
 		}
-		line := make([]byte, 0, len(raw)+1)
-		line = append(append(line, raw...), '\n')
-		if _, err := t.e.Out.Write(line); err != nil {
+		if t.out == nil {
+			t.out = bufio.NewWriterSize(t.e.Out, 32<<10)
+		}
+		_, _ = t.out.Write(raw)
+		if err := t.out.WriteByte('\n'); err != nil {
 			return err
+		}
+		if flush {
+			if err := t.out.Flush(); err != nil {
+				return err
+			}
 		}
 	} else {
 		t.rows = t.d.rows(t.rows[:0], ev)
-		for _, r := range t.rows {
-			if err := t.tw.write(r, true); err != nil {
+		for i, r := range t.rows {
+			if err := t.tw.write(r, flush && i == len(t.rows)-1); err != nil {
 				return err
 			}
 		}
@@ -216,6 +228,11 @@ func (t *tailer) ends(ev *catalog.Event) bool {
 
 // end finishes the output and turns an interruption into Detached.
 func (t *tailer) end(ctx context.Context, err error) error {
+	if t.out != nil {
+		if ferr := t.out.Flush(); err == nil {
+			err = ferr
+		}
+	}
 	if t.tw != nil {
 		if cerr := t.tw.close(); err == nil {
 			err = cerr
@@ -227,11 +244,16 @@ func (t *tailer) end(ctx context.Context, err error) error {
 	return err
 }
 
+// liveIDWidth is the ID column of a live table: a whole call id of the
+// development deployment (call_ and 16 hex digits), cut to shortID when
+// the terminal is too narrow for it.
+const liveIDWidth = 21
+
 // liveColumns are the columns of a live table, with the widths it starts
 // with (it holds no rows to lay itself out).
 func liveColumns() []render.Column {
 	return []render.Column{
 		{Header: "#", Right: true, Width: 4}, {Header: "TIME", Width: 8}, {Header: "EVENT", Width: 12},
-		{Header: "TOOK", Right: true, Width: 6}, {Header: "ID", Short: shortID, Width: shortID}, {Header: "WHAT", Flex: true},
+		{Header: "TOOK", Right: true, Width: 6}, {Header: "ID", Short: shortID, Width: liveIDWidth}, {Header: "WHAT", Flex: true, Width: 40},
 	}
 }

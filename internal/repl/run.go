@@ -27,6 +27,7 @@ type runState struct {
 	pipe        *outPipe
 	done        bool   // the Runner returned
 	next        string // the line the Runner put on the editor
+	live        bool   // the output is never held for the pager (LiveRunner)
 	drained     bool   // all its output has been read
 	exit        bool
 	status      int
@@ -72,6 +73,9 @@ func (m *model) startRun(src, histEntry string) tea.Cmd {
 		cancel:     cancel,
 		pipe:       newOutPipe(),
 		lastOutput: m.now(),
+	}
+	if lr, ok := m.cfg.Runner.(LiveRunner); ok {
+		m.run.live = lr.Live(src)
 	}
 	id, pipe, runner := m.run.id, m.run.pipe, m.cfg.Runner
 	path, secrets := m.cfg.HistoryPath, m.cfg.Secrets
@@ -119,7 +123,7 @@ func (m *model) output(msg outputMsg) tea.Cmd {
 	if text, ok := printable(msg.data); ok {
 		m.run.lastOutput = m.now()
 		m.run.spinning = false
-		if m.cfg.Pager != "" && m.height > 0 {
+		if m.cfg.Pager != "" && m.height > 0 && !m.run.live {
 			// Held whole lines: the newline printable drops (Println
 			// adds it) is put back, so the pager counts and shows every
 			// line however the output arrived in chunks.
