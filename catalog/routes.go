@@ -27,6 +27,14 @@ const (
 	pathSession  = "/v1/session"
 	suffixEvents = "/events" // GET: the whole record, {"ok":true,"events":[…]} or NDJSON [route stated, shape assumed]
 	suffixStream = "/stream" // GET ?startIndex=N: NDJSON, replay then live [observed]
+	// The console's routes (console.go): POST pathSession starts a session
+	// or, with a continuation token, sends a follow-up [route stated,
+	// follow-up body assumed]; POST pathSession + "/{id}" + suffixApprovals
+	// + "/{callId}" decides a parked call [route stated, body assumed];
+	// POST pathSession + "/{id}" + suffixInterrupt ends the running turn
+	// [route assumed].
+	suffixApprovals = "/approvals"
+	suffixInterrupt = "/interrupt"
 )
 
 // queryStartIndex is the stream's first index [observed].
@@ -63,6 +71,10 @@ const (
 	// CodeNoSession is agsh's code for a console command without a session
 	// to read: none given, and the run is unbound (exit 3).
 	CodeNoSession = "no_session"
+	// CodeNotExposed is agsh's code for a console route the deployment
+	// answers 404 without a code agsh knows there (exit 3): it does not
+	// expose approvals, interrupts or session messages.
+	CodeNotExposed = "not_exposed"
 )
 
 // Exit statuses of docs/cli.md#exit-status (agsh's one table: exitcode).
@@ -84,7 +96,8 @@ func exitForCode(code string) (int, bool) {
 		return ExitUsage, true
 	case CodeInvalidInput, CodeSessionBusy, CodeUnknownSession, CodeWorkspaceUnavailable,
 		CodeAgentTool, CodeInvalidContinuationToken, CodeConflictingBinding, CodeUnknownDeployment,
-		CodeNoRecords, CodeNoSession:
+		CodeNoRecords, CodeNoSession, CodeNotExposed, CodeStaleContinuationToken, CodeTaskSession,
+		CodeNotParked, CodeUnknownCall:
 		return ExitRefused, true
 	case CodeUnauthorized, CodeForbidden, CodeNoCredential:
 		return ExitAuth, true

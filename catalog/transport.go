@@ -37,6 +37,12 @@ type request struct {
 	// live: the record's stream, which may pause for as long as the agent
 	// does: no limit on its pauses.
 	live bool
+	// feature names what a console route is for ("approvals"): a 404 that
+	// is not unknown_session or unknown_call means the deployment does not
+	// expose it (CodeNotExposed).
+	feature string
+	// call is the call id a decision names, for its refusals.
+	call string
 }
 
 func (r *request) get() bool { return r.method == http.MethodGet }

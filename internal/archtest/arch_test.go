@@ -47,6 +47,8 @@ var allowed = []struct {
 	{pkg: "internal/termbg", noNet: true, why: "the terminal's background, given the facts"},
 	{pkg: "internal/pager", noNet: true, why: "runs $PAGER"},
 	{pkg: "internal/spin", noNet: true, why: "the one-shot spinner"},
+	{pkg: "internal/ttyask", noLeaves: true, noNet: true,
+		why: "one yes-or-no key read from the terminal (raw mode, typed-ahead input discarded): the write guard's question, the same in one-shot, the line shell and the REPL"},
 	{pkg: "internal/repl", may: []string{"internal/repl"}, noLeaves: true,
 		why: "the interactive shell, a terminal widget: the interpreter, the renderer and the deployment reach it through its Runner, Completer and Config functions, wired in internal/cli"},
 	{pkg: "internal/console", may: []string{"catalog", "generated", "render", "internal/console"},

@@ -55,6 +55,7 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		// The background query runs with Bubble Tea's hold released.
 		cfg.Terminal = &repl.Terminal{}
 		a.bg.Exclusive = cfg.Terminal.Exclusive
+		a.term = cfg.Terminal
 		status, err = repl.Run(ctx, cfg)
 	} else {
 		status, err = repl.RunPlain(ctx, cfg)

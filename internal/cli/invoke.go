@@ -67,6 +67,9 @@ func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
 	if err != nil {
 		return fail(err)
 	}
+	if err := a.guardCall(ctx, r); err != nil {
+		return fail(err)
+	}
 	stop := func() {}
 	if !r.inShell && a.ios.ErrTTY && a.ios.OutTTY { // one-shot on a terminal: the REPL has its own
 		stop = spin.Start(a.spinOut, 300*time.Millisecond, 100*time.Millisecond)

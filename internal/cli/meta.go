@@ -33,6 +33,10 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 	if b.IsZero() {
 		b = catalog.Binding{SessionID: a.g.Get("--session"), ContinuationToken: a.g.Get("--continuation-token")}
 	}
+	if !inShell && a.g.Help {
+		// agsh :deny --help: the scan took --help as agsh's.
+		argv = append(argv[:1:1], "--help")
+	}
 	me, _ := command.LookupMeta(argv[0])
 	out, opts := stdout, a.outOpts()
 	var piped *boundedBuffer
@@ -45,6 +49,11 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 		Note:    func(s string) { a.message(stderr, "", s) },
 		Tools:   a.run.Tools,
 		Command: a.commandFor,
+		Yes:     a.g.Get("--yes") != "",
+		WillAsk: a.mayAsk,
+		Confirm: a.confirm,
+		Rotated: a.run.Rotated,
+		Token:   a.run.Token,
 	}
 	if inShell && last && a.putLine != nil {
 		m.PutLine = a.putLine

@@ -331,6 +331,9 @@ func (c *Completer) metaArguments(ctx context.Context, m *MetaCommand, p syntax.
 			all = append(all, repl.Candidate{Text: f.Name, Display: display, Description: f.Help})
 		}
 		all = append(all, repl.Candidate{Text: "--output"})
+		if m.Name == MetaApprove || m.Name == MetaDeny {
+			all = append(all, repl.Candidate{Text: "--yes", Description: "decide without the question"})
+		}
 		return matching(all, p.Current, func(c repl.Candidate) string { return c.Text })
 	}
 	words := p.Words[1:]
@@ -351,6 +354,8 @@ func (c *Completer) metaArguments(ctx context.Context, m *MetaCommand, p syntax.
 		return nil
 	}
 	switch {
+	case op.Parked:
+		return prefixed(CompleteParkedIDs(ctx, c.run.Client(), c.run.Binding(), maxCompleted), p.Current)
 	case op.Call:
 		return prefixed(CompleteCallIDs(ctx, c.run.Client(), c.run.Binding(), maxCompleted), p.Current)
 	case op.Session:

@@ -45,8 +45,12 @@ type MetaOperand struct {
 	// Session: a session id, a continuation token or a pasted URL (Tab
 	// offers the session ids).
 	Session bool
-	// Call: a call id of the record (Tab offers the record's call ids).
-	Call bool
+	// Call: a call id of the record (Tab offers the record's call ids);
+	// Parked: of a call waiting for approval (Tab offers those).
+	Call, Parked bool
+	// Words: the last operand, it takes every word left, joined by spaces
+	// (a message).
+	Words bool
 }
 
 var sessionOperand = MetaOperand{Name: "session", Session: true}
@@ -147,12 +151,15 @@ func parseMetaArgs(m *MetaCommand, args []string) (metaArgs, error) {
 	if a.values["--help"] != "" {
 		return a, nil
 	}
+	if n := len(m.Operands); n > 0 && m.Operands[n-1].Words && len(a.operands) > n {
+		a.operands = append(a.operands[:n-1], strings.Join(a.operands[n-1:], " "))
+	}
 	if len(a.operands) > len(m.Operands) {
 		return a, Usagef("%s: unexpected operand %q\nusage: %s", m.Name, a.operands[len(m.Operands)], m.synopsis())
 	}
 	for i, op := range m.Operands {
 		switch {
-		case i >= len(a.operands):
+		case i >= len(a.operands) || op.Words && strings.TrimSpace(a.operands[i]) == "":
 			if op.Required {
 				return a, Usagef("%s: missing <%s>\nusage: %s", m.Name, op.Name, m.synopsis())
 			}
@@ -244,6 +251,9 @@ func (m *MetaCommand) usagePage() string {
 			b.WriteString("\n")
 			break
 		}
+	}
+	if m.Notes != "" {
+		b.WriteString("\n" + m.Notes + "\n")
 	}
 	b.WriteString("\nSee docs/console.md.\n")
 	return b.String()

@@ -24,6 +24,7 @@ func HelpPage(cmd *Command, info func() *catalog.Info) render.HelpPage {
 		for _, t := range in.Tools {
 			if t.Name == cmd.Detail.Name && t.Effect != "" {
 				page.Notes = append([]string{effectNote(t.Effect)}, page.Notes...)
+				page.Notes = infoEffectGuard(page.Notes, t.Effect)
 			}
 		}
 	}
@@ -70,7 +71,7 @@ func helpPage(cmd *Command) render.HelpPage {
 	case readOnlyHint(d):
 		p.Notes = append(p.Notes, effectNote("read"))
 	case readOnlyDeclared(d):
-		p.Notes = append(p.Notes, "Effect: write (readOnlyHint: false).")
+		p.Notes = append(p.Notes, "Not read-only (readOnlyHint: false).")
 	}
 	if a := d.Annotations; a != nil {
 		idem := a.IdempotentHint
@@ -83,6 +84,9 @@ func helpPage(cmd *Command) render.HelpPage {
 	}
 	if d.NeedsApproval {
 		p.Notes = append(p.Notes, "Requires approval when the model calls it.")
+	}
+	if n := guardNote(d); n != "" {
+		p.Notes = append(p.Notes, n)
 	}
 	if out := OutputNote(d.OutputSchema); out != "" {
 		p.Notes = append(p.Notes, out)
@@ -102,6 +106,22 @@ func helpPage(cmd *Command) render.HelpPage {
 		p.Notes = append(p.Notes, fmt.Sprintf("Calls the deployment's %s tool.", d.Name))
 	}
 	return p
+}
+
+// infoEffectGuard words the write guard's note for an effect that only
+// /v1/info declares: a read needs no note; another effect is one the guard
+// does not read (it reads the tool's detail), which the note says.
+func infoEffectGuard(notes []string, effect string) []string {
+	for i, n := range notes {
+		if n != noEffectNote {
+			continue
+		}
+		if effect == "read" {
+			return append(notes[:i:i], notes[i+1:]...)
+		}
+		notes[i] = "agsh does not ask before calling it: its detail declares no effect (only /v1/info does)."
+	}
+	return notes
 }
 
 // readOnlyHint: an MCP tool annotated readOnlyHint: true counts as effect

@@ -34,6 +34,8 @@ type MetaCommand struct {
 	Check func(args []string) error
 	// Run runs it.
 	Run func(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
+	// Notes are more lines of its --help ("" when none).
+	Notes string
 	// Writes: it writes its output as it goes (MetaRun.Out), rather than
 	// returning a value; Live: for as long as it is left to run, so no
 	// pager may hold its output.
@@ -64,7 +66,23 @@ type MetaRun struct {
 	Command func(ctx context.Context, tool string) (*Command, error)
 	// PutLine, in the REPL, puts a line on the editor for the next input.
 	PutLine func(string)
+
+	// Yes: --yes was given, at launch or on the line (RunMeta reads it).
+	Yes bool
+	// WillAsk reports whether Confirm would ask (a terminal, no --yes);
+	// Confirm asks q and returns nil to go on, or the error of a no (what
+	// says what is then not done). Nil: nothing is ever asked.
+	WillAsk func(yes bool) bool
+	Confirm func(ctx context.Context, yes bool, q Question, what string) error
+	// Rotated records that a message rotated session id's continuation
+	// token from old to token (catalog.Run.Rotated); Token is the token
+	// the run keeps for id ("" when none). Either may be nil.
+	Rotated func(id, old, token string)
+	Token   func(id string) string
 }
+
+// asks reports whether the command's question will be asked.
+func (m *MetaRun) asks() bool { return m.WillAsk != nil && m.Confirm != nil && m.WillAsk(m.Yes) }
 
 // MetaResult is what a meta command produced: its value (rendered, or
 // passed on to the filters) and the notes for standard error after it.
@@ -76,10 +94,10 @@ type MetaResult struct {
 }
 
 // metas is the table of meta commands, in the order :help lists them.
-var metas = append(append([]MetaCommand{
+var metas = append(append(append([]MetaCommand{
 	{Name: MetaSessions, Usage: ":sessions", Summary: "the deployment's sessions, the bound one marked",
 		Check: noArguments(MetaSessions), Run: runSessions},
-}, consoleRows...),
+}, consoleRows...), actRows...),
 	MetaCommand{Name: MetaHelp, Usage: ":help", Summary: "this list", Check: noArguments(MetaHelp)}, // Run: runHelp
 )
 
@@ -88,6 +106,9 @@ func init() {
 	metas[len(metas)-1].Run = runHelp
 	for i := range metas {
 		if run := consoleRun(metas[i].Name); run != nil {
+			metas[i].Run = run
+		}
+		if run := actRun(metas[i].Name); run != nil {
 			metas[i].Run = run
 		}
 	}
@@ -158,11 +179,31 @@ func CheckMeta(argv []string) error {
 			return err
 		}
 	}
+	args, _ := takeYes(l.Args)
 	if m.Check == nil {
-		_, err := parseMetaArgs(m, l.Args)
+		_, err := parseMetaArgs(m, args)
 		return err
 	}
-	return m.Check(l.Args)
+	return m.Check(args)
+}
+
+// takeYes takes agsh's --yes (an option of every command line) out of a
+// meta command's words before "--", and says whether it was there.
+func takeYes(args []string) ([]string, bool) {
+	yes := false
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			out = append(out, args[i:]...)
+			break
+		}
+		if a == "--yes" {
+			yes = true
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, yes
 }
 
 // sessionRow is one row of the :sessions table.
@@ -198,10 +239,12 @@ func SessionsTable(ss []catalog.Session, bound catalog.Binding) (json.RawMessage
 	return data, marked
 }
 
-// sessionState is what a session is doing: running or queued, else its
-// status.
+// sessionState is what a session is doing: waiting for an approval,
+// running or queued, else its status.
 func sessionState(s catalog.Session) string {
 	switch {
+	case s.Status == "waiting_approval":
+		return s.Status // running, and a call waits for the operator
 	case s.Running:
 		return "running"
 	case s.Queued:
@@ -286,7 +329,9 @@ func RunMeta(ctx context.Context, m *MetaRun, argv []string) (res MetaResult, ou
 	}
 	run := *m
 	run.Format = LineFormat(output, m.Format)
-	res, err = meta.Run(ctx, &run, l.Args)
+	args, yes := takeYes(l.Args)
+	run.Yes = run.Yes || yes
+	res, err = meta.Run(ctx, &run, args)
 	if err != nil {
 		return MetaResult{}, "", err
 	}

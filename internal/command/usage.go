@@ -32,8 +32,9 @@ ENVIRONMENT
     GLAMOUR_STYLE (light or dark colors).
 
 EXIT STATUS
-    0 success; 1 the tool reported an error (or a grep found nothing); 2 usage;
-    3 the deployment refused the call; 4 authentication; 5 unreachable or bad answer;
+    0 success; 1 the tool reported an error (or a grep found nothing, or the operator
+    declined agsh's question before a write: nothing was sent); 2 usage; 3 the
+    deployment refused the call; 4 authentication; 5 unreachable or bad answer;
     130 interrupted.
 `
 

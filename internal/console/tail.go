@@ -25,6 +25,12 @@ type TailOptions struct {
 	Task bool
 	// Initial is how many of the last events are shown first (0: 10).
 	Initial int
+	// From, when FromSet, replaces the last events: the tail streams from
+	// index From on (:say --follow, from the first event of its turn).
+	From    int64
+	FromSet bool
+	// UntilWaits ends the tail at the session's next wait even when Live.
+	UntilWaits bool
 	// Backoff are the pauses between reconnections (nil: the default);
 	// GiveUp is how many failed reconnections in a row end a tail that is
 	// not Live (0: 30).
@@ -76,11 +82,16 @@ func Tail(ctx context.Context, e Env, id string, o TailOptions) error {
 	}
 	last := int64(-1)
 	ring := &rawRing{max: initial}
-	err := e.Client.Record(ctx, id, func(ev *catalog.Event) error {
-		ring.add(ev.Raw)
-		last = ev.Index
-		return nil
-	}, e.note)
+	var err error
+	if o.FromSet {
+		last = o.From - 1
+	} else {
+		err = e.Client.Record(ctx, id, func(ev *catalog.Event) error {
+			ring.add(ev.Raw)
+			last = ev.Index
+			return nil
+		}, e.note)
+	}
 	if err != nil {
 		return t.end(ctx, err)
 	}
@@ -198,7 +209,7 @@ func (t *tailer) show(ev *catalog.Event) error {
 			}
 		}
 	}
-	if t.initialDone && !t.o.Live && !t.o.Follow && t.ends(ev) {
+	if t.initialDone && (t.o.UntilWaits || !t.o.Live && !t.o.Follow) && t.ends(ev) {
 		return errEnd
 	}
 	return nil

@@ -40,6 +40,10 @@ type runState struct {
 	held     []string
 	heldRows int
 	paged    bool
+	// received counts the output chunks the model has had; asking holds a
+	// question (Terminal.Ask) until the output before it is drawn.
+	received int
+	asking   *askMsg
 }
 
 // Messages of a run.
@@ -114,6 +118,7 @@ func (m *model) output(msg outputMsg) tea.Cmd {
 	if !m.run.active || msg.id != m.run.id {
 		return nil
 	}
+	m.run.received++
 	var cmds []tea.Cmd
 	if text, ok := printable(msg.data); ok {
 		m.run.lastOutput = m.now()
@@ -133,7 +138,34 @@ func (m *model) output(msg outputMsg) tea.Cmd {
 	} else {
 		cmds = append(cmds, readOutput(m.run.id, m.run.pipe))
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.askWhenDrawn())...)
+}
+
+// ask handles a question of the running line (Terminal.Ask): the keys
+// typed ahead are dropped, and the question waits for the output before it.
+func (m *model) ask(msg askMsg) tea.Cmd {
+	m.typeahead = nil
+	if !m.run.active {
+		return exclusive(msg.exclusiveMsg)
+	}
+	m.run.asking = &msg
+	return m.askWhenDrawn()
+}
+
+// askWhenDrawn releases the terminal to the question waiting, once every
+// chunk of output written before it has been printed.
+func (m *model) askWhenDrawn() tea.Cmd {
+	q := m.run.asking
+	if q == nil {
+		return nil
+	}
+	waiting, delivered := m.run.pipe.pending()
+	if waiting || delivered != m.run.received || !m.out.idle() {
+		return nil
+	}
+	m.run.asking = nil
+	m.typeahead = nil
+	return exclusive(q.exclusiveMsg)
 }
 
 // runDone records the Runner's answer; the run ends once its output is read.
