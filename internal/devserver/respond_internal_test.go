@@ -56,7 +56,7 @@ func TestCallsAnswerUnchanged(t *testing.T) {
 		want := object(val("ok", true), val("sessionId", s.ID), raw("calls", array(calls)), raw("records", array(records)),
 			valIf(note != "", "droppedCalls", s.DroppedCalls), valIf(note != "", "droppedRecords", s.DroppedRecords),
 			valIf(note != "", "note", note))
-		a := &agent{slug: "executor", sessions: st, byName: map[string]*entry{}}
+		a := &agent{slug: "executor", sessions: st}
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest("GET", "/executor/v1/dev/sessions/"+s.ID+"/calls", nil)
 		a.serveCalls(&reqCtx{w: rec, r: req, principal: "local", segs: []string{s.ID}})
