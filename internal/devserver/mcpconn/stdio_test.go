@@ -172,7 +172,8 @@ func TestStdioServerReadyLate(t *testing.T) {
 		t.Errorf("call of a late tool: %v %s", err, res.Value)
 	}
 	waitFor(t, func() bool {
-		return strings.Contains(logs.String(), "mcp dies: ") && strings.Contains(logs.String(), "ready after")
+		// The dying server's own report, not its "not ready" line.
+		return strings.Contains(logs.String(), "mcp dies: starting") && strings.Contains(logs.String(), "ready after")
 	})
 	text := logs.String()
 	if !regexp.MustCompile(`(?m)^mcp slow: ready after [0-9.]+m?s; its 5 tools are served from now on$`).MatchString(text) ||
