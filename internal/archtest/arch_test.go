@@ -16,6 +16,7 @@ var leaves = []string{
 	"internal/names",    // kebab-casing, did-you-mean suggestions
 	"internal/exitcode", // the exit-status table
 	"internal/jsontext", // the ordered JSON reader
+	"internal/termsafe", // the one escaping of text bound for a terminal
 }
 
 // allowed lists, per package prefix (relative to the module), the agsh
@@ -35,6 +36,8 @@ var allowed = []struct {
 	{pkg: "internal/names", noNet: true, why: "a leaf: kebab-casing and did-you-mean, needed by several packages"},
 	{pkg: "internal/exitcode", noNet: true, why: "a leaf: the one exit-status table"},
 	{pkg: "internal/jsontext", noNet: true, why: "a leaf: the one ordered-JSON reader"},
+	{pkg: "internal/termsafe", noNet: true, stdlibOnly: true,
+		why: "a leaf: the one escaping of text bound for a terminal, shared by render, shell completion and the development deployment's log"},
 	{pkg: "internal/wire", noLeaves: true, stdlibOnly: true, noNet: true,
 		why: "the shapes and error codes on the wire, which the client decodes and the development deployment encodes: importing it brings neither side's code to the other"},
 	{pkg: "catalog", may: []string{"internal/wire"},
