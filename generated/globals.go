@@ -70,7 +70,7 @@ var GlobalOptions = []GlobalOption{
 	{Name: "--output", Placeholder: "<format>", Formats: true},
 	{Name: "--help", Short: "-h", Help: "help"},
 	{Name: "--version", Scope: BeforeCommand, Help: "agsh's version (with --output json: an object); before any command"},
-	{Name: "--completion", Placeholder: "<bash|zsh|fish>", Values: []string{"bash", "zsh", "fish"}, Scope: BeforeCommand,
+	{Name: "--completion", Placeholder: "<bash|zsh|fish|pwsh>", Values: []string{"bash", "zsh", "fish", "pwsh"}, Scope: BeforeCommand,
 		Help: "print the shell's completion script; before any command"},
 }
 

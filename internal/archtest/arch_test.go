@@ -62,7 +62,7 @@ var allowed = []struct {
 	{pkg: "internal/gcpace", noNet: true, why: "the collector's pace, imported by cmd/agsh for its side effect"},
 	{pkg: "internal/testcorpus", noNet: true, why: "tests only: where testdata and the shared corpus are"},
 	{pkg: "internal/compcache", may: []string{"catalog"}, why: "shell completion's catalog cache"},
-	{pkg: "internal/shellcomp", may: []string{"catalog", "generated", "interp", "internal/command", "internal/compcache", "internal/version"},
+	{pkg: "internal/shellcomp", may: []string{"catalog", "curated", "generated", "interp", "internal/command", "internal/compcache", "internal/version"},
 		why: "the login shells' completion scripts and answers"},
 	{pkg: "internal/testmcp", why: "tests only: a stdio MCP server with every content kind"},
 	{pkg: "internal/termquiet", noNet: true, why: "imported by cmd/agsh for its side effect before bubbletea's init"},

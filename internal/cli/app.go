@@ -34,6 +34,9 @@ type app struct {
 	bg      *termbg.Detector
 	spinOut io.Writer            // standard error's terminal, for the spinner (not held by the pager)
 	late    []command.LateOption // connection options after the command name
+	// answerBound, when set, bounds every answer below the usual bounds
+	// (shell completion's requests).
+	answerBound int64
 }
 
 func newApp(ios *iostreams.IOStreams, e Env, g command.Globals) *app {

@@ -50,7 +50,7 @@ var (
 
 // builtAgsh builds cmd/agsh once per test run, without -race, so that its
 // memory is what users get.
-func builtAgsh(t *testing.T) string {
+func builtAgsh(t testing.TB) string {
 	t.Helper()
 	if b := os.Getenv("AGSH_HOSTILE_BIN"); b != "" {
 		return b

@@ -37,6 +37,9 @@ func (a *app) newClient(target string, o catalog.Options) (*catalog.Client, erro
 		}
 		o.MaxAnswerBytes, o.MaxListingBytes, o.MaxStreamedBytes = n, n, n
 	}
+	if a.answerBound > 0 {
+		o.MaxAnswerBytes, o.MaxListingBytes, o.MaxStreamedBytes = a.answerBound, a.answerBound, a.answerBound
+	}
 	o.LimitHint = "set " + maxAnswerVar + " (bytes) to raise it"
 	if a.getenv("GOMEMLIMIT") == "" {
 		// agsh holds a whole answer, a few copies of it at peak (issue 15

@@ -153,6 +153,7 @@ func hiddenComplete(args []string, ios *iostreams.IOStreams, e Env) int {
 	self := e.Self() // the program as invoked, for the detached refresh
 	dial := func(ctx context.Context, g command.Globals) (*catalog.Client, error) {
 		a := newApp(ios, e, g)
+		a.answerBound = shellcomp.MaxAnswerBytes
 		err := a.connect(ctx)
 		return a.client, err
 	}

@@ -23,9 +23,11 @@ import (
 // directory for the run). The text before the cursor is scanned by the
 // shell's own lexer (syntax.ScanPartial).
 type Completer struct {
-	// Detail, when set, answers a tool's detail in place of the
-	// deployment: shell completion's catalog cache (internal/shellcomp).
-	Detail func(ctx context.Context, name string) (*catalog.ToolDetail, error)
+	// Command, when set, answers the command a name resolves to (tool is
+	// its listing entry) in place of building it from the deployment's
+	// detail: shell completion's catalog cache (internal/shellcomp). A nil
+	// command completes nothing after the name.
+	Command func(ctx context.Context, name string, tool catalog.ToolEntry) (*Command, error)
 
 	run   *catalog.Run
 	table *Table
@@ -147,18 +149,19 @@ func (c *Completer) command(ctx context.Context, command string) (*Command, erro
 	if ok {
 		return cmd, nil
 	}
-	var d *catalog.ToolDetail
 	var err error
-	if c.Detail != nil {
-		d, err = c.Detail(ctx, name)
+	if c.Command != nil {
+		if cmd, err = c.Command(ctx, command, *r.Tool); err != nil || cmd == nil {
+			return nil, err
+		}
 	} else {
-		d, err = c.run.Client().Tool(ctx, name, c.run.Binding())
-	}
-	if err != nil || d == nil {
-		return nil, err
-	}
-	if cmd, err = NewNamed(command, d); err != nil {
-		return nil, err
+		d, err := c.run.Client().Tool(ctx, name, c.run.Binding())
+		if err != nil || d == nil {
+			return nil, err
+		}
+		if cmd, err = NewNamed(command, d); err != nil {
+			return nil, err
+		}
 	}
 	c.mu.Lock()
 	c.cmds[command] = cmd

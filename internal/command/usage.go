@@ -16,7 +16,7 @@ USAGE
     agsh                             a shell: a REPL on a terminal, a script from stdin otherwise
     agsh --help                      this text
     agsh --version                   agsh's version
-    agsh --completion bash|zsh|fish  the shell completion script (source <(agsh --completion bash))
+    agsh --completion SHELL          the completion script of bash, zsh, fish or pwsh
 
 GLOBAL OPTIONS (before or after the tool name)
 `
