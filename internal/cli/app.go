@@ -37,6 +37,8 @@ type app struct {
 	// answerBound, when set, bounds every answer below the usual bounds
 	// (shell completion's requests).
 	answerBound int64
+	// proxy are the proxy settings of the environment.
+	proxy catalog.ProxySettings
 }
 
 func newApp(ios *iostreams.IOStreams, e Env, g command.Globals) *app {
@@ -44,7 +46,9 @@ func newApp(ios *iostreams.IOStreams, e Env, g command.Globals) *app {
 		g.Values = map[string]string{}
 	}
 	a := &app{ios: ios, env: e, g: g, bg: &termbg.Detector{ColorFGBG: e.Getenv("COLORFGBG"), TTYPath: "/dev/tty"}, spinOut: ios.ErrOut}
-	a.setSecrets(a.token())
+	a.proxy = catalog.ProxyFromEnv(e.Getenv)
+	// A proxy URL's user and password are credentials too.
+	a.setSecrets(append([]string{a.token()}, a.proxy.Secrets()...)...)
 	return a
 }
 

@@ -16,7 +16,7 @@ import (
 // masked before agsh decodes it; HTTP/2 is off while GODEBUG names
 // http2debug (its frame logs print headers and bodies).
 func (a *app) httpClient() *http.Client {
-	return catalog.NewHTTPClientWith(catalog.HTTPPolicy{Secrets: a.secrets,
+	return catalog.NewHTTPClientWith(catalog.HTTPPolicy{Secrets: a.secrets, Proxy: &a.proxy,
 		NoHTTP2: strings.Contains(a.getenv("GODEBUG"), "http2debug")})
 }
 
