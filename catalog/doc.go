@@ -31,7 +31,7 @@
 //
 // # Errors
 //
-// Every failure is an *Error with ExitCode (cli.md's table: 2 usage and
+// Every failure is an *Error with ExitCode (docs/cli.md#exit-status: 2 usage and
 // not-an-agent, 3 refused, 4 authentication, 5 unreachable/timeout/bad
 // answer, 130 interrupted) and Code (the envelope's code, or agsh's own).
 // Its text says what to do next, names URLs without userinfo, and never

@@ -7,12 +7,11 @@ import (
 	"github.com/agsh-dev/agsh/generated"
 )
 
-// Unix grep habits the curated grep accepts (file-tools.md, "The curated
-// commands" [wave 2]): -n and -r are what agsh already prints and do
-// nothing; -l and -c are POSIX shorthands for --output-mode
-// files_with_matches and count; -e PAT gives a pattern that may start with
-// "-". They may be bundled (-rn, -rli) with the shape's own valueless short
-// flags (-i).
+// Unix grep habits the curated grep accepts (docs/file-tools.md#grep-habits):
+// -n and -r are what agsh already prints and do nothing; -l and -c are POSIX
+// shorthands for --output-mode files_with_matches and count; -e PAT gives a
+// pattern that may start with "-". They may be bundled (-rn, -rli) with the
+// shape's own valueless short flags (-i).
 
 // Shorthand is one short option a curated command accepts on top of its
 // flags, for help pages.

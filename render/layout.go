@@ -1,10 +1,10 @@
 package render
 
-// Table layout by content (render.md "Table"): short columns keep their
-// full width, all-empty columns are left out, the rest of the width goes to
-// the free-text columns in proportion to their content, none below
-// minFree; when that cannot fit, columns are dropped from the right. The
-// first shown column is cut only when it alone exceeds the width.
+// Table layout by content (docs/rendering.md#table-layout): short columns
+// keep their full width, all-empty columns are left out, the rest of the
+// width goes to the free-text columns in proportion to their content, none
+// below minFree; when that cannot fit, columns are dropped from the right.
+// The first shown column is cut only when it alone exceeds the width.
 
 const (
 	// shortCells: a column whose every cell is at most this wide is short.

@@ -11,10 +11,10 @@ import (
 	"github.com/agsh-dev/agsh/render"
 )
 
-// HelpPage is the page of `agsh <tool> --help` (render.md, "Help for one
-// tool"). Everything but the curated shape comes from the tool's detail;
-// info is asked (for the effect /v1/info declares) only when the detail
-// declares no effect, and may return nil.
+// HelpPage is the page of `agsh <tool> --help`
+// (docs/rendering.md#help-for-one-tool). Everything but the curated shape
+// comes from the tool's detail; info is asked (for the effect /v1/info
+// declares) only when the detail declares no effect, and may return nil.
 func HelpPage(cmd *Command, info func() *catalog.Info) render.HelpPage {
 	page := helpPage(cmd)
 	if cmd.Detail.Effect != "" || readOnlyHint(cmd.Detail) {
@@ -102,8 +102,8 @@ func helpPage(cmd *Command) render.HelpPage {
 }
 
 // readOnlyHint: an MCP tool annotated readOnlyHint: true counts as effect
-// read (wire.md). false is no declaration: the Go SDK's servers write it for
-// every annotated tool, so it says nothing about writes.
+// read (docs/wire.md#the-tool-detail). false is no declaration: the Go SDK's
+// servers write it for every annotated tool, so it says nothing about writes.
 func readOnlyHint(d *catalog.ToolDetail) bool {
 	return d.Annotations != nil && d.Annotations.ReadOnlyHint != nil && *d.Annotations.ReadOnlyHint
 }

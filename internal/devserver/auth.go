@@ -19,7 +19,7 @@ const (
 )
 
 // authPolicy decides who a request is: the real server's rules
-// (devserver.md, "Auth").
+// (docs/devserver.md#auth-and-principals).
 type authPolicy struct {
 	hashes     [][sha256.Size]byte // of the bearer tokens, compared in constant time
 	principals []string

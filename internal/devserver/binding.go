@@ -55,12 +55,16 @@ func (a *agent) resolve(principal string, id, tok *string) (binding, *apiError) 
 			return binding{}, errorf(http.StatusBadRequest, wire.CodeInvalidContinuationToken,
 				fmt.Sprintf("malformed continuation token %q: expected <channelId>:<key>", *tok))
 		}
-		sid, owner, ok := a.sessions.byTok(*tok)
+		sid, owner, stale, ok := a.sessions.byTok(*tok)
 		if !ok {
 			return binding{token: *tok}, nil
 		}
 		if owner != principal {
 			return binding{}, forbiddenSession(sid)
+		}
+		if stale {
+			// Never a scratch fallback: the caller meant that session.
+			return binding{}, staleToken(sid)
 		}
 		return binding{sessionID: sid, token: *tok}, nil
 	}
@@ -69,13 +73,23 @@ func (a *agent) resolve(principal string, id, tok *string) (binding, *apiError) 
 	}
 	var owner string
 	if !a.sessions.with(*id, func(s *session) bool { owner = s.Owner; return false }) {
-		return binding{}, errorf(http.StatusNotFound, wire.CodeUnknownSession,
-			fmt.Sprintf("no session %s on agent %s", *id, a.slug))
+		return binding{}, unknownSession(fmt.Sprintf("no session %s on agent %s", *id, a.slug))
 	}
 	if owner != principal {
 		return binding{}, forbiddenSession(*id)
 	}
 	return binding{sessionID: *id}, nil
+}
+
+// unknownSession is the 404 of a session that does not exist.
+func unknownSession(msg string) *apiError {
+	return errorf(http.StatusNotFound, wire.CodeUnknownSession, msg)
+}
+
+// staleToken is the 409 of a continuation token a follow-up rotated away.
+func staleToken(id string) *apiError {
+	return errorf(http.StatusConflict, codeStaleContinuationToken, fmt.Sprintf(
+		"this continuation token of session %s was replaced by a follow-up message; use the session's current token (GET /v1/sessions lists it) or its id", id))
 }
 
 func forbiddenSession(id string) *apiError {

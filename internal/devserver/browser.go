@@ -17,8 +17,9 @@ import (
 // something other than JSON.
 const codeUnsupportedMediaType = "unsupported_media_type"
 
-// Browsers must not reach the server (devserver.md): a web page can send
-// requests to a loopback port, and DNS rebinding lets it read the answers.
+// Browsers must not reach the server (docs/devserver.md#browser-protections):
+// a web page can send requests to a loopback port, and DNS rebinding lets it
+// read the answers.
 //
 //   - In the loopback mode (no --allow-anonymous, and no --bearer-token or a
 //     loopback listen address) a Host other than the listen address,

@@ -54,7 +54,7 @@ const (
 // JSONTools returns the executor's authored JSON tools that exercise
 // tables and property views: report_change_issue (a write needing
 // approval, recording the issue on the session), report_change_succeeded
-// (no effect declared, so a write) and run_checks (agent execution: listed,
+// (no effect declared, so a write; it needs approval too) and run_checks (agent execution: listed,
 // never callable on the host).
 func JSONTools() []*tool.Tool {
 	authored := wire.Source{Kind: "authored"}
@@ -70,12 +70,13 @@ func JSONTools() []*tool.Tool {
 			Call:          reportIssue,
 		},
 		{
-			Name:        "report_change_succeeded",
-			Description: "Reports that a change passed its checks, with a short summary.",
-			InputSchema: json.RawMessage(reportSucceededSchema),
-			Source:      authored,
-			Validate:    true,
-			Call:        reportSucceeded,
+			Name:          "report_change_succeeded",
+			Description:   "Reports that a change passed its checks, with a short summary.",
+			InputSchema:   json.RawMessage(reportSucceededSchema),
+			NeedsApproval: true,
+			Source:        authored,
+			Validate:      true,
+			Call:          reportSucceeded,
 		},
 		{
 			Name:        "run_checks",

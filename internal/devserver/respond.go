@@ -20,6 +20,16 @@ const (
 	codeShuttingDown     = "shutting_down"
 )
 
+// Codes of the session records and console routes
+// (docs/wire.md#session-records-and-console-routes).
+const (
+	codeStaleContinuationToken = "stale_continuation_token"
+	codeTaskSession            = "task_session"
+	codeNotParked              = "not_parked"
+	codeUnknownCall            = "unknown_call"
+	codeTooManyStreams         = "too_many_streams"
+)
+
 // marshal encodes v as JSON without HTML escaping and without the trailing
 // newline json.Encoder adds. Values it is given are plain data, so an error
 // means a programming mistake; it then encodes null rather than panic.
@@ -116,6 +126,14 @@ func (e *apiError) Error() string { return e.body.Error + ": " + e.body.Message 
 // errorf builds an error envelope with a message.
 func errorf(status int, code, msg string) *apiError {
 	return &apiError{status: status, body: wire.ErrorBody{Error: code, Message: msg}}
+}
+
+// invalidField is a 400 invalid_input whose one issue, issue, is at the
+// body's field path.
+func invalidField(msg, issue string, path ...any) *apiError {
+	e := errorf(http.StatusBadRequest, wire.CodeInvalidInput, msg)
+	e.body.Issues = []wire.Issue{{Path: append([]any{}, path...), Message: issue}}
+	return e
 }
 
 // writeError answers the error envelope.

@@ -8,34 +8,6 @@ import (
 	"github.com/agsh-dev/agsh/internal/wire"
 )
 
-// serveNewSession answers POST /v1/session {"message", "title"?}. No model
-// runs: the session is recorded and waits.
-func (a *agent) serveNewSession(c *reqCtx) {
-	var body struct {
-		Message *string `json:"message"`
-		Title   *string `json:"title"`
-	}
-	if err := decodeBody(c, maxSmallBody, &body, false); err != nil {
-		writeError(c.w, err)
-		return
-	}
-	if body.Message == nil {
-		e := errorf(http.StatusBadRequest, wire.CodeInvalidInput, "a session needs a message: {\"message\": \"…\"}")
-		e.body.Issues = []wire.Issue{{Path: []any{"message"}, Message: "required"}}
-		writeError(c.w, e)
-		return
-	}
-	title := ""
-	if body.Title != nil {
-		title = strings.TrimSpace(*body.Title)
-	}
-	if title == "" {
-		title = titleFrom(*body.Message)
-	}
-	s := a.sessions.create(c.principal, *body.Message, title)
-	writeBody(c.w, http.StatusOK, object(val("ok", true), val("sessionId", s.ID), val("continuationToken", s.Token)))
-}
-
 // titleFrom derives a title from a message's first line, at most 60
 // characters.
 func titleFrom(msg string) string {

@@ -24,6 +24,7 @@ type agent struct {
 	infoBody, listBody      []byte   // precomputed: the tools never change
 	sessions                *sessionStore
 	faults                  *faultSet
+	hub                     *hub // the server's turns and streams
 	logf                    func(string, ...any)
 }
 
@@ -38,11 +39,12 @@ type entry struct {
 	compileErr  error
 }
 
-func newAgent(ac AgentConfig, stateDir string, logf func(string, ...any)) (*agent, error) {
+func newAgent(ac AgentConfig, stateDir string, h *hub, logf func(string, ...any)) (*agent, error) {
 	a := &agent{
 		slug: ac.Slug, name: ac.Name, description: ac.Description,
 		byName: map[string]*entry{},
 		faults: &faultSet{},
+		hub:    h,
 		logf:   logf,
 	}
 	if a.name == "" {

@@ -246,8 +246,8 @@ func TestCommonPrefixAndSpan(t *testing.T) {
 
 // Candidates are deployment names: in the list and, once inserted, in the
 // line, a bidi control, a zero-width space or a C1 control shows escaped
-// (issue 12), so no name can pose as another or drive the terminal;
-// right-to-left letters and emoji joiners stay.
+// (docs/rendering.md#terminal-safety), so no name can pose as another or
+// drive the terminal; right-to-left letters and emoji joiners stay.
 func TestTabListEscapesNames(t *testing.T) {
 	answers := map[string]Completion{
 		"ev": {Start: 0, End: 2, Candidates: []Candidate{{Text: "evil\u202eexe"}, {Text: "evbad\u009b2J"},

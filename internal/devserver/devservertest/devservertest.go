@@ -149,8 +149,9 @@ func SetTurn(t testing.TB, agentURL, token string, turn Turn) {
 	}
 }
 
-// Fault is the body of POST /v1/dev/faults (wire.md). Body, when non-nil,
-// replaces the answer's body byte for byte.
+// Fault is the body of POST /v1/dev/faults
+// (docs/wire.md#development-only-routes). Body, when non-nil, replaces the
+// answer's body byte for byte.
 type Fault struct {
 	Route    string  `json:"route"`
 	Count    int     `json:"count,omitempty"`

@@ -1,6 +1,7 @@
 // Package fstools implements the development deployment's authored workspace
-// tools — read, ls, grep, glob, diff and list_changes — over the mounts of the
-// virtual workspace, as spec/file-tools.md and spec/devserver.md describe.
+// tools — read, ls, grep, glob, diff and list_changes — over the mounts of
+// the virtual workspace, as docs/file-tools.md and
+// docs/devserver.md#executor-tools describe.
 //
 // The workspace is a virtual namespace: each tool.Mount maps an absolute
 // virtual path ("/repo") to a real directory, the first mount is the

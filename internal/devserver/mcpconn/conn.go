@@ -35,6 +35,9 @@ type conn struct {
 	// readOnlyHint and idempotentHint even when false, so the echo tools
 	// serve their files' annotations.
 	annotationsOf func(mcpName string) json.RawMessage
+	// approvalOf, when set, answers whether a tool needs approval (the
+	// echo tools' files may say so; MCP has no such declaration).
+	approvalOf func(mcpName string) bool
 	// cleanup releases what the session runs on (an in-process server
 	// session, a child process); it runs after the client session closes.
 	cleanup func() error
@@ -193,6 +196,9 @@ func (c *conn) makeTool(lt listedTool) *tool.Tool {
 	if t.Title == "" && t.Annotations != nil {
 		t.Title = t.Annotations.Title
 	}
+	if c.approvalOf != nil {
+		t.NeedsApproval = c.approvalOf(lt.Name)
+	}
 	return t
 }
 
@@ -256,9 +262,11 @@ func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Re
 		slot := &rawSlot{}
 		res, err := session.CallTool(withSlot(ctx, slot), &mcp.CallToolParams{Name: mcpName, Arguments: json.RawMessage(input)})
 		slot.release()
-		if raw := slot.bytes(); raw != nil {
+		if raw := slot.bytes(); raw != nil && (err == nil || ctx.Err() == nil) {
 			// The server answered a result. It is served as sent even when
-			// the SDK could not decode it (a number beyond float64, say).
+			// the SDK could not decode it (a number beyond float64, say),
+			// but not to a caller that gave up: a result that raced the
+			// cancellation in is dropped with the call.
 			var flag struct {
 				IsError bool `json:"isError"`
 			}
