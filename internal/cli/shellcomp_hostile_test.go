@@ -313,3 +313,59 @@ func TestCompletePathsBounded(t *testing.T) {
 		t.Errorf("the workspace's names: %q, want %q", got, want)
 	}
 }
+
+// TestCompletionCacheBounded: a listing past the cache's bound in tools is
+// not stored (the old entry answers), and a tool detail one byte past
+// completion's answer bound is not fetched whole: the Tab offers agsh's
+// own options, stores nothing for the tool and stays small. Nothing is
+// written to the terminal.
+func TestCompletionCacheBounded(t *testing.T) {
+	var big atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch p := strings.TrimPrefix(r.URL.Path, "/agent"); {
+		case p == "/v1/info":
+			answer(w, `{"ok":true,"name":"big","tools":[]}`)
+		case p == "/v1/tools" && big.Load():
+			var b strings.Builder
+			b.WriteString(`{"ok":true,"tools":[`)
+			for i := 0; i <= 20000; i++ { // one past the bound
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(&b, `{"name":"t%d"}`, i)
+			}
+			b.WriteString(`]}`)
+			answer(w, b.String())
+		case p == "/v1/tools":
+			answer(w, `{"ok":true,"tools":[{"name":"huge_tool","source":{"kind":"connection","connection":"c"}}]}`)
+		case strings.HasPrefix(p, "/v1/tools/"):
+			// A detail one byte past 4 MiB, most of it a description.
+			head := `{"ok":true,"tool":{"name":"huge_tool","inputSchema":{"type":"object","properties":{"x":{"type":"string","enum":["a"]}}},"description":"`
+			tail := `"}}`
+			answer(w, head+strings.Repeat("d", 4<<20+1-len(head)-len(tail))+tail)
+		}
+	}))
+	defer srv.Close()
+	cache := t.TempDir()
+	env := []string{"AGENT_SHELL_TARGET=" + srv.URL + "/agent", "XDG_CACHE_HOME=" + cache}
+	r := runHostile(t, env, false, time.Minute, "--__complete-refresh")
+	if r.exit != 0 || r.stdout != "" || r.stderr != "" {
+		t.Fatalf("refresh: exit %d, %q %q", r.exit, r.stdout, r.stderr)
+	}
+	r = runHostile(t, env, false, time.Minute, "--__complete", "bash", "--", "agsh huge_tool --x ", "")
+	if r.exit != 0 || r.stdout != "" || r.stderr != "" || r.maxRSS >= 256<<20 {
+		t.Errorf("a detail past the bound: exit %d, %q %q, peak RSS %d MiB", r.exit, r.stdout, r.stderr, r.maxRSS>>20)
+	}
+	if cmds, _ := filepath.Glob(filepath.Join(cache, "agsh", "*.cmd")); len(cmds) != 0 {
+		t.Errorf("completion data stored for a detail past the bound: %q", cmds)
+	}
+	big.Store(true)
+	r = runHostile(t, env, false, time.Minute, "--__complete-refresh")
+	if r.exit != 0 || r.stderr != "" || r.maxRSS >= 256<<20 {
+		t.Errorf("20,001 tools: exit %d, %q, peak RSS %d MiB", r.exit, r.stderr, r.maxRSS>>20)
+	}
+	r = runHostile(t, env, false, time.Minute, "--__complete", "bash", "--", "agsh huge", "huge")
+	if r.stdout != "huge_tool\n" {
+		t.Errorf("the old entry does not answer: %q", r.stdout)
+	}
+}
