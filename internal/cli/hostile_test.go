@@ -45,8 +45,16 @@ const (
 var (
 	agshBinOnce sync.Once
 	agshBin     string
+	agshBinDir  string
 	agshBinErr  error
 )
+
+// removeBuiltAgsh removes the build of builtAgsh, once every test ran.
+func removeBuiltAgsh() {
+	if agshBinDir != "" {
+		os.RemoveAll(agshBinDir)
+	}
+}
 
 // builtAgsh builds cmd/agsh once per test run, without -race, so that its
 // memory is what users get.
@@ -56,9 +64,15 @@ func builtAgsh(t testing.TB) string {
 		return b
 	}
 	agshBinOnce.Do(func() {
-		// The first caller is the top-level test: its TempDir lives until
-		// the end of every subtest.
-		agshBin = filepath.Join(t.TempDir(), "agsh")
+		// One build for every test of the run: its folder goes when the
+		// run ends (TestMain), not with the first caller's TempDir.
+		dir, err := os.MkdirTemp("", "agsh-built-")
+		if err != nil {
+			agshBinErr = err
+			return
+		}
+		agshBinDir = dir
+		agshBin = filepath.Join(dir, "agsh")
 		out, err := exec.Command("go", "build", "-o", agshBin, "../../cmd/agsh").CombinedOutput()
 		if err != nil {
 			agshBinErr = fmt.Errorf("go build: %v\n%s", err, out)

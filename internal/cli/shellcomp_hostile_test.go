@@ -238,7 +238,7 @@ func TestShellsHostileCatalog(t *testing.T) {
 func (s *tmuxSession) settle() {
 	s.t.Helper()
 	prev, same := "", 0
-	for deadline := time.Now().Add(tmuxDeadline); time.Now().Before(deadline) && same < 4; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(tmuxDeadline); time.Now().Before(deadline) && same < 3; time.Sleep(100 * time.Millisecond) {
 		scr := s.screen()
 		if scr == prev {
 			same++
