@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -37,6 +38,12 @@ type hostileCompletion struct {
 	hungUp atomic.Int64
 }
 
+// hugeChunk is 1 MiB of listing rows, made once.
+var (
+	hugeChunk []byte
+	hugeOnce  sync.Once
+)
+
 func newHostileCompletion(t *testing.T, upstream string) *hostileCompletion {
 	t.Helper()
 	up, err := url.Parse(upstream)
@@ -48,6 +55,13 @@ func newHostileCompletion(t *testing.T, upstream string) *hostileCompletion {
 	schema, _ := json.Marshal(map[string]any{"type": "object", "properties": map[string]any{
 		"state": map[string]any{"type": "string", "enum": enum, "description": "state \x1b]0;PWNED\x07 \u202e"}}})
 	h := &hostileCompletion{}
+	hugeOnce.Do(func() {
+		var chunk bytes.Buffer
+		for i := 0; chunk.Len() < 1<<20; i++ {
+			fmt.Fprintf(&chunk, `  - f%07d.txt\n`, i)
+		}
+		hugeChunk = chunk.Bytes()
+	})
 	h.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := strings.TrimPrefix(r.URL.Path, "/executor")
 		switch {
@@ -80,12 +94,8 @@ func newHostileCompletion(t *testing.T, upstream string) *hostileCompletion {
 			// client goes.
 			w.Header().Set("Content-Type", "application/json")
 			io.WriteString(w, `{"ok":true,"isError":false,"result":"- /repo/huge/\n`)
-			var chunk bytes.Buffer
-			for i := 0; chunk.Len() < 1<<20; i++ {
-				fmt.Fprintf(&chunk, `  - f%07d.txt\n`, i)
-			}
 			for n := 0; ; n++ {
-				if _, err := w.Write(chunk.Bytes()); err != nil || r.Context().Err() != nil {
+				if _, err := w.Write(hugeChunk); err != nil || r.Context().Err() != nil {
 					h.hungUp.Add(1)
 					return
 				}

@@ -240,10 +240,14 @@ func (p *Pager) Paging() bool {
 
 // Close shows what is held (on the terminal when it never filled the
 // screen), waits for the pager to exit, then writes the held standard
-// error, after the note of a line cut on the pager's way.
+// error, after the note of a line cut on the pager's way (unless the user
+// quit the pager before the output ended).
 func (p *Pager) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.cut && p.exited.Load() {
+		p.cut = false // the user quit the pager before the end: no more to say
+	}
 	if p.cut {
 		// Before what was held: the session line stays the last line.
 		held := append([]byte(CutNote), p.errHeld.Bytes()...)
