@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -85,7 +86,14 @@ func benchCompletion(b *testing.B, n int) {
 	if status := Main([]string{"--__complete-refresh"}, ios, env); status != 0 {
 		b.Fatalf("refresh: %d %s", status, errOut)
 	}
-	b.Logf("%d tools: the refresh took %d GETs", n, srv.gets.Load())
+	var size int64
+	files, _ := filepath.Glob(filepath.Join(env["XDG_CACHE_HOME"], "agsh", "*"))
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			size += st.Size()
+		}
+	}
+	b.Logf("%d tools: the refresh took %d GETs and wrote %d bytes in %d files", n, srv.gets.Load(), size, len(files))
 	last := fmt.Sprintf("conn_tool_%05d", n-1)
 	if got := completeIn(b, env, "agsh "+last[:len(last)-1], last[:len(last)-1]); !strings.Contains(got, last) {
 		b.Fatalf("tool name answer %q", got)
