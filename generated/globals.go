@@ -70,6 +70,7 @@ var GlobalOptions = []GlobalOption{
 	{Name: "--continuation-token", Placeholder: "<token>", Scope: Launch, Help: "bind by continuation token"},
 	{Name: "--output", Placeholder: "<format>", Formats: true},
 	{Name: "--help", Short: "-h", Help: "help"},
+	{Name: "--yes", Help: "do not ask before a write or a decision: agsh asks on a terminal before\ncalling a tool that declares it writes, and before :approve and :deny"},
 	{Name: "--version", Scope: BeforeCommand, Help: "agsh's version (with --output json: an object); before any command"},
 	{Name: "--completion", Placeholder: "<bash|zsh|fish|pwsh>", Values: []string{"bash", "zsh", "fish", "pwsh"}, Scope: BeforeCommand,
 		Help: "print the shell's completion script; before any command"},

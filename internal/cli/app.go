@@ -9,6 +9,7 @@ import (
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/internal/repl"
 	"github.com/agsh-dev/agsh/internal/termbg"
 	"github.com/agsh-dev/agsh/render"
 )
@@ -32,13 +33,18 @@ type app struct {
 	// bg says whether the terminal's background is light, asked only when
 	// colored markdown or highlighting is written.
 	bg      *termbg.Detector
-	spinOut io.Writer            // standard error's terminal, for the spinner (not held by the pager)
+	spinOut io.Writer            // standard error's terminal, for the spinner and the write guard's question (not held by the pager)
+	term    *repl.Terminal       // the running REPL's terminal, which a question is asked through; nil outside the REPL
 	late    []command.LateOption // connection options after the command name
 	// answerBound, when set, bounds every answer below the usual bounds
 	// (shell completion's requests).
 	answerBound int64
 	// proxy are the proxy settings of the environment.
 	proxy catalog.ProxySettings
+
+	// putLine, in the REPL, puts a line on the editor for the next input
+	// (:replay); nil elsewhere.
+	putLine func(string)
 }
 
 func newApp(ios *iostreams.IOStreams, e Env, g command.Globals) *app {

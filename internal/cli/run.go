@@ -87,7 +87,10 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	endPager := a.paged(cancel)
+	endPager := func() {}
+	if !metaLive(name) {
+		endPager = a.paged(cancel)
+	}
 	status := a.dispatch(ctx, name, args)
 	if pagerQuit(ctx) {
 		status = exitcode.OK // the user quit the pager: nothing failed
@@ -131,6 +134,9 @@ func (a *app) paged(cancel context.CancelCauseFunc) func() {
 // tool of that name, or a tool.
 func (a *app) dispatch(ctx context.Context, name string, args []string) int {
 	if isMeta(name) {
+		if a.g.Help { // agsh :trace --help: the scan took --help as agsh's
+			args = append(args, "--help")
+		}
 		return a.meta(ctx, append([]string{name}, args...), true, false, a.out, a.errOut).status
 	}
 	if name == "help" {

@@ -132,7 +132,24 @@ func Answer(ctx context.Context, req Request, env Env) []Candidate {
 		}
 		return out
 	}
+	if len(rest) == 0 && strings.HasPrefix(cur, ":") || len(rest) > 0 && isMeta(rest[0]) {
+		return metaWords(ctx, rest, cur)
+	}
 	return engine(ctx, g, rest, cur, env)
+}
+
+// isMeta reports a meta command's name.
+func isMeta(name string) bool {
+	_, ok := command.LookupMeta(name)
+	return ok
+}
+
+// metaWords completes a meta command line from agsh's own tables alone:
+// the meta commands' names, their flags and --type's event types. It reads
+// nothing from the deployment or the cache (a Tab never reads a record).
+func metaWords(ctx context.Context, words []string, cur string) []Candidate {
+	comp := command.NewCompleter(nil, command.NewTable(nil))
+	return complete(ctx, comp, words, cur, nil)
 }
 
 func prefixed(values []string, prefix, add string) []Candidate {
@@ -169,6 +186,13 @@ func engine(ctx context.Context, g command.Globals, words []string, cur string, 
 	comp.Command = func(ctx context.Context, name string, tool catalog.ToolEntry) (*command.Command, error) {
 		return tabCommand(ctx, cache, name, tool, run, p, g, env), nil
 	}
+	return complete(ctx, comp, words, cur, tools)
+}
+
+// complete asks comp about the words and the word being typed, written as
+// an agsh command line, and answers the candidates as values; a command
+// name's description is its tool's title (from tools).
+func complete(ctx context.Context, comp *command.Completer, words []string, cur string, tools []catalog.ToolEntry) []Candidate {
 	var line strings.Builder
 	for _, w := range words {
 		line.WriteString(syntax.Quote(w, line.Len() == 0) + " ")
@@ -181,7 +205,7 @@ func engine(ctx context.Context, g command.Globals, words []string, cur string, 
 		return nil
 	}
 	var titles map[string]string
-	if len(words) == 0 {
+	if len(words) == 0 && tools != nil {
 		titles = make(map[string]string, len(tools))
 		for _, t := range tools {
 			titles[t.Name] = t.Title
