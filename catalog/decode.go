@@ -284,6 +284,11 @@ func (c *Client) statusError(ctx context.Context, r *request, resp *http.Respons
 	if err != nil && ctx.Err() != nil {
 		return c.interrupted(ctx, r, true)
 	}
+	if resp.StatusCode == http.StatusProxyAuthRequired {
+		// Only a proxy asks for proxy credentials (a plain http:// target
+		// through a proxy gets its answer from the proxy itself).
+		return c.proxyAuth(r, c.proxyHost(resp.Request.URL), resp.StatusCode)
+	}
 	if env, ok := parseEnvelope(raw); ok {
 		if resp.StatusCode == http.StatusNotFound && r.feature != "" &&
 			env.Error != CodeUnknownSession && env.Error != CodeUnknownCall {

@@ -24,6 +24,9 @@ func (c *Client) transportError(ctx context.Context, r *request, err error, time
 	base := &Error{Route: r.route(), Tool: r.tool, Err: err}
 	var ne net.Error
 	var redirect *redirectError
+	if pe := c.proxyFailure(r, err); pe != nil {
+		return pe, false
+	}
 	switch {
 	case errors.As(err, &redirect) && redirect.post:
 		base.ErrCode = CodeBadResponse

@@ -35,6 +35,9 @@ type HTTPPolicy struct {
 	Secrets []string
 	// NoHTTP2 turns HTTP/2 off (set it while GODEBUG names http2debug).
 	NoHTTP2 bool
+	// Proxy, when set, are the proxy settings (the program's environment,
+	// ProxyFromEnv); nil: the process's, as net/http reads them.
+	Proxy *ProxySettings
 }
 
 // NewHTTPClient returns the one HTTP client a run should share: keep-alive,
@@ -48,15 +51,20 @@ func NewHTTPClient() *http.Client { return NewHTTPClientWith(HTTPPolicy{}) }
 // every answer, HTTP/2 off on request.
 func NewHTTPClientWith(p HTTPPolicy) *http.Client {
 	dialer := &net.Dialer{Timeout: DefaultConnectTimeout, KeepAlive: 30 * time.Second}
+	proxy := http.ProxyFromEnvironment
+	if p.Proxy != nil {
+		proxy = p.Proxy.proxyFunc()
+	}
 	tr := &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           dialer.DialContext,
-		ForceAttemptHTTP2:     !p.NoHTTP2,
-		MaxIdleConns:          16,
-		MaxIdleConnsPerHost:   8,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   DefaultConnectTimeout,
-		ExpectContinueTimeout: time.Second,
+		Proxy:                  proxy,
+		OnProxyConnectResponse: onProxyConnect,
+		DialContext:            dialer.DialContext,
+		ForceAttemptHTTP2:      !p.NoHTTP2,
+		MaxIdleConns:           16,
+		MaxIdleConnsPerHost:    8,
+		IdleConnTimeout:        90 * time.Second,
+		TLSHandshakeTimeout:    DefaultConnectTimeout,
+		ExpectContinueTimeout:  time.Second,
 	}
 	if p.NoHTTP2 {
 		tr.Protocols = new(http.Protocols)

@@ -59,6 +59,9 @@ const (
 	CodeBadResponse  = "bad_response"
 	CodeNoCredential = "no_credential"
 	CodeInterrupted  = "interrupted"
+	// CodeProxyAuth: the proxy asked for credentials (407), or refused
+	// them.
+	CodeProxyAuth = "proxy_auth"
 	// CodeUnknownDeployment is agsh's code for a production name that
 	// resolves to no deployment (exit 3).
 	CodeUnknownDeployment = "unknown_deployment"
@@ -101,7 +104,7 @@ func exitForCode(code string) (int, bool) {
 		return ExitRefused, true
 	case CodeUnauthorized, CodeForbidden, CodeNoCredential:
 		return ExitAuth, true
-	case CodeUnreachable, CodeTimeout, CodeBadResponse, CodeNoSessionsRoute:
+	case CodeUnreachable, CodeTimeout, CodeBadResponse, CodeNoSessionsRoute, CodeProxyAuth:
 		return ExitUnreachable, true
 	case CodeInterrupted:
 		return ExitInterrupted, true

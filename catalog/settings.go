@@ -23,6 +23,8 @@ const (
 	// SettingSession and SettingContinuationToken choose the binding.
 	SettingSession           Setting = "session"
 	SettingContinuationToken Setting = "continuation-token"
+	// SettingProxy is the proxy setting (a proxy URL, its credentials).
+	SettingProxy Setting = "proxy"
 )
 
 // neutralWords spell the settings in Error: words, not a program's flags.
@@ -34,6 +36,7 @@ var neutralWords = map[Setting]string{
 	SettingTokenVariable:     "a bearer token",
 	SettingSession:           "a session id",
 	SettingContinuationToken: "a continuation token",
+	SettingProxy:             "the proxy setting",
 }
 
 const markerStart, markerEnd = "\x00setting:", "\x00"

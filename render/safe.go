@@ -2,68 +2,26 @@ package render
 
 import (
 	"io"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agsh-dev/agsh/internal/termsafe"
 )
 
-// Safe returns s made safe for a terminal: CRLF becomes LF, and every other
-// control character except newline and tab — C0 codes (a lone CR included),
-// DEL and the C1 codes U+0080–U+009F — is shown as a visible escape (`\x1b`,
-// `\x7f`, `\u009b`); bytes that are not valid UTF-8 are shown as `\xff`.
-func Safe(s string) string {
-	if isSafe(s) {
-		return s
-	}
-	return string(appendSafe(make([]byte, 0, len(s)+16), s))
-}
+// Safe returns s made safe for a terminal (docs/rendering.md#terminal-safety):
+// CRLF becomes LF, and every other control character except newline and
+// tab — C0 codes (a lone CR included), DEL and the C1 codes U+0080–U+009F —
+// is shown as a visible escape (`\x1b`, `\x7f`, `\u009b`); bytes that are
+// not valid UTF-8 are shown as `\xff`; the bidi controls and zero-width
+// characters that reorder or hide text are shown as `\u202e`
+// (internal/termsafe, the one escaping of every path to a terminal).
+func Safe(s string) string { return termsafe.String(s) }
 
 // isSafe reports whether s needs no change.
-func isSafe(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
-			continue
-		}
-		if c < utf8.RuneSelf {
-			return false
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size <= 1 || r >= 0x80 && r <= 0x9f {
-			return false
-		}
-		i += size - 1
-	}
-	return true
-}
+func isSafe(s string) bool { return termsafe.Clean(s) }
 
 // appendSafe appends the safe form of s to dst.
-func appendSafe(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 0x20 && c < 0x7f || c == '\n' || c == '\t':
-			dst = append(dst, c)
-		case c == '\r' && i+1 < len(s) && s[i+1] == '\n':
-			// CRLF: drop the CR, the LF follows.
-		case c < utf8.RuneSelf:
-			dst = append(dst, '\\', 'x', hexDigit(c>>4), hexDigit(c))
-		default:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			switch {
-			case r == utf8.RuneError && size <= 1:
-				dst = append(dst, '\\', 'x', hexDigit(c>>4), hexDigit(c))
-			case r >= 0x80 && r <= 0x9f:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigit(byte(r)>>4), hexDigit(byte(r)))
-				i += size - 1
-			default:
-				dst = append(dst, s[i:i+size]...)
-				i += size - 1
-			}
-		}
-	}
-	return dst
-}
+func appendSafe(dst []byte, s string) []byte { return termsafe.Append(dst, s) }
 
 // TerminalWriter makes everything written through it safe for a terminal
 // (see Safe). It is stateful across Write calls: a CR at the end of one
@@ -147,53 +105,9 @@ func incompleteTail(b []byte) int {
 	return 0
 }
 
-// SafeLabel is Safe for a name, a title, a table cell or help text: besides
-// the control characters, the bidi override and isolate controls
-// (U+202A–U+202E, U+2066–U+2069) and the zero-width space (U+200B) show
-// escaped (`\u202e`), so that no text can pose as another by reordering
-// or hiding what follows. Right-to-left letters and the joiners inside
-// emoji are left alone.
-func SafeLabel(s string) string {
-	if keptASCII(s) {
-		return s // the usual name or title: nothing to escape, no bidi control
-	}
-	return escapeBidi(Safe(s))
-}
-
-// keptASCII reports whether s is printable ASCII, newlines and tabs only
-// (what Safe keeps as it is, and holds no bidi control).
-func keptASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < 0x20 || c >= 0x7f) && c != '\n' && c != '\t' {
-			return false
-		}
-	}
-	return true
-}
-
-// isBidiControl reports the characters SafeLabel escapes besides Safe's.
-func isBidiControl(r rune) bool {
-	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200b
-}
-
-// escapeBidi shows bidi controls and the zero-width space as `\u202e`.
-func escapeBidi(s string) string {
-	// All of them are encoded as E2 80 xx or E2 81 xx.
-	if !strings.Contains(s, "\xe2\x80") && !strings.Contains(s, "\xe2\x81") {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for _, r := range s {
-		if isBidiControl(r) {
-			b.WriteString(`\u`)
-			b.WriteString(strconv.FormatInt(int64(r)|0x10000, 16)[1:])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// SafeLabel is Safe, for a name, a title, a table cell or help text: one
+// escaping serves every path to a terminal.
+func SafeLabel(s string) string { return Safe(s) }
 
 // safeRendered is the last check on what the markdown renderer produced:
 // with color, agsh's (glamour's) SGR sequences (ESC [ digits ; m) stay and

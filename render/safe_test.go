@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSafe(t *testing.T) {
@@ -70,15 +71,25 @@ func TestTerminalWriter(t *testing.T) {
 	}
 }
 
-// FuzzSafeLabel: the ASCII shortcut of SafeLabel gives what Safe and the
-// bidi escaping give.
-func FuzzSafeLabel(f *testing.F) {
-	for _, s := range []string{"tool_1", "a\tb\nc", "a\x1bb", "del\x7f", "caf\u00e9", "rtl \u202e x", "zw\u200bsp", "\xff"} {
+// FuzzSafe: what Safe writes is safe (a second pass leaves it), holds no
+// control character but newline and tab, and SafeLabel is the same
+// escaping.
+func FuzzSafe(f *testing.F) {
+	for _, s := range []string{"tool_1", "a\tb\nc", "a\x1bb", "del\x7f", "caf\u00e9", "rtl \u202e x", "zw\u200bsp", "\xff", "a\r\nb"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := SafeLabel(s), escapeBidi(Safe(s)); got != want {
-			t.Fatalf("SafeLabel(%q) = %q, want %q", s, got, want)
+		got := Safe(s)
+		if again := Safe(got); again != got {
+			t.Fatalf("Safe(%q) = %q is not safe: %q", s, got, again)
+		}
+		if SafeLabel(s) != got {
+			t.Fatalf("SafeLabel(%q) differs from Safe", s)
+		}
+		for _, r := range got {
+			if r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f || !utf8.ValidString(got) {
+				t.Fatalf("Safe(%q) = %q holds %U", s, got, r)
+			}
 		}
 	})
 }

@@ -16,6 +16,7 @@ var leaves = []string{
 	"internal/names",    // kebab-casing, did-you-mean suggestions
 	"internal/exitcode", // the exit-status table
 	"internal/jsontext", // the ordered JSON reader
+	"internal/termsafe", // the one escaping of text bound for a terminal
 }
 
 // allowed lists, per package prefix (relative to the module), the agsh
@@ -35,6 +36,8 @@ var allowed = []struct {
 	{pkg: "internal/names", noNet: true, why: "a leaf: kebab-casing and did-you-mean, needed by several packages"},
 	{pkg: "internal/exitcode", noNet: true, why: "a leaf: the one exit-status table"},
 	{pkg: "internal/jsontext", noNet: true, why: "a leaf: the one ordered-JSON reader"},
+	{pkg: "internal/termsafe", noNet: true, stdlibOnly: true,
+		why: "a leaf: the one escaping of text bound for a terminal, shared by render, shell completion and the development deployment's log"},
 	{pkg: "internal/wire", noLeaves: true, stdlibOnly: true, noNet: true,
 		why: "the shapes and error codes on the wire, which the client decodes and the development deployment encodes: importing it brings neither side's code to the other"},
 	{pkg: "catalog", may: []string{"internal/wire"},
@@ -63,7 +66,7 @@ var allowed = []struct {
 	{pkg: "internal/gcpace", noNet: true, why: "the collector's pace, imported by cmd/agsh for its side effect"},
 	{pkg: "internal/testcorpus", noNet: true, why: "tests only: where testdata and the shared corpus are"},
 	{pkg: "internal/compcache", may: []string{"catalog"}, why: "shell completion's catalog cache"},
-	{pkg: "internal/shellcomp", may: []string{"catalog", "generated", "interp", "internal/command", "internal/compcache", "internal/version"},
+	{pkg: "internal/shellcomp", may: []string{"catalog", "curated", "generated", "interp", "internal/command", "internal/compcache", "internal/version"},
 		why: "the login shells' completion scripts and answers"},
 	{pkg: "internal/testmcp", why: "tests only: a stdio MCP server with every content kind"},
 	{pkg: "internal/termquiet", noNet: true, why: "imported by cmd/agsh for its side effect before bubbletea's init"},

@@ -36,6 +36,11 @@ type app struct {
 	spinOut io.Writer            // standard error's terminal, for the spinner and the write guard's question (not held by the pager)
 	term    *repl.Terminal       // the running REPL's terminal, which a question is asked through; nil outside the REPL
 	late    []command.LateOption // connection options after the command name
+	// answerBound, when set, bounds every answer below the usual bounds
+	// (shell completion's requests).
+	answerBound int64
+	// proxy are the proxy settings of the environment.
+	proxy catalog.ProxySettings
 
 	// putLine, in the REPL, puts a line on the editor for the next input
 	// (:replay); nil elsewhere.
@@ -47,7 +52,9 @@ func newApp(ios *iostreams.IOStreams, e Env, g command.Globals) *app {
 		g.Values = map[string]string{}
 	}
 	a := &app{ios: ios, env: e, g: g, bg: &termbg.Detector{ColorFGBG: e.Getenv("COLORFGBG"), TTYPath: "/dev/tty"}, spinOut: ios.ErrOut}
-	a.setSecrets(a.token())
+	a.proxy = catalog.ProxyFromEnv(e.Getenv)
+	// A proxy URL's user and password are credentials too.
+	a.setSecrets(append([]string{a.token()}, a.proxy.Secrets()...)...)
 	return a
 }
 

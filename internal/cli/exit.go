@@ -19,6 +19,9 @@ import (
 // error line under --output json; it returns the exit status
 // (exitcode.Of: errors carry their own).
 func (a *app) report(ctx context.Context, w io.Writer, err error) int {
+	if pagerQuit(ctx) {
+		return exitcode.OK // the user quit the pager: what is cut off was not wanted
+	}
 	prefix := interp.MessagePrefix(ctx)
 	if prefix == "" {
 		prefix = "agsh: "

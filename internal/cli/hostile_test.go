@@ -45,20 +45,34 @@ const (
 var (
 	agshBinOnce sync.Once
 	agshBin     string
+	agshBinDir  string
 	agshBinErr  error
 )
 
+// removeBuiltAgsh removes the build of builtAgsh, once every test ran.
+func removeBuiltAgsh() {
+	if agshBinDir != "" {
+		os.RemoveAll(agshBinDir)
+	}
+}
+
 // builtAgsh builds cmd/agsh once per test run, without -race, so that its
 // memory is what users get.
-func builtAgsh(t *testing.T) string {
+func builtAgsh(t testing.TB) string {
 	t.Helper()
 	if b := os.Getenv("AGSH_HOSTILE_BIN"); b != "" {
 		return b
 	}
 	agshBinOnce.Do(func() {
-		// The first caller is the top-level test: its TempDir lives until
-		// the end of every subtest.
-		agshBin = filepath.Join(t.TempDir(), "agsh")
+		// One build for every test of the run: its folder goes when the
+		// run ends (TestMain), not with the first caller's TempDir.
+		dir, err := os.MkdirTemp("", "agsh-built-")
+		if err != nil {
+			agshBinErr = err
+			return
+		}
+		agshBinDir = dir
+		agshBin = filepath.Join(dir, "agsh")
 		out, err := exec.Command("go", "build", "-o", agshBin, "../../cmd/agsh").CombinedOutput()
 		if err != nil {
 			agshBinErr = fmt.Errorf("go build: %v\n%s", err, out)
@@ -489,9 +503,11 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
 		io.WriteString(w, `{"ok":false,"error":"invalid_input","message":"bad \u001b]2;PWNED\u0007 \u202e \u009b2J"}`)
 	case mode == "iserror-esc":
-		answer(w, `{"ok":true,"isError":true,"result":"failed \u001b]2;PWNED\u0007 \u009b2J"}`)
+		answer(w, `{"ok":true,"isError":true,"result":"failed \u001b]2;PWNED\u0007 \u009b2J \u202e\u2066\u200b\u2060\ufeff"}`)
 	case mode == "evil-jq":
-		answer(w, `{"ok":true,"isError":false,"result":{"t":"\u001b]2;PWNED\u0007","c":"\u009b2J"}}`)
+		answer(w, `{"ok":true,"isError":false,"result":{"t":"\u001b]2;PWNED\u0007 \u202e\u2066\u200b\u2060\ufeff","c":"\u009b2J\u202e"}}`)
+	case mode == "text-bidi":
+		answer(w, `{"ok":true,"isError":false,"result":"a text \u001b]2;PWNED\u0007 exe.\u202etxt \u2066\u200b\u2060\ufeff\n"}`)
 	default:
 		answer(w, `{"ok":true,"isError":false,"result":"ok"}`)
 	}
@@ -732,8 +748,9 @@ func TestHostileDeployment(t *testing.T) {
 			"jq outputs": fmt.Sprintf("%s < %s", bin, jqScript),
 			"refusal":    fmt.Sprintf("%s echo", bin),
 			"tool error": fmt.Sprintf("%s echo", bin),
+			"text":       fmt.Sprintf("%s echo", bin),
 		}
-		modes := map[string]string{"jq outputs": "evil-jq", "refusal": "refuse-esc", "tool error": "iserror-esc"}
+		modes := map[string]string{"jq outputs": "evil-jq", "refusal": "refuse-esc", "tool error": "iserror-esc", "text": "text-bidi"}
 		for name, line := range runs {
 			mode := "help"
 			if m, ok := modes[name]; ok {
@@ -773,7 +790,7 @@ func TestHostileDeployment(t *testing.T) {
 // rawFromDeployment finds what only a deployment's text could have put on
 // the terminal: the payloads' own sequences, BEL, C1 controls and bidi
 // overrides.
-var rawFromDeployment = regexp.MustCompile("\x1b\\]2;|\x1b\\]52;|\x1b\\[2J|\a|\u009b|\u202e")
+var rawFromDeployment = regexp.MustCompile("\x1b\\]2;|\x1b\\]52;|\x1b\\[2J|\a|\u009b|[\u202a-\u202e\u2066-\u2069\u200b\u2060\ufeff]")
 
 // hostileREPL drives the interactive shell in tmux against the hostile
 // help deployment and scans every byte the pane received (pipe-pane) for
@@ -789,8 +806,8 @@ func hostileREPL(t *testing.T, bin, target string) {
 		}
 		return string(out)
 	}
-	line := fmt.Sprintf("env HOME=%q TERM=xterm-256color CLICOLOR_FORCE=1 AGENT_SHELL_BEARER_TOKEN=%s %q %q; sleep 30",
-		dir, hostileToken, target, bin)
+	line := fmt.Sprintf("env HOME=%q TERM=xterm-256color CLICOLOR_FORCE=1 AGENT_SHELL_BEARER_TOKEN=%s %q %q --continuation-token %s; sleep 30",
+		dir, hostileToken, target, bin, shellQuote("tok\u202eevil\u200b"))
 	tm("new-session", "-d", "-s", "h", "-x", "100", "-y", "60", line)
 	t.Cleanup(func() { exec.Command("tmux", "-S", sock, "kill-server").Run() })
 	tm("pipe-pane", "-o", "-t", "h", "cat >> "+raw)
@@ -804,12 +821,12 @@ func hostileREPL(t *testing.T, bin, target string) {
 	s.keys("ev", "Tab")
 	s.waitFor("evbad")
 	s.keys("C-u", "exit", "Enter")
-	s.waitFor("no session")
+	s.waitFor(`→ tok\u202eevil\u200b`) // the session line, as the banner, escaped
 	out, _ := os.ReadFile(raw)
 	if found := rawFromDeployment.FindString(string(out)); found != "" {
 		t.Errorf("raw %q reached the terminal:\n%q", found, out)
 	}
-	for _, want := range []string{`\x1b]2;PWNED\x07`, `evil\u202eexe.sh`, `evbad\u009b2J`} {
+	for _, want := range []string{`\x1b]2;PWNED\x07`, `evil\u202eexe.sh`, `evbad\u009b2J`, `tok\u202eevil\u200b`} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("the escaped %s is missing:\n%q", want, out)
 		}

@@ -16,7 +16,7 @@ import (
 // masked before agsh decodes it; HTTP/2 is off while GODEBUG names
 // http2debug (its frame logs print headers and bodies).
 func (a *app) httpClient() *http.Client {
-	return catalog.NewHTTPClientWith(catalog.HTTPPolicy{Secrets: a.secrets,
+	return catalog.NewHTTPClientWith(catalog.HTTPPolicy{Secrets: a.secrets, Proxy: &a.proxy,
 		NoHTTP2: strings.Contains(a.getenv("GODEBUG"), "http2debug")})
 }
 
@@ -36,6 +36,9 @@ func (a *app) newClient(target string, o catalog.Options) (*catalog.Client, erro
 				Message: maxAnswerVar + "=" + v + " is not a size in bytes (such as 134217728 or 128MiB)"}
 		}
 		o.MaxAnswerBytes, o.MaxListingBytes, o.MaxStreamedBytes = n, n, n
+	}
+	if a.answerBound > 0 {
+		o.MaxAnswerBytes, o.MaxListingBytes, o.MaxStreamedBytes = a.answerBound, a.answerBound, a.answerBound
 	}
 	o.LimitHint = "set " + maxAnswerVar + " (bytes) to raise it"
 	if a.getenv("GOMEMLIMIT") == "" {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -84,27 +85,49 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 	if err := a.connect(ctx); err != nil {
 		return a.report(ctx, a.errOut, command.WithShadowHint(a.late, err))
 	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	endPager := func() {}
 	if !metaLive(name) {
-		endPager = a.paged()
+		endPager = a.paged(cancel)
 	}
 	status := a.dispatch(ctx, name, args)
+	if pagerQuit(ctx) {
+		status = exitcode.OK // the user quit the pager: nothing failed
+	}
 	a.flush()
 	a.sessionLine()
 	endPager()
 	return status
 }
 
+// errPagerQuit is the cause of a one-shot's end when the user quit the
+// pager before the output ended.
+var errPagerQuit = errors.New("the pager exited")
+
+// pagerQuit reports a command ended because the user quit the pager.
+func pagerQuit(ctx context.Context) bool { return errors.Is(context.Cause(ctx), errPagerQuit) }
+
 // paged sends a one-shot command's output through the pager on a terminal
-// (standard error held until it exits); the func returned ends it.
-func (a *app) paged() func() {
+// (standard error held until it exits); the func returned ends it. When
+// the user quits the pager first, cancel ends the command: the call's
+// answer is not read any further (docs/cli.md#the-pager).
+func (a *app) paged(cancel context.CancelCauseFunc) func() {
 	if !a.ios.OutTTY {
 		return func() {}
 	}
 	p := pager.New(pager.Command(a.lookupEnv), a.ios.Rows(), a.ios.CurrentWidth(), a.ios.Out, a.ios.ErrOut, a.env.Environ())
 	a.ios.Out, a.ios.ErrOut = p.Out(), p.Err()
 	a.setSecrets()
-	return func() { a.flush(); _ = p.Close() }
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-p.Quit():
+			cancel(errPagerQuit)
+		case <-done:
+		}
+	}()
+	return func() { a.flush(); close(done); _ = p.Close() }
 }
 
 // dispatch runs one command: agsh's help word, unless the deployment has a
@@ -159,6 +182,7 @@ func hiddenComplete(args []string, ios *iostreams.IOStreams, e Env) int {
 	self := e.Self() // the program as invoked, for the detached refresh
 	dial := func(ctx context.Context, g command.Globals) (*catalog.Client, error) {
 		a := newApp(ios, e, g)
+		a.answerBound = shellcomp.MaxAnswerBytes
 		err := a.connect(ctx)
 		return a.client, err
 	}

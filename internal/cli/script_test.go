@@ -32,9 +32,19 @@ func TestMain(m *testing.M) {
 	if os.Getenv("AGSH_TEST_AS_AGSH") == "1" {
 		os.Exit(Main(os.Args[1:], iostreams.System(os.Getenv), osEnv{}))
 	}
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleanupM{m}, map[string]func(){
 		"agsh": func() { os.Exit(Main(os.Args[1:], iostreams.System(os.Getenv), osEnv{})) },
 	})
+}
+
+// cleanupM runs the tests, then removes what the whole run shared (the
+// build of builtAgsh).
+type cleanupM struct{ m *testing.M }
+
+func (c cleanupM) Run() int {
+	code := c.m.Run()
+	removeBuiltAgsh()
+	return code
 }
 
 // TestScripts runs testdata/script/*.txtar against a real development

@@ -131,7 +131,7 @@ func TestBashCompletion(t *testing.T) {
 	// The detached refresh fills the cache; the shell did not wait for it.
 	var files []string
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		files, _ = filepath.Glob(filepath.Join(cache, "agsh", "catalog-*.json"))
+		files, _ = filepath.Glob(filepath.Join(cache, "agsh", "catalog-*.tools"))
 		if len(files) > 0 {
 			break
 		}
@@ -223,23 +223,23 @@ func TestOtherShells(t *testing.T) {
 	for _, sh := range []struct{ name, script, want string }{
 		{"zsh", `autoload -Uz compinit && compinit -u -d "$HOME/zcd" && source <(agsh --completion zsh) || exit 9
 print -r -- ${_comps[agsh]}
-compadd() { print -r -- "compadd ${(j:|:)@}" }
+compadd() { local a=("$@") i; for ((i = 1; i < $#a; i++)); do [[ $a[i] == -d ]] && a[i+1]="${(j:,:)${(P)a[i+1]}}"; done; print -r -- "compadd ${(j:|:)a}" }
 words=(agsh datadog_l); CURRENT=2; _agsh_complete
 words=(agsh datadog_list_monitors --status '"No'); CURRENT=4; _agsh_complete
 words=(agsh read /repo/my); CURRENT=3; _agsh_complete
 words=(agsh ls /repo/s); CURRENT=3; _agsh_complete
 `, `_agsh_complete
-compadd --|datadog_list_monitors
-compadd --|No Data
-compadd --|/repo/my notes.txt
-compadd -S||--|/repo/sub/
+compadd -l|-d|datadog_list_monitors  -- List monitors|--|datadog_list_monitors
+compadd -d|No Data|--|No Data
+compadd -d|/repo/my notes.txt|--|/repo/my notes.txt
+compadd -S||-d|/repo/sub/|--|/repo/sub/
 `},
 		{"fish", `agsh --completion fish | source; or exit 9
 complete -C 'agsh datadog_l'
 complete -C 'agsh datadog_list_monitors --status "No'
 complete -C 'agsh read /repo/my'
 complete -C 'agsh ls /repo/s'
-`, `datadog_list_monitors
+`, `datadog_list_monitors	List monitors
 No Data
 /repo/my notes.txt
 /repo/sub/

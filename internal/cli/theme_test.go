@@ -41,7 +41,17 @@ func onTerminalSized(t *testing.T, size string, env []string, args ...string) st
 	cmd.Env = append(os.Environ(), "AGSH_TEST_AS_AGSH=1", "TERM=xterm-256color", "NO_COLOR=", "CLICOLOR_FORCE=",
 		"COLORFGBG=", "GLAMOUR_STYLE=", "AGENT_SHELL_TARGET=")
 	cmd.Env = append(cmd.Env, env...)
+	// No key is typed: script's standard input stays open (at its end,
+	// script would pass an end of file to the terminal's input, a byte that
+	// waits there like a typed key, and agsh asks the terminal nothing then).
+	in, keep, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer keep.Close()
+	cmd.Stdin = in
 	out, err := cmd.Output()
+	in.Close()
 	if err != nil {
 		t.Fatalf("script: %v\n%q", err, out)
 	}

@@ -3,6 +3,8 @@ package command
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"path"
 	"sort"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/curated"
 	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/internal/jsontext"
 	"github.com/agsh-dev/agsh/internal/repl"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/interp/syntax"
@@ -23,9 +26,11 @@ import (
 // directory for the run). The text before the cursor is scanned by the
 // shell's own lexer (syntax.ScanPartial).
 type Completer struct {
-	// Detail, when set, answers a tool's detail in place of the
-	// deployment: shell completion's catalog cache (internal/shellcomp).
-	Detail func(ctx context.Context, name string) (*catalog.ToolDetail, error)
+	// Command, when set, answers the command a name resolves to (tool is
+	// its listing entry) in place of building it from the deployment's
+	// detail: shell completion's catalog cache (internal/shellcomp). A nil
+	// command completes nothing after the name.
+	Command func(ctx context.Context, name string, tool catalog.ToolEntry) (*Command, error)
 	// Records: a console word's operands complete from the deployment,
 	// call ids from the bound session's record and session ids from GET
 	// /v1/sessions (the REPL). Without it only the words and their flags
@@ -156,18 +161,19 @@ func (c *Completer) command(ctx context.Context, command string) (*Command, erro
 	if ok {
 		return cmd, nil
 	}
-	var d *catalog.ToolDetail
 	var err error
-	if c.Detail != nil {
-		d, err = c.Detail(ctx, name)
+	if c.Command != nil {
+		if cmd, err = c.Command(ctx, command, *r.Tool); err != nil || cmd == nil {
+			return nil, err
+		}
 	} else {
-		d, err = c.run.Client().Tool(ctx, name, c.run.Binding())
-	}
-	if err != nil || d == nil {
-		return nil, err
-	}
-	if cmd, err = NewNamed(command, d); err != nil {
-		return nil, err
+		d, err := c.run.Client().Tool(ctx, name, c.run.Binding())
+		if err != nil || d == nil {
+			return nil, err
+		}
+		if cmd, err = NewNamed(command, d); err != nil {
+			return nil, err
+		}
 	}
 	c.mu.Lock()
 	c.cmds[command] = cmd
@@ -222,6 +228,14 @@ func (c *Completer) paths(ctx context.Context, word string) []repl.Candidate {
 	return out
 }
 
+// The bounds of one directory's listing for Tab: a directory of millions
+// of names is not a list anyone reads, and building it would freeze the
+// shell.
+const (
+	maxListBytes = 4 << 20
+	maxListNames = 10000
+)
+
 func (c *Completer) list(ctx context.Context, dir string) ([]string, error) {
 	c.mu.Lock()
 	names, ok := c.dirs[dir]
@@ -238,17 +252,21 @@ func (c *Completer) list(ctx context.Context, dir string) ([]string, error) {
 		return nil, err
 	}
 	input, _ := json.Marshal(map[string]string{ls.Curated.Operands[0].Field: dir})
-	res, err := c.run.Client().Call(ctx, ls.Detail.Name, input, catalog.Binding{})
-	if err != nil || res.IsError {
+	// A listing that streams is read up to maxListBytes: what follows is
+	// not waited for (the call is given up), and the names kept are those
+	// of the complete lines before the cut.
+	w := &boundedText{limit: maxListBytes}
+	res, err := c.run.Client().CallStream(ctx, ls.Detail.Name, input, catalog.Binding{}, func() io.Writer { return w })
+	var text string
+	switch {
+	case res != nil && res.Streamed:
+		text = w.text()
+	case err != nil || res == nil || res.IsError:
 		return nil, err
+	default:
+		text = render.FromResult(res.Result).Text
 	}
-	out, ok := lister.ReformatText(render.FromResult(res.Result).Text, curated.ReformatOptions{})
-	if !ok {
-		return nil, nil
-	}
-	if out.Stdout != "" {
-		names = strings.Split(strings.TrimSuffix(out.Stdout, "\n"), "\n")
-	}
+	names = listedNames(text, maxListNames)
 	c.mu.Lock()
 	c.dirs[dir] = names
 	c.mu.Unlock()
@@ -306,6 +324,87 @@ func QuoteWord(value string, open byte) string {
 		}
 	}
 	return b.String()
+}
+
+// listedNames reads the immediate children out of ls's text (the header
+// line "- /dir/", then "  - name" rows; curated.ReformatLs's format), at
+// most limit of them. It tolerates what a whole listing may not: a name
+// holding a line break shows as a row and a line that is no row, and only
+// that name is skipped.
+func listedNames(text string, limit int) []string {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "- ") || !strings.HasSuffix(lines[0], "/") {
+		return nil
+	}
+	var names []string
+	last := -1 // the index in names of the row just read, or -1
+	for _, l := range lines[1:] {
+		indent := len(l) - len(strings.TrimLeft(l, " "))
+		body := l[indent:]
+		switch {
+		case indent == 2 && strings.HasPrefix(body, "- ") && len(body) > 2:
+			if len(names) == limit {
+				return names
+			}
+			names = append(names, body[2:])
+			last = len(names) - 1
+		case indent >= 2 && indent%2 == 0 && (strings.HasPrefix(body, "- ") || strings.HasPrefix(body, "[") && strings.HasSuffix(body, "]")):
+			last = -1 // a deeper row or a summary
+		default:
+			// The rest of a name that held a line break: that name is not
+			// one Tab can write.
+			if last >= 0 && last == len(names)-1 {
+				names = names[:last]
+			}
+			last = -1
+		}
+	}
+	return names
+}
+
+// boundedText keeps a streamed JSON string's content (escapes as
+// received) up to limit bytes, then refuses more, which ends the call.
+type boundedText struct {
+	limit int
+	buf   []byte
+	full  bool
+}
+
+var errListFull = errors.New("the listing is larger than completion reads")
+
+func (b *boundedText) Write(p []byte) (int, error) {
+	room := b.limit - len(b.buf)
+	if len(p) > room {
+		b.buf = append(b.buf, p[:room]...)
+		b.full = true
+		return room, errListFull
+	}
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+// text is what was kept, decoded: when the string was cut, up to its last
+// escaped line break, so that no escape is cut in two.
+func (b *boundedText) text() string {
+	raw := b.buf
+	if b.full {
+		end := -1
+		for i := 0; i+1 < len(raw); i++ {
+			if raw[i] == '\\' {
+				if raw[i+1] == 'n' {
+					end = i + 2
+				}
+				i++
+			}
+		}
+		if end < 0 {
+			return ""
+		}
+		raw = raw[:end]
+	}
+	quoted := make([]byte, 0, len(raw)+2)
+	quoted = append(append(append(quoted, '"'), raw...), '"')
+	return jsontext.UnquoteValid(quoted)
 }
 
 // EventTypes are the event types --type completes (the types agsh reads,

@@ -16,7 +16,7 @@ USAGE
     agsh                             a shell: a REPL on a terminal, a script from stdin otherwise
     agsh --help                      this text
     agsh --version                   agsh's version
-    agsh --completion bash|zsh|fish  the shell completion script (source <(agsh --completion bash))
+    agsh --completion SHELL          the completion script of bash, zsh, fish or pwsh
 `
 
 const usageOptions = `
@@ -29,7 +29,9 @@ ENVIRONMENT
     argv is visible to ps), AGENT_SHELL_API_URL (control plane for names), CURSOR_API_KEY,
     CURSOR_API_KEY_FILE, NO_COLOR, CLICOLOR_FORCE, COLUMNS; PAGER, AGSH_PAGER (long output
     on a terminal; empty or cat: none; the REPL pages only with AGSH_PAGER), COLORFGBG and
-    GLAMOUR_STYLE (light or dark colors).
+    GLAMOUR_STYLE (light or dark colors); HTTPS_PROXY, HTTP_PROXY, NO_PROXY (a proxy, as for
+    every HTTP client; its user and password are masked like the token), SSL_CERT_FILE (the
+    certificate authorities to trust instead of the system's).
 
 EXIT STATUS
     0 success; 1 the tool reported an error (or a grep found nothing, or the operator

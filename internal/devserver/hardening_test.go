@@ -66,15 +66,16 @@ func TestLogEscapesControlCharacters(t *testing.T) {
 	rawRequest(t, s.URL(), "GET /%1b]2;pwned%07 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
 	rawRequest(t, s.URL(), "GET /executor/v1/%9b31m%0d%0aforged HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
 	rawRequest(t, s.URL(), "GET /%c2%9b2J HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+	rawRequest(t, s.URL(), "GET /%e2%80%aegpj.exe%e2%80%8b HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
 	got := logs.String()
 	for _, l := range logs.lines {
 		for _, r := range l {
-			if r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f {
-				t.Fatalf("a raw control character %U reached the log: %q", r, l)
+			if r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0x202e || r == 0x200b {
+				t.Fatalf("a raw control or bidi character %U reached the log: %q", r, l)
 			}
 		}
 	}
-	for _, want := range []string{`GET /\x1b]2;pwned\x07 404`, `\x9b31m\r\nforged`, `GET /\u009b2J 404`} {
+	for _, want := range []string{`GET /\x1b]2;pwned\x07 404`, `\x9b31m\r\nforged`, `GET /\u009b2J 404`, `GET /\u202egpj.exe\u200b 404`} {
 		if !strings.Contains(got, want) {
 			t.Fatalf("log lacks %q:\n%s", want, got)
 		}

@@ -13,7 +13,18 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 )
+
+// MaxLine bounds a line on its way to the pager: the rest of a longer line
+// is left out (a pager holds every line whole), and Close adds a note that
+// says so. Output that is not paged is never cut.
+const MaxLine = 1 << 20
+
+// CutNote is the note written after the pager when a line was cut.
+const CutNote = "agsh: note: a line longer than 1 MiB was cut on its way to the pager; " +
+	"to get it whole, pipe the output (agsh … | less) or use --output json\n"
 
 // Default is the pager when neither AGSH_PAGER nor PAGER is set.
 const Default = "less -FRX"
@@ -53,6 +64,13 @@ type Pager struct {
 	in      io.WriteCloser
 	failed  bool
 	errHeld bytes.Buffer // standard error, written after the pager
+
+	line int  // bytes of the current line on the pager's way
+	cut  bool // a line was cut
+
+	// quit is closed when the pager exits; exited says so to writes.
+	quit   chan struct{}
+	exited atomic.Bool
 }
 
 // New returns a Pager writing to the terminal tty (rows × cols), running
@@ -60,8 +78,12 @@ type Pager struct {
 // LESS); stderr receives the held standard
 // error at Close. A command of "" or a screen of no rows never pages.
 func New(command string, rows, cols int, tty, stderr io.Writer, env []string) *Pager {
-	return &Pager{command: command, rows: rows, cols: cols, tty: tty, stderr: stderr, env: env}
+	return &Pager{command: command, rows: rows, cols: cols, tty: tty, stderr: stderr, env: env, quit: make(chan struct{})}
 }
+
+// Quit is closed when the pager exits: once the user quits it, nothing
+// more is wanted, and the caller stops what produces the output.
+func (p *Pager) Quit() <-chan struct{} { return p.quit }
 
 // Out is the writer for standard output.
 func (p *Pager) Out() io.Writer { return writerFunc(p.write) }
@@ -80,22 +102,68 @@ type writerFunc func([]byte) (int, error)
 func (f writerFunc) Write(b []byte) (int, error) { return f(b) }
 
 func (p *Pager) write(b []byte) (int, error) {
+	n := len(b)
+	if p.exited.Load() {
+		return n, nil // the user quit the pager: the rest is not wanted
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.in == nil && (p.command == "" || p.rows <= 0 || p.failed) {
+		return p.tty.Write(b)
+	}
+	b = p.cutLong(b)
 	if p.in != nil {
 		// An error means the user quit the pager: the rest is not wanted.
 		_, _ = p.in.Write(b)
-		return len(b), nil
-	}
-	if p.command == "" || p.rows <= 0 || p.failed {
-		return p.tty.Write(b)
+		return n, nil
 	}
 	p.held.Write(b)
 	p.count(b)
 	if p.used+p.rowsOf(p.lineLen) >= p.rows {
 		p.start()
 	}
-	return len(b), nil
+	return n, nil
+}
+
+// cutLong answers b with every line kept to MaxLine bytes (cut at a
+// character), counting across writes.
+func (p *Pager) cutLong(b []byte) []byte {
+	if p.line+len(b) <= MaxLine {
+		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+			p.line = len(b) - i - 1
+		} else {
+			p.line += len(b)
+		}
+		return b
+	}
+	out := make([]byte, 0, min(len(b), MaxLine+1))
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		seg := b
+		if i >= 0 {
+			seg = b[:i]
+		}
+		if room := MaxLine - p.line; len(seg) > room {
+			keep := max(room, 0)
+			for keep > 0 && keep < len(seg) && !utf8.RuneStart(seg[keep]) {
+				keep--
+			}
+			out = append(out, seg[:keep]...)
+			p.line += keep
+			p.line = max(p.line, MaxLine) // the rest of this line is left out
+			p.cut = true
+		} else {
+			out = append(out, seg...)
+			p.line += len(seg)
+		}
+		if i < 0 {
+			break
+		}
+		out = append(out, '\n')
+		p.line = 0
+		b = b[i+1:]
+	}
+	return out
 }
 
 // count adds the screen rows of the lines b ends to used; a line's bytes
@@ -154,6 +222,11 @@ func (p *Pager) start() {
 		return
 	}
 	p.proc, p.in = cmd, in
+	go func() {
+		_ = cmd.Wait()
+		p.exited.Store(true)
+		close(p.quit)
+	}()
 	_, _ = in.Write(p.held.Bytes())
 	p.held.Reset()
 }
@@ -167,13 +240,24 @@ func (p *Pager) Paging() bool {
 
 // Close shows what is held (on the terminal when it never filled the
 // screen), waits for the pager to exit, then writes the held standard
-// error.
+// error, after the note of a line cut on the pager's way (unless the user
+// quit the pager before the output ended).
 func (p *Pager) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.cut && p.exited.Load() {
+		p.cut = false // the user quit the pager before the end: no more to say
+	}
+	if p.cut {
+		// Before what was held: the session line stays the last line.
+		held := append([]byte(CutNote), p.errHeld.Bytes()...)
+		p.errHeld.Reset()
+		p.errHeld.Write(held)
+		p.cut = false
+	}
 	if p.proc != nil {
 		p.in.Close()
-		_ = p.proc.Wait()
+		<-p.quit
 	} else if p.held.Len() > 0 {
 		p.tty.Write(p.held.Bytes())
 		p.held.Reset()

@@ -140,3 +140,64 @@ func TestPagerThatDoesNotStart(t *testing.T) {
 		t.Errorf("output lost: tty %q stderr %q", tty.String(), stderr.String())
 	}
 }
+
+// TestLongLineCut: on its way to the pager a line keeps its first MaxLine
+// bytes (cut at a character, across writes), the lines after it are whole,
+// and a note after the pager says so; written straight to the terminal
+// nothing is cut.
+func TestLongLineCut(t *testing.T) {
+	dir := t.TempDir()
+	got := filepath.Join(dir, "got")
+	pager := filepath.Join(dir, "pager")
+	os.WriteFile(pager, []byte("#!/bin/sh\ncat > '"+got+"'\n"), 0o755)
+	var tty, stderr bytes.Buffer
+	p := New(pager, 5, 80, &tty, &stderr, nil)
+	p.Err().Write([]byte("→ no session\n"))
+	long := strings.Repeat("é", MaxLine/2) + "x" // one byte past the bound, cut inside no character
+	for i := 0; i < len(long); i += 4096 {
+		p.Out().Write([]byte(long[i:min(i+4096, len(long))]))
+	}
+	p.Out().Write([]byte("\nshort\n" + strings.Repeat("a\n", 10)))
+	p.Close()
+	b, _ := os.ReadFile(got)
+	want := strings.Repeat("é", MaxLine/2) + "\nshort\n" + strings.Repeat("a\n", 10)
+	if string(b) != want {
+		t.Errorf("the pager got %d bytes, want %d (the line cut at %d)", len(b), len(want), MaxLine)
+	}
+	if stderr.String() != CutNote+"→ no session\n" {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	tty.Reset()
+	stderr.Reset()
+	p = New("", 5, 80, &tty, &stderr, nil)
+	p.Out().Write([]byte(long + "\n"))
+	p.Close()
+	if tty.Len() != len(long)+1 || stderr.Len() != 0 {
+		t.Errorf("unpaged output was cut: %d bytes, stderr %q", tty.Len(), stderr.String())
+	}
+}
+
+// TestQuit: Quit is closed once the pager exits, and what is written after
+// it is dropped without an error.
+func TestQuit(t *testing.T) {
+	dir := t.TempDir()
+	pager := filepath.Join(dir, "pager")
+	os.WriteFile(pager, []byte("#!/bin/sh\nhead -c 10 >/dev/null\n"), 0o755)
+	var tty, stderr bytes.Buffer
+	p := New(pager, 2, 80, &tty, &stderr, nil)
+	chunk := []byte(strings.Repeat("line\n", 1000))
+	for {
+		if _, err := p.Out().Write(chunk); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-p.Quit():
+			if _, err := p.Out().Write(chunk); err != nil {
+				t.Errorf("a write after the pager quit: %v", err)
+			}
+			p.Close()
+			return
+		default:
+		}
+	}
+}

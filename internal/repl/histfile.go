@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // The history file holds one entry per line. An entry of several lines (a
@@ -37,7 +38,7 @@ func loadHistory(path string, limit int, secrets []string) ([]string, error) {
 		if strings.TrimSpace(e) == "" {
 			continue
 		}
-		if containsSecret(e, secrets) {
+		if containsSecret(e, secrets) || hasControl(e) {
 			dropped = true
 			continue
 		}
@@ -62,9 +63,11 @@ func loadHistory(path string, limit int, secrets []string) ([]string, error) {
 
 // appendHistory adds one entry at the end of the file, creating its
 // directory (0700) and the file (0600) when needed. An entry that contains a
-// secret is never written.
+// secret, or a control character (a name Tab inserted from the deployment's
+// listing may hold one), is never written: it stays in this session's
+// history only.
 func appendHistory(path, entry string, secrets []string) error {
-	if path == "" || strings.TrimSpace(entry) == "" || containsSecret(entry, secrets) {
+	if path == "" || strings.TrimSpace(entry) == "" || containsSecret(entry, secrets) || hasControl(entry) {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -175,6 +178,18 @@ func containsSecret(s string, secrets []string) bool {
 		}
 	}
 	return false
+}
+
+// hasControl reports a control character but newline and tab (C0, DEL,
+// C1) or a byte that is not UTF-8: what would drive a terminal when the
+// file is shown, or read back as something else.
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r < 0x20 && r != '\n' && r != '\t' || r >= 0x7f && r <= 0x9f {
+			return true
+		}
+	}
+	return !utf8.ValidString(s)
 }
 
 // unquoted is s without its quotes and backslashes: every word as the

@@ -211,3 +211,30 @@ func TestHistorySkipsQuotedCredential(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryNeverWritesControls: a line holding a control character (a
+// deployment's tool name inserted by Tab: "x\x1b]0;…\a") is not written to
+// the file, and one planted there is not read back; the line stays in the
+// session's history.
+func TestHistoryNeverWritesControls(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history")
+	for _, e := range []string{"ls /", "evil\x1b]0;pwned\x07 --x", "c1\u009b2J", "bad\xff", "tab\tand\nline"} {
+		if err := appendHistory(path, e, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw, _ := os.ReadFile(path)
+	if want := "ls /\ntab\tand\\nline\n"; string(raw) != want {
+		t.Errorf("file = %q, want %q", raw, want)
+	}
+	if err := os.WriteFile(path, []byte("ls /\nplanted\x1b[2J\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := loadHistory(path, 100, nil)
+	if err != nil || !reflect.DeepEqual(got, []string{"ls /"}) {
+		t.Errorf("loadHistory = %q, %v", got, err)
+	}
+	if raw, _ := os.ReadFile(path); strings.Contains(string(raw), "\x1b") {
+		t.Errorf("the planted line stays in the file: %q", raw)
+	}
+}

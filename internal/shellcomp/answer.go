@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/curated"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/compcache"
 	"github.com/agsh-dev/agsh/internal/exitcode"
@@ -28,8 +28,14 @@ const (
 	RefreshOption = "--__complete-refresh"
 )
 
-// PathTimeout bounds the one round trip that completes a remote path.
+// PathTimeout bounds the one round trip that completes a remote path (or
+// fetches a tool's detail the first time its flags are completed).
 const PathTimeout = time.Second
+
+// MaxAnswerBytes bounds every answer completion asks for (the listing, the
+// agent document, a tool's detail, a directory's ls): far above what a real
+// catalog or directory sends, far below what would freeze a Tab.
+const MaxAnswerBytes = 4 << 20
 
 // Env is what completion needs of the program: the environment, the
 // executable (for the detached refresh) and a way to build a client.
@@ -66,10 +72,25 @@ func Main(ctx context.Context, args []string, out io.Writer, env Env) int {
 		if err == nil {
 			io.WriteString(out, req.Format(Answer(ctx, req, env)))
 		}
+	case len(args) == 2 && args[0] == CompleteOption && args[1] == "pwsh":
+		// PowerShell hands the words in a variable (pwshWordsVar).
+		words, ok := PwshWords(env.Getenv(pwshWordsVar))
+		if req, err := ParseRequest("pwsh", words); ok && err == nil {
+			io.WriteString(out, req.Format(Answer(ctx, req, env)))
+		}
 	case len(args) >= 1 && args[0] == RefreshOption:
-		g, _, err := command.SplitGlobals(args[1:])
+		// `--__complete-refresh [-- COMMAND]`: the whole entry, or the
+		// completion data of one command.
+		rest, name := args[1:], ""
+		if i := slices.Index(rest, "--"); i >= 0 {
+			if i+1 < len(rest) {
+				name = rest[i+1]
+			}
+			rest = rest[:i]
+		}
+		g, _, err := command.SplitGlobals(rest)
 		if err == nil {
-			_ = Refresh(ctx, g, env)
+			_ = refresh(ctx, g, env, name)
 		}
 	}
 	return exitcode.OK
@@ -78,7 +99,7 @@ func Main(ctx context.Context, args []string, out io.Writer, env Env) int {
 // Answer completes the word being typed: agsh's options and their values,
 // then what the REPL's Tab offers (tools, flags, enum values, remote paths),
 // tools and flags from the catalog cache, paths with one round trip.
-func Answer(ctx context.Context, req Request, env Env) []string {
+func Answer(ctx context.Context, req Request, env Env) []Candidate {
 	words, cur := req.Words, req.Current
 	g, rest, err := command.SplitGlobals(words)
 	if err != nil {
@@ -94,19 +115,22 @@ func Answer(ctx context.Context, req Request, env Env) []string {
 			return prefixed(o.Values, value, name+"=")
 		}
 		if len(rest) > 0 {
-			var out []string
+			var out []Candidate
 			for _, c := range engine(ctx, g, append(rest, name), value, env) {
-				out = append(out, name+"="+c)
+				out = append(out, Candidate{Value: name + "=" + c.Value, Description: c.Description})
 			}
 			return out
 		}
 	}
 	if len(rest) == 0 && strings.HasPrefix(cur, "-") {
-		var names []string
+		var out []Candidate
 		for _, o := range command.Options() {
-			names = append(names, o.Name)
+			if strings.HasPrefix(o.Name, cur) {
+				help, _, _ := strings.Cut(o.Help, "\n")
+				out = append(out, Candidate{Value: o.Name, Description: help})
+			}
 		}
-		return prefixed(names, cur, "")
+		return out
 	}
 	if len(rest) == 0 && strings.HasPrefix(cur, ":") || len(rest) > 0 && isMeta(rest[0]) {
 		return metaWords(ctx, rest, cur)
@@ -123,40 +147,52 @@ func isMeta(name string) bool {
 // metaWords completes a meta command line from agsh's own tables alone:
 // the meta commands' names, their flags and --type's event types. It reads
 // nothing from the deployment or the cache (a Tab never reads a record).
-func metaWords(ctx context.Context, words []string, cur string) []string {
+func metaWords(ctx context.Context, words []string, cur string) []Candidate {
 	comp := command.NewCompleter(nil, command.NewTable(nil))
-	return complete(ctx, comp, words, cur)
+	return complete(ctx, comp, words, cur, nil)
 }
 
-func prefixed(values []string, prefix, add string) []string {
-	var out []string
+func prefixed(values []string, prefix, add string) []Candidate {
+	var out []Candidate
 	for _, v := range values {
 		if strings.HasPrefix(v, prefix) {
-			out = append(out, add+v)
+			out = append(out, Candidate{Value: add + v})
 		}
 	}
 	return out
 }
 
 // engine asks the REPL's completion engine about the command words and the
-// word being typed, written as an agsh command line.
-func engine(ctx context.Context, g command.Globals, words []string, cur string, env Env) []string {
-	target, team, cred, ok := principal(g, env)
+// word being typed, written as an agsh command line. A command name's
+// description is its tool's title.
+func engine(ctx context.Context, g command.Globals, words []string, cur string, env Env) []Candidate {
+	p, ok := principal(g, env)
 	if !ok {
 		return nil
 	}
-	entry := cached(target, team, cred, g, env)
-	if entry == nil {
+	cache := p.open(env)
+	if cache == nil {
 		return nil
 	}
-	comp := command.NewCompleter(pathRun(ctx, target, g, env), command.NewTable(entry.Tools))
-	comp.Detail = func(_ context.Context, name string) (*catalog.ToolDetail, error) { return entry.Detail(name), nil }
-	return complete(ctx, comp, words, cur)
+	tools, fetched, have := cache.Listing()
+	if !have || !compcache.Fresh(fetched, env.now()) {
+		spawnRefresh(cache, p, g, env, "")
+	}
+	if !have {
+		return nil
+	}
+	run := pathRun(ctx, p.target, g, env)
+	comp := command.NewCompleter(run, command.NewTable(tools))
+	comp.Command = func(ctx context.Context, name string, tool catalog.ToolEntry) (*command.Command, error) {
+		return tabCommand(ctx, cache, name, tool, run, p, g, env), nil
+	}
+	return complete(ctx, comp, words, cur, tools)
 }
 
 // complete asks comp about the words and the word being typed, written as
-// an agsh command line, and answers the candidates as values.
-func complete(ctx context.Context, comp *command.Completer, words []string, cur string) []string {
+// an agsh command line, and answers the candidates as values; a command
+// name's description is its tool's title (from tools).
+func complete(ctx context.Context, comp *command.Completer, words []string, cur string, tools []catalog.ToolEntry) []Candidate {
 	var line strings.Builder
 	for _, w := range words {
 		line.WriteString(syntax.Quote(w, line.Len() == 0) + " ")
@@ -168,18 +204,66 @@ func complete(ctx context.Context, comp *command.Completer, words []string, cur 
 	if err != nil {
 		return nil
 	}
-	var out []string
+	var titles map[string]string
+	if len(words) == 0 && tools != nil {
+		titles = make(map[string]string, len(tools))
+		for _, t := range tools {
+			titles[t.Name] = t.Title
+		}
+	}
+	var out []Candidate
 	for _, cand := range c.Candidates {
 		// The engine writes each candidate in agsh's own quoting, for the
 		// REPL's line: read it back to the value, which the host shell's
 		// quoting then writes.
+		v := cand.Text
 		if p := syntax.ScanPartial(cand.Text); len(p.Words) == 0 && p.Quote == 0 {
-			out = append(out, p.Current)
-		} else {
-			out = append(out, cand.Text)
+			v = p.Current
 		}
+		d := cand.Description
+		if titles != nil {
+			d = titles[v]
+		}
+		out = append(out, Candidate{Value: v, Description: d})
 	}
 	return out
+}
+
+// tabCommand is the command name (over the tool of entry) as Tab needs it:
+// its completion data from the cache; else, for a URL target, its tool's
+// detail fetched now (one GET, within the Tab's bound) and its data kept;
+// for a production name, whose resolution would cost a round trip of its
+// own, a detached refresh fetches it for the next Tab.
+func tabCommand(ctx context.Context, cache *compcache.Cache, name string, tool catalog.ToolEntry, run *catalog.Run,
+	p target, g command.Globals, env Env) *command.Command {
+	if data, ok := cache.Command(name); ok {
+		var s command.TabShape
+		if json.Unmarshal(data, &s) == nil && s.Tool == tool.Name {
+			return s.Command(name, tool)
+		}
+	}
+	if run == nil {
+		spawnRefresh(cache, p, g, env, name)
+		return nil
+	}
+	d, err := run.Client().Tool(ctx, tool.Name, catalog.Binding{})
+	if err != nil {
+		return nil
+	}
+	cmd, err := command.NewNamed(name, d)
+	if err != nil {
+		return nil
+	}
+	saveShape(cache, name, cmd)
+	return cmd
+}
+
+// saveShape keeps the completion data of cmd, called name (not when past
+// its bound: then the next Tab fetches it again).
+func saveShape(cache *compcache.Cache, name string, cmd *command.Command) {
+	if data, err := json.Marshal(cmd.TabShape()); err == nil {
+		_ = cache.SaveCommand(name, data)
+	}
 }
 
 // pathRun is the run remote paths are listed with: a URL target's client
@@ -211,110 +295,166 @@ func escapePartial(s string) string {
 	return b.String()
 }
 
+// target is the deployment and principal completion is for.
+type target struct {
+	target, team, cred string
+}
+
+// open answers the cache entry of the target and principal (nil when
+// there is no usable cache folder).
+func (p target) open(env Env) *compcache.Cache {
+	c, err := compcache.Open(compcache.Dir(env.Getenv), compcache.Key(p.target+"\x00"+p.team, p.cred))
+	if err != nil {
+		return nil
+	}
+	return c
+}
+
 // principal answers the target, team and credential completion is for, the
 // way a call finds them (flags, then environment, then the credential files
 // for a production name), without any request.
-func principal(g command.Globals, env Env) (target, team, cred string, ok bool) {
+func principal(g command.Globals, env Env) (p target, ok bool) {
 	opt := func(name, envName string) string {
 		if v := g.Get(name); v != "" {
 			return v
 		}
 		return env.Getenv(envName)
 	}
-	target = strings.TrimSpace(opt("--target", "AGENT_SHELL_TARGET"))
-	t, err := catalog.ParseTarget(target)
+	p.target = strings.TrimSpace(opt("--target", "AGENT_SHELL_TARGET"))
+	t, err := catalog.ParseTarget(p.target)
 	if err != nil {
-		return "", "", "", false
+		return target{}, false
 	}
-	cred = strings.TrimSpace(opt("--bearer-token", "AGENT_SHELL_BEARER_TOKEN"))
+	p.cred = strings.TrimSpace(opt("--bearer-token", "AGENT_SHELL_BEARER_TOKEN"))
 	if t.Name != "" {
-		team = opt("--team", "AGENT_SHELL_TEAM")
-		if c, err := catalog.LookupCredential(cred, env.Getenv, env.ReadFile, env.Home); err == nil {
-			cred = c.Token
+		p.team = opt("--team", "AGENT_SHELL_TEAM")
+		if c, err := catalog.LookupCredential(p.cred, env.Getenv, env.ReadFile, env.Home); err == nil {
+			p.cred = c.Token
 		}
 	}
-	return target, team, cred, true
+	return p, true
 }
 
-// cached answers the cache entry of a target and principal, starting a
-// detached refresh when it is missing or stale (the answer never waits).
-func cached(target, team, cred string, g command.Globals, env Env) *compcache.Entry {
-	dir := compcache.Dir(env.Getenv)
-	if dir == "" {
-		return nil
-	}
-	key := compcache.Key(target+"\x00"+team, cred)
-	entry, _ := compcache.Load(dir, key)
-	if entry == nil || !entry.Fresh(env.now()) {
-		spawnRefresh(dir, key, target, team, g, env)
-	}
-	return entry
-}
-
-// spawnRefresh starts `agsh --__complete-refresh` detached, unless one is
-// already at work on this entry (a lock younger than a minute).
-func spawnRefresh(dir, key, target, team string, g command.Globals, env Env) {
-	if env.Self == "" {
-		return
-	}
-	if os.MkdirAll(dir, 0o700) != nil {
-		return
-	}
-	lock := filepath.Join(dir, key+".lock")
-	if st, err := os.Stat(lock); err == nil && env.now().Sub(st.ModTime()) < time.Minute {
+// spawnRefresh starts `agsh --__complete-refresh` detached (for one
+// command's data when name is set), unless a refresh is already at work on
+// this entry (its lock younger than a minute).
+func spawnRefresh(cache *compcache.Cache, p target, g command.Globals, env Env, name string) {
+	if env.Self == "" || !cache.Lock(env.now()) {
 		return
 	}
 	cmd := exec.Command(env.Self, RefreshOption)
+	if name != "" {
+		cmd.Args = append(cmd.Args, "--", name)
+	}
 	// The target (a URL may carry user:password), team and token reach the
 	// child in its environment, never its argv, which ps shows.
-	cmd.Env = append(env.Environ[:len(env.Environ):len(env.Environ)], "AGENT_SHELL_TARGET="+target, "AGENT_SHELL_TEAM="+team)
+	cmd.Env = append(env.Environ[:len(env.Environ):len(env.Environ)], "AGENT_SHELL_TARGET="+p.target, "AGENT_SHELL_TEAM="+p.team)
 	if tok := g.Get("--bearer-token"); tok != "" {
 		cmd.Env = append(cmd.Env, "AGENT_SHELL_BEARER_TOKEN="+tok)
-	}
-	if os.WriteFile(lock, nil, 0o600) != nil {
-		return
 	}
 	spawn := env.Spawn
 	if spawn == nil {
 		spawn = Detached
 	}
 	if spawn(cmd) != nil {
-		os.Remove(lock)
+		cache.Unlock()
 	}
 }
 
-// Refresh fetches the listing and every tool's input schema of g's target
-// and stores them in the cache, then drops the refresh lock.
+// maxInfoCommands bounds the commands whose completion data a refresh
+// keeps from the agent document.
+const maxInfoCommands = 256
+
+// Refresh fetches the listing of g's target and the agent document
+// (/v1/info), and stores the listing and the completion data of the
+// commands over the authored tools the document describes; a connection
+// tool's detail is fetched only when its flags are first completed. A
+// listing past the cache's bounds is not stored: the old entry stays. It
+// drops the refresh lock.
 func Refresh(ctx context.Context, g command.Globals, env Env) error {
-	target, team, cred, ok := principal(g, env)
-	dir := compcache.Dir(env.Getenv)
-	if !ok || dir == "" || env.Dial == nil {
+	return refresh(ctx, g, env, "")
+}
+
+// refresh is Refresh, or, with name, the fetch of that one command's data.
+func refresh(ctx context.Context, g command.Globals, env Env, name string) error {
+	p, ok := principal(g, env)
+	if !ok || env.Dial == nil {
 		return fmt.Errorf("nothing to refresh")
 	}
-	key := compcache.Key(target+"\x00"+team, cred)
-	defer os.Remove(filepath.Join(dir, key+".lock"))
+	cache := p.open(env)
+	if cache == nil {
+		return fmt.Errorf("no cache folder")
+	}
+	defer cache.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	client, err := env.Dial(ctx, g)
 	if err != nil {
 		return err
 	}
+	if name != "" {
+		tools, _, ok := cache.Listing()
+		if !ok {
+			return fmt.Errorf("no listing")
+		}
+		r := command.NewTable(tools).Resolve(name)
+		if !r.IsTool() {
+			return fmt.Errorf("no tool %s", name)
+		}
+		d, err := client.Tool(ctx, r.Tool.Name, catalog.Binding{})
+		if err != nil {
+			return err
+		}
+		cmd, err := command.NewNamed(name, d)
+		if err != nil {
+			return err
+		}
+		saveShape(cache, name, cmd)
+		return nil
+	}
 	tools, err := client.Tools(ctx, catalog.Binding{})
 	if err != nil {
 		return err
 	}
-	entry := &compcache.Entry{Fetched: env.now().UTC(), Tools: tools, Schemas: map[string]json.RawMessage{}}
-	if info, err := client.Info(ctx); err == nil {
-		for _, t := range info.Tools {
-			entry.Schemas[t.Name] = t.InputSchema
+	if len(tools) > compcache.MaxTools {
+		return compcache.ErrTooLarge
+	}
+	info, infoErr := client.Info(ctx)
+	if err := cache.SaveListing(tools); err != nil {
+		return err
+	}
+	if infoErr != nil {
+		return nil
+	}
+	schemas := make(map[string]json.RawMessage, len(info.Tools))
+	names := curated.Names()
+	for _, t := range info.Tools {
+		if len(t.InputSchema) > 0 {
+			schemas[t.Name] = t.InputSchema
+			names = append(names, t.Name)
 		}
 	}
-	for _, t := range tools {
-		if _, ok := entry.Schemas[t.Name]; !ok {
-			if d, err := client.Tool(ctx, t.Name, catalog.Binding{}); err == nil {
-				entry.Schemas[t.Name] = d.InputSchema
-			}
+	table := command.NewTable(tools)
+	kept := 0
+	for _, n := range names {
+		r := table.Resolve(n)
+		schema, ok := schemas[nameOf(r)]
+		if !ok || kept == maxInfoCommands {
+			continue
+		}
+		d := &catalog.ToolDetail{Name: r.Tool.Name, Title: r.Tool.Title, Source: r.Tool.Source, InputSchema: schema}
+		if cmd, err := command.NewNamed(n, d); err == nil {
+			saveShape(cache, n, cmd)
+			kept++
 		}
 	}
-	return compcache.Save(dir, key, entry)
+	return nil
+}
+
+// nameOf is the tool a resolution calls ("" for none).
+func nameOf(r command.Resolution) string {
+	if !r.IsTool() {
+		return ""
+	}
+	return r.Tool.Name
 }

@@ -36,7 +36,11 @@ func ask(t *testing.T, env Env, line, cur string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Answer(context.Background(), r, env)
+	var out []string
+	for _, c := range Answer(context.Background(), r, env) {
+		out = append(out, c.Value)
+	}
+	return out
 }
 
 func TestColdCacheSpawnsOneRefresh(t *testing.T) {
@@ -72,14 +76,24 @@ func TestWarmCacheAnswers(t *testing.T) {
 	env := fakeEnv(t, vars, &spawned)
 	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	env.Now = func() time.Time { return now }
-	entry := &compcache.Entry{Fetched: now.Add(-time.Minute), Tools: []catalog.ToolEntry{
-		{Name: "mon_list", Source: catalog.Source{Kind: "connection", Connection: "mon"}},
-		{Name: "mon_mute", Source: catalog.Source{Kind: "connection", Connection: "mon"}}},
-		Schemas: map[string]json.RawMessage{"mon_list": json.RawMessage(`{"type":"object","properties":{"state":{"enum":["No Data","OK"]},"version":{"type":"string"}}}`)}}
 	dir := compcache.Dir(env.Getenv)
-	if err := compcache.Save(dir, compcache.Key("http://127.0.0.1:1/executor\x00", ""), entry); err != nil {
+	cache, err := compcache.Open(dir, compcache.Key("http://127.0.0.1:1/executor\x00", ""))
+	if err != nil {
 		t.Fatal(err)
 	}
+	tools := []catalog.ToolEntry{
+		{Name: "mon_list", Title: "List monitors", Source: catalog.Source{Kind: "connection", Connection: "mon"}},
+		{Name: "mon_mute", Source: catalog.Source{Kind: "connection", Connection: "mon"}}}
+	if err := cache.SaveListing(tools); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(filepath.Join(dir, compcache.Key("http://127.0.0.1:1/executor\x00", "")+".tools"), now.Add(-time.Minute), now.Add(-time.Minute))
+	cmd, err := command.NewNamed("mon_list", &catalog.ToolDetail{Name: "mon_list", Source: tools[0].Source,
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"state":{"enum":["No Data","OK"]},"version":{"type":"string"}}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	saveShape(cache, "mon_list", cmd)
 	tests := []struct{ line, cur, want string }{
 		{"agsh mon_", "mon_", "mon_list|mon_mute"},
 		{"agsh mon_list --", "--", "--state|--version|--output|--help|--yes"},
@@ -87,7 +101,7 @@ func TestWarmCacheAnswers(t *testing.T) {
 		{"agsh mon_list --state=N", "N", `No\ Data`},
 		{"agsh --output json mon_list --sta", "--sta", "--state"},
 		{"agsh --", "--", "--target|--team|--bearer-token|--session|--continuation-token|--output|--help|--yes|--version|--completion"},
-		{"agsh --completion ", "", "bash|zsh|fish"},
+		{"agsh --completion ", "", "bash|zsh|fish|pwsh"},
 	}
 	for _, tt := range tests {
 		r, _ := ParseRequest("bash", []string{tt.line, tt.cur})

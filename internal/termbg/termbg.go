@@ -78,47 +78,137 @@ func FromOSC11(answer []byte) (light, ok bool) {
 	return lum > 0.5, true
 }
 
+// DrainTimeout bounds how long Query waits, past its own timeout, for the
+// device attributes answer that ends the terminal's answers: a late
+// OSC 11 answer (common over ssh) is read up to it rather than left in
+// the input for the next program to take for typed keys.
+const DrainTimeout = 500 * time.Millisecond
+
 // Query asks the terminal open as tty for its background color, waiting at
-// most timeout. It sends OSC 11 followed by a primary device attributes
-// request, which every terminal answers, and reads up to that answer, so
-// no late reply is left to be read as typed input. ok is false when the
-// terminal does not tell (or tty cannot be put in raw mode).
+// most timeout for the answer. It sends OSC 11 followed by a primary device
+// attributes request (DA1), which every terminal answers, and reads up to
+// that answer (DrainTimeout more when it is late), so that no late reply is
+// left to be read as typed input. It does not ask when keys are already
+// waiting in the input (they are left for their reader), and bytes that
+// arrive among the answers and are not part of them (keys typed meanwhile)
+// are given back to the terminal's input. ok is false when the terminal
+// does not tell (or tty cannot be put in raw mode).
 func Query(tty *os.File, timeout time.Duration) (light, ok bool) {
+	light, ok, _ = query(tty, timeout, DrainTimeout, nil)
+	return light, ok
+}
+
+// query is Query; giveBack receives the bytes that are not answers (nil:
+// they are pushed back into the terminal's input), rest reports them.
+func query(tty *os.File, timeout, drain time.Duration, giveBack func([]byte)) (light, ok bool, rest []byte) {
 	// Not tty.Fd(): it would put the file in blocking mode, where the read
 	// deadline does nothing.
 	rc, err := tty.SyscallConn()
 	if err != nil {
-		return false, false
+		return false, false, nil
 	}
 	fd := -1
 	if rc.Control(func(f uintptr) { fd = int(f) }) != nil || fd < 0 {
-		return false, false
+		return false, false, nil
 	}
 	old, err := term.MakeRaw(fd)
 	if err != nil {
-		return false, false
+		return false, false, nil
 	}
 	defer term.Restore(fd, old)
-	if _, err := tty.WriteString("\x1b]11;?\x1b\\\x1b[c"); err != nil {
-		return false, false
+	if pending(fd) != 0 {
+		// Keys typed ahead (or the count unknown): asking would read them.
+		return false, false, nil
 	}
-	if tty.SetReadDeadline(time.Now().Add(timeout)) != nil {
-		return false, false
+	if _, err := tty.WriteString("\x1b]11;?\x1b\\\x1b[c"); err != nil {
+		return false, false, nil
 	}
 	defer tty.SetReadDeadline(time.Time{})
 	var got []byte
 	buf := make([]byte, 256)
-	for len(got) < 4096 {
-		n, err := tty.Read(buf)
-		got = append(got, buf[:n]...)
-		if da1End(got) {
-			break
+	read := func(until time.Time) {
+		if tty.SetReadDeadline(until) != nil {
+			return
 		}
-		if err != nil {
-			break
+		for len(got) < 4096 && !da1End(got) {
+			n, err := tty.Read(buf)
+			got = append(got, buf[:n]...)
+			if err != nil {
+				return
+			}
 		}
 	}
-	return FromOSC11(got)
+	start := time.Now()
+	read(start.Add(timeout))
+	if !da1End(got) && drain > 0 {
+		// Late: read on to the fence, so that nothing of the answers is
+		// left in the input.
+		read(start.Add(timeout + drain))
+	}
+	answer, rest := splitAnswers(got)
+	if len(rest) > 0 {
+		if giveBack != nil {
+			giveBack(rest)
+		} else {
+			pushBack(fd, rest)
+		}
+	}
+	light, ok = FromOSC11(answer)
+	return light, ok, rest
+}
+
+// splitAnswers separates the terminal's answers in b (an OSC 11 reply, up
+// to BEL or ST, and the DA1 reply "ESC [ ? … c") from the other bytes (keys
+// typed meanwhile), in order.
+func splitAnswers(b []byte) (answers, rest []byte) {
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, 0x1b)
+		if i < 0 {
+			rest = append(rest, b...)
+			break
+		}
+		rest = append(rest, b[:i]...)
+		b = b[i:]
+		n := answerLen(b)
+		if n == 0 {
+			rest = append(rest, b[0])
+			b = b[1:]
+			continue
+		}
+		answers = append(answers, b[:n]...)
+		b = b[n:]
+	}
+	return answers, rest
+}
+
+// answerLen is the length of the answer at the start of b (ESC first): an
+// OSC 11 reply or a DA1 reply, whole or cut off at the end of b; 0 when b
+// starts with neither.
+func answerLen(b []byte) int {
+	switch {
+	case bytes.HasPrefix(b, []byte("\x1b]11;")):
+		for i := 5; i < len(b); i++ {
+			switch {
+			case b[i] == 0x07:
+				return i + 1
+			case b[i] == 0x1b && i+1 < len(b) && b[i+1] == '\\':
+				return i + 2
+			case b[i] == 0x1b:
+				return i
+			}
+		}
+		return len(b)
+	case bytes.HasPrefix(b, []byte("\x1b[?")):
+		for i := 3; i < len(b); i++ {
+			if c := b[i]; c == 'c' {
+				return i + 1
+			} else if !(c >= '0' && c <= '9' || c == ';') {
+				return 0
+			}
+		}
+		return len(b)
+	}
+	return 0
 }
 
 // da1End reports whether b holds the answer to the device attributes

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 )
 
 func TestFromColorFGBG(t *testing.T) {
@@ -167,5 +169,123 @@ func TestDetectorExclusive(t *testing.T) {
 	}}
 	if !d.Light() {
 		t.Error("COLORFGBG 0;15 is light")
+	}
+}
+
+// answerAfter plays a slow terminal: once both queries have arrived it
+// waits delay, then writes answer.
+func answerAfter(t *testing.T, master *os.File, delay time.Duration, answer string) <-chan string {
+	got := make(chan string, 1)
+	go func() {
+		var b []byte
+		buf := make([]byte, 64)
+		for !bytes.Contains(b, []byte("\x1b[c")) {
+			n, err := master.Read(buf)
+			if err != nil {
+				break
+			}
+			b = append(b, buf[:n]...)
+		}
+		time.Sleep(delay)
+		master.WriteString(answer)
+		got <- string(b)
+	}()
+	return got
+}
+
+// leftover is what a program reading the terminal after the query would
+// get within a moment (raw mode, so that a line need not be complete).
+func leftover(t *testing.T, slave *os.File) string {
+	t.Helper()
+	old, err := term.MakeRaw(fdOf(t, slave))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer term.Restore(fdOf(t, slave), old)
+	slave.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+	defer slave.SetReadDeadline(time.Time{})
+	var b []byte
+	buf := make([]byte, 256)
+	for {
+		n, err := slave.Read(buf)
+		b = append(b, buf[:n]...)
+		if err != nil {
+			return string(b)
+		}
+	}
+}
+
+// TestQueryLateAnswer: an answer that comes after the wait (as over ssh)
+// is read up to the DA1 fence, not left in the input for the next program.
+func TestQueryLateAnswer(t *testing.T) {
+	master, slave := openPTY(t)
+	sent := answerAfter(t, master, 250*time.Millisecond, "\x1b]11;rgb:ffff/ffff/ffff\x1b\\\x1b[?62;22c")
+	light, ok, rest := query(slave, 50*time.Millisecond, 5*time.Second, nil)
+	<-sent
+	if !light || !ok || len(rest) != 0 {
+		t.Errorf("query = %v, %v, rest %q; want the late answer read", light, ok, rest)
+	}
+	if left := leftover(t, slave); left != "" {
+		t.Errorf("the answer was left in the input: %q", left)
+	}
+}
+
+// TestQueryLeavesTypeahead: keys typed before the query are not read: the
+// terminal is not asked, and the keys are there for their reader.
+func TestQueryLeavesTypeahead(t *testing.T) {
+	master, slave := openPTY(t)
+	master.WriteString("ls -l")
+	time.Sleep(50 * time.Millisecond) // the keys reach the input queue first
+	asked := make(chan string, 1)
+	go func() {
+		master.SetReadDeadline(time.Now().Add(2 * time.Second))
+		buf := make([]byte, 64)
+		n, _ := master.Read(buf)
+		asked <- string(buf[:n])
+	}()
+	if _, ok, _ := query(slave, 100*time.Millisecond, time.Second, nil); ok {
+		t.Error("asked with keys waiting")
+	}
+	if left := leftover(t, slave); left != "ls -l" {
+		t.Errorf("the typed keys: %q, want %q", left, "ls -l")
+	}
+	if q := <-asked; strings.Contains(q, "\x1b]11;?") {
+		t.Errorf("the terminal was asked: %q", q)
+	}
+}
+
+// TestQueryGivesBackKeys: keys typed while the answers arrive are not
+// eaten: they are given back (to the hook, else into the input).
+func TestQueryGivesBackKeys(t *testing.T) {
+	master, slave := openPTY(t)
+	answerAfter(t, master, 0, "x\x1b]11;rgb:0000/0000/0000\x07yz\x1b[?1;2c")
+	var back []byte
+	light, ok, _ := query(slave, 5*time.Second, time.Second, func(b []byte) { back = append(back, b...) })
+	if light || !ok || string(back) != "xyz" {
+		t.Errorf("query = %v, %v, gave back %q; want dark, told, xyz", light, ok, back)
+	}
+	answerAfter(t, master, 0, "a\x1b]11;rgb:0000/0000/0000\x07b\x1b[?1;2c")
+	if _, ok := Query(slave, 5*time.Second); !ok {
+		t.Fatal("no answer")
+	}
+	switch left := leftover(t, slave); left {
+	case "ab":
+	case "":
+		t.Skip("the system refuses TIOCSTI: the keys could not be given back")
+	default:
+		t.Errorf("the keys in the input: %q, want ab", left)
+	}
+}
+
+func TestSplitAnswers(t *testing.T) {
+	for in, want := range map[string][2]string{
+		"\x1b]11;rgb:1/2/3\x1b\\\x1b[?62;22c":   {"\x1b]11;rgb:1/2/3\x1b\\\x1b[?62;22c", ""},
+		"k\x1b]11;rgb:1/2/3\x07e\x1b[?1cy":      {"\x1b]11;rgb:1/2/3\x07\x1b[?1c", "key"},
+		"\x1b[A\x1b]11;rgb:1/2/3\x07\x1b[?1;2c": {"\x1b]11;rgb:1/2/3\x07\x1b[?1;2c", "\x1b[A"},
+	} {
+		a, r := splitAnswers([]byte(in))
+		if string(a) != want[0] || string(r) != want[1] {
+			t.Errorf("splitAnswers(%q) = %q, %q; want %q, %q", in, a, r, want[0], want[1])
+		}
 	}
 }

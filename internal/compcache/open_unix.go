@@ -1,0 +1,25 @@
+//go:build unix
+
+package compcache
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// oNoFollow makes an open fail on a symbolic link.
+const oNoFollow = syscall.O_NOFOLLOW
+
+// openNoFollow opens path for reading without following a link, and
+// without blocking on a FIFO (O_NONBLOCK: the file is then found not
+// regular and left unread).
+func openNoFollow(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+}
+
+// ownedByUser reports a file of the user running agsh.
+func ownedByUser(st fs.FileInfo) bool {
+	s, ok := st.Sys().(*syscall.Stat_t)
+	return ok && int(s.Uid) == os.Getuid()
+}

@@ -1,0 +1,33 @@
+//go:build darwin
+
+package termbg
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// fionread is FIONREAD, _IOR('f', 127, int).
+const fionread = 0x4004667f
+
+// pending is how many bytes wait in the terminal's input (-1: unknown).
+func pending(fd int) int {
+	n, err := unix.IoctlGetInt(fd, fionread)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// pushBack puts b back into the terminal's input, as if typed again
+// (TIOCSTI); false when the system refuses it.
+func pushBack(fd int, b []byte) bool {
+	for i := range b {
+		c := b[i]
+		if _, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.TIOCSTI, uintptr(unsafe.Pointer(&c))); e != 0 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,151 @@
+// Package termsafe is the one escaping of text bound for a terminal
+// (docs/rendering.md#terminal-safety): every control character but newline
+// and tab, every byte that is not UTF-8, and the invisible characters that
+// reorder or hide text (bidi controls, zero-width characters) come out as
+// visible escapes. render, the development deployment's log and shell
+// completion all use it, so that no path to a terminal escapes less than
+// another.
+package termsafe
+
+import "unicode/utf8"
+
+// String returns s safe for a terminal: a CR directly before an LF is
+// dropped; any other C0 control but newline and tab (a lone CR included),
+// DEL and the C1 controls are written `\x1b`, `\x7f`, `\u009b`; a byte that
+// is not UTF-8 `\xff`; an invisible character (Invisible) `\u202e`.
+func String(s string) string {
+	if Clean(s) {
+		return s
+	}
+	return string(Append(make([]byte, 0, len(s)+16), s))
+}
+
+// Clean reports whether String leaves s as it is.
+func Clean(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' {
+			continue
+		}
+		if c < utf8.RuneSelf {
+			return false
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 || r <= 0x9f || Invisible(r) {
+			return false
+		}
+		i += size - 1
+	}
+	return true
+}
+
+// Invisible reports the characters that are not controls but still reorder
+// or hide text: the bidi embeddings, overrides, isolates and marks
+// (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and the zero-width
+// and invisible characters (U+180E, U+200B, U+2060–U+2064, U+FEFF). The
+// joiners U+200C and U+200D stay: scripts and emoji need them.
+func Invisible(r rune) bool {
+	switch {
+	case r < 0x061c:
+		return false
+	case r == 0x061c, r == 0x180e, r == 0x200b, r == 0x200e, r == 0x200f, r == 0xfeff:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2060 && r <= 0x2064, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// Append appends the safe form of s (String) to dst.
+func Append(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f || c == '\n' || c == '\t':
+			dst = append(dst, c)
+		case c == '\r' && i+1 < len(s) && s[i+1] == '\n':
+			// CRLF: drop the CR, the LF follows.
+		case c < utf8.RuneSelf:
+			dst = appendByte(dst, c)
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			switch {
+			case r == utf8.RuneError && size <= 1:
+				dst = appendByte(dst, c)
+			case r <= 0x9f || Invisible(r):
+				dst = appendRune(dst, r)
+				i += size - 1
+			default:
+				dst = append(dst, s[i:i+size]...)
+				i += size - 1
+			}
+		}
+	}
+	return dst
+}
+
+// Line is String for one line of a log: a line break of any kind is
+// written `\n` or `\r` too, so that nothing a client sends can forge a
+// line of its own.
+func Line(s string) string {
+	clean := Clean(s)
+	for i := 0; clean && i < len(s); i++ {
+		clean = s[i] != '\n'
+	}
+	if clean {
+		return s
+	}
+	dst := make([]byte, 0, len(s)+16)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		default:
+			j := i
+			for j < len(s) && s[j] != '\n' && s[j] != '\r' {
+				j++
+			}
+			dst = Append(dst, s[i:j])
+			i = j - 1
+		}
+	}
+	return string(dst)
+}
+
+// Plain reports whether s is written to a terminal as it is and stands on
+// one line: String leaves it, and it holds no newline or tab. Completion
+// offers only plain candidates: an escaped name could not be called.
+func Plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' || s[i] == '\t' {
+			return false
+		}
+	}
+	return Clean(s)
+}
+
+// OneLine is String with newlines and tabs as spaces: a description shown
+// beside a candidate.
+func OneLine(s string) string {
+	b := []byte(String(s))
+	for i, c := range b {
+		if c == '\n' || c == '\t' {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+const hexDigits = "0123456789abcdef"
+
+func appendByte(dst []byte, c byte) []byte {
+	return append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&0xf])
+}
+
+// appendRune writes r as `\u` and four hex digits (every rune escaped here
+// is in the basic plane).
+func appendRune(dst []byte, r rune) []byte {
+	return append(dst, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+}
