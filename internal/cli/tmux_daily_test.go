@@ -60,13 +60,13 @@ func TestREPLInTmuxResize(t *testing.T) {
 	s, _ := startDailyTmux(t)
 	s.keys("datadog_list_monitors --page-size 2", "Enter")
 	scr := s.waitUntil("the table and its note at 100 columns", func(scr string) bool {
-		return strings.Contains(scr, "(4 more columns: tags, muted, mutedUntil, updatedAt") && atPrompt(scr)
+		return strings.Contains(scr, "(3 more columns: muted, mutedUntil, updatedAt") && atPrompt(scr)
 	})
 	if !strings.Contains(scr, "ID       NAME") || strings.Contains(scr, " change-monitor-executor ❯") {
 		t.Errorf("the note is not in the command's output (a garbled prompt row):\n%s", scr)
 	}
 	s.resize(50)
-	s.runUntil("datadog_list_monitors --page-size 2", "more columns: query, tags")
+	s.runUntil("datadog_list_monitors --page-size 2", "more columns: type, query, tags")
 	checkWidth(t, s.joined(), 50, "the table")
 	s.runUntil("help read", "NOTES")
 	checkWidth(t, s.joined(), 50, "help")
