@@ -19,6 +19,7 @@ type Run struct {
 	bound    bool
 	answer   string
 	reached  bool
+	called   bool
 
 	info    *Info
 	tools   []ToolEntry
@@ -40,6 +41,13 @@ func (r *Run) Binding() Binding { return r.binding }
 
 // Reached reports whether a request reached the deployment.
 func (r *Run) Reached() bool { return r.reached }
+
+// Called reports whether the run made a call: one that ran, or was sent
+// and may still run (it timed out, or was interrupted), or was answered
+// with anything but a refusal of the request itself (a credential refused,
+// a session or token the deployment does not know, a tool it lacks). The
+// session line is printed after such a command (wire.md#the-session-line).
+func (r *Run) Called() bool { return r.called }
 
 // SessionLine is the final standard-error line (SessionLine of the binding
 // and the last answer's session).
@@ -147,6 +155,7 @@ func (r *Run) Call(ctx context.Context, name string, input []byte) (*CallResult,
 func (r *Run) CallStream(ctx context.Context, name string, input []byte, stream StreamFunc) (*CallResult, error) {
 	res, err := r.client.CallStream(ctx, name, input, r.binding, stream)
 	r.note(err)
+	r.called = r.called || madeCall(err)
 	if res != nil && res.SessionID != "" {
 		r.answer = res.SessionID
 	}
@@ -160,4 +169,23 @@ func (r *Run) note(err error) {
 	if err == nil || errors.As(err, &e) && e.Status != 0 && e.ErrCode != CodeNotAnAgent {
 		r.reached = true
 	}
+}
+
+// madeCall reports whether a call's outcome counts as a call made (Called).
+func madeCall(err error) bool {
+	if err == nil {
+		return true
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.ErrCode {
+	case CodeUnauthorized, CodeForbidden, CodeUnknownSession, CodeInvalidContinuationToken, CodeUnknownTool,
+		CodeUsage, CodeNotAnAgent:
+		return false
+	case CodeTimeout, CodeInterrupted:
+		return true
+	}
+	return e.Status != 0
 }

@@ -23,6 +23,8 @@ const (
 	// SettingSession and SettingContinuationToken choose the binding.
 	SettingSession           Setting = "session"
 	SettingContinuationToken Setting = "continuation-token"
+	// SettingCallTimeout is the time limit of a call's whole answer.
+	SettingCallTimeout Setting = "call-timeout"
 )
 
 // neutralWords spell the settings in Error: words, not a program's flags.
@@ -34,6 +36,7 @@ var neutralWords = map[Setting]string{
 	SettingTokenVariable:     "a bearer token",
 	SettingSession:           "a session id",
 	SettingContinuationToken: "a continuation token",
+	SettingCallTimeout:       "the call's time limit",
 }
 
 const markerStart, markerEnd = "\x00setting:", "\x00"

@@ -62,7 +62,12 @@ var grepOptionHints = map[string]string{
 
 // Parse parses a curated command line (the arguments after the command
 // name). When Help is set in the result, nothing else was checked.
-func (s *Shape) Parse(args []string) (*Call, error) {
+func (s *Shape) Parse(args []string) (*Call, error) { return s.ParseWith(args, generated.ParseOptions{}, nil) }
+
+// ParseWith is Parse with the flag parser's options and a whole input
+// object (base, nil when none): the flags and operands given override its
+// members, and a required operand it holds need not be given.
+func (s *Shape) ParseWith(args []string, o generated.ParseOptions, base map[string]any) (*Call, error) {
 	var pattern string
 	var hasPattern bool
 	habits := s.habits()
@@ -72,7 +77,7 @@ func (s *Shape) Parse(args []string) (*Call, error) {
 			return nil, err
 		}
 	}
-	p, err := s.Flags.Parse(args)
+	p, err := s.Flags.ParseWith(args, o)
 	if err != nil && (p == nil || !p.Help) {
 		if herr := s.bundledOption(args); herr != nil {
 			return nil, herr
@@ -88,6 +93,11 @@ func (s *Shape) Parse(args []string) (*Call, error) {
 		if err := s.Flags.RejectOperands(p); err != nil {
 			return nil, err
 		}
+		if base != nil {
+			if err := s.Flags.Merge(p, base); err != nil {
+				return nil, err
+			}
+		}
 		if err := s.Flags.Validate(p); err != nil {
 			return nil, err
 		}
@@ -100,6 +110,11 @@ func (s *Shape) Parse(args []string) (*Call, error) {
 		extra := p.Operands[len(s.Operands)]
 		return nil, &UsageError{fmt.Sprintf("%s: unexpected operand %q\nusage: %s", s.Name, extra, s.Synopsis())}
 	}
+	if base != nil {
+		if err := s.Flags.Merge(p, base); err != nil {
+			return nil, err
+		}
+	}
 	if err := s.Flags.Validate(p); err != nil {
 		return nil, err
 	}
@@ -107,9 +122,11 @@ func (s *Shape) Parse(args []string) (*Call, error) {
 		p.Input = map[string]any{}
 	}
 	for i, o := range s.Operands {
+		_, given := p.Input[o.Field] // by the whole input
 		switch {
 		case i < len(p.Operands):
 			p.Input[o.Field] = p.Operands[i]
+		case given:
 		case o.Required:
 			return nil, &UsageError{fmt.Sprintf("%s: missing <%s> operand\nusage: %s", s.Name, o.Name, s.Synopsis())}
 		case o.Default != "":

@@ -60,6 +60,10 @@ func (s *valueSpec) convert(text string) (any, bool) {
 	return nil, false
 }
 
+// takesRef reports a JSON-valued position without a string branch: a
+// value "@file" or "@-" there names where the JSON is (ParseOptions.ReadRef).
+func (s *valueSpec) takesRef() bool { return s.kind == vJSON && !s.fallback }
+
 // allows reports whether a decoded JSON value (numbers as json.Number) is
 // of a type the spec takes.
 func (s *valueSpec) allows(v any) bool {

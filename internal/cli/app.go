@@ -34,6 +34,8 @@ type app struct {
 	bg      *termbg.Detector
 	spinOut io.Writer            // standard error's terminal, for the spinner (not held by the pager)
 	late    []command.LateOption // connection options after the command name
+	// stdinRead: an @- value read standard input (it can be read once).
+	stdinRead bool
 }
 
 func newApp(ios *iostreams.IOStreams, e Env, g command.Globals) *app {
@@ -152,10 +154,11 @@ func (a *app) resolve(ctx context.Context, name string) error {
 
 const userAgent = "agsh/0.1"
 
-// sessionLine prints the bound identity as the last line of standard error,
-// once a request reached the deployment.
-func (a *app) sessionLine() {
-	if a.run == nil || !a.run.Reached() {
+// sessionLine prints the bound identity as the last line of standard error:
+// after a command that made a call (catalog.Run.Called), or when a shell
+// that bound its session exits (bound).
+func (a *app) sessionLine(bound bool) {
+	if a.run == nil || !bound && !a.run.Called() {
 		return
 	}
 	// The id comes from the deployment (or the command line): made safe on

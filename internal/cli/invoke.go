@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/resultstream"
@@ -103,6 +105,11 @@ func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) 
 	if f := st.Func(); f != nil {
 		stream = func() io.Writer { stopSpinner(); return f() } // the text begins
 	}
+	if d := a.callTimeout(r); d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = catalog.WithCallTimeout(ctx, d)
+		defer cancel()
+	}
 	res, err = a.run.CallStream(ctx, r.cmd.Detail.Name, r.call.Input, stream)
 	if (res == nil || !res.Streamed) && (err != nil || !resultstream.FeedHeld(stream, r.format, res)) {
 		if err != nil {
@@ -141,10 +148,11 @@ func (a *app) resolveTool(ctx context.Context, r *toolRequest) error {
 	return err
 }
 
-// parseLine parses the arguments and reads the line's --output and
-// launch-only options. helpAsked reports that help is to be printed.
+// parseLine parses the arguments and reads the line's --output, its whole
+// input (--input-json) and launch-only options. helpAsked reports that
+// help is to be printed.
 func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
-	r.call, err = r.cmd.Parse(r.args)
+	r.call, err = r.cmd.Parse(r.args) // the words alone: is help asked for?
 	r.format = a.g.Format()
 	if r.help || (r.call != nil && r.call.Parsed.Help) {
 		if r.call != nil {
@@ -155,11 +163,50 @@ func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
 	if lerr := command.CheckLate(a.late, r.cmd); lerr != nil && !r.inShell {
 		return false, lerr // before the parse's own errors: the late option is the mistake
 	}
+	if a.needsOptions(r) {
+		var o command.ParseOptions
+		if o, err = a.lineOptions(r); err != nil {
+			return false, err
+		}
+		r.call, err = r.cmd.ParseWith(r.args, o)
+	}
 	if err != nil {
 		return false, err
 	}
 	r.format, err = command.LineOutput(r.call.Parsed.Globals, r.format, r.inShell)
 	return false, err
+}
+
+// needsOptions reports a line that reads more than its words: a whole input
+// (--input-json), or a JSON-valued flag's value "@…".
+func (a *app) needsOptions(r *toolRequest) bool {
+	if _, ok := command.OptionValue(r.args, "--input-json"); ok || !r.inShell && a.g.Get("--input-json") != "" {
+		return true
+	}
+	for _, w := range r.args {
+		if strings.Contains(w, "@") {
+			return true
+		}
+	}
+	return false
+}
+
+// callTimeout is the time limit of the line's call: its --timeout, else
+// the run's (0: none).
+func (a *app) callTimeout(r *toolRequest) time.Duration {
+	v := a.g.Get("--timeout")
+	if r.call != nil {
+		for _, g := range r.call.Parsed.Globals {
+			if g.Name == "--timeout" {
+				v = g.Value
+			}
+		}
+	}
+	if v == "" {
+		return 0
+	}
+	d, _ := generated.ParseTimeout(v) // checked when the line was read
+	return d
 }
 
 // view turns a tool's result into the outcome: an error line, the

@@ -56,6 +56,9 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if len(rest) == 0 {
+		if g.Get("--input-json") != "" {
+			return a.report(ctx, a.errOut, command.Usagef("--input-json is one command's input: give it on that command's line"))
+		}
 		return a.shell(ctx)
 	}
 	// One-shot: the first interrupt cancels the request in flight.
@@ -87,7 +90,7 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 	endPager := a.paged()
 	status := a.dispatch(ctx, name, args)
 	a.flush()
-	a.sessionLine()
+	a.sessionLine(false)
 	endPager()
 	return status
 }

@@ -38,7 +38,7 @@ func (a *app) shell(ctx context.Context) int {
 		status = a.interactive(ctx, h, runner)
 	}
 	a.flush()
-	a.sessionLine()
+	a.sessionLine(h.bound)
 	return status
 }
 
@@ -48,6 +48,7 @@ func (a *app) launch(ctx context.Context, h *shellHandler) error {
 	tools, err := a.run.Tools(ctx)
 	if err == nil {
 		h.table = command.NewTable(tools)
+		h.bound = true
 	}
 	return err
 }
@@ -77,6 +78,9 @@ func (a *app) script(ctx context.Context, h *shellHandler, runner *interp.Runner
 type shellHandler struct {
 	a     *app
 	table *command.Table
+	// bound: the shell bound its session and loaded the listing (the
+	// session line is printed when it exits).
+	bound bool
 	// output is the --output given to the pipeline's tool ("" when none).
 	output string
 	// notes are the notices of the pipeline's tool, printed after the

@@ -17,6 +17,7 @@ var spelling = map[catalog.Setting]string{
 	catalog.SettingTokenVariable:     "AGENT_SHELL_BEARER_TOKEN",
 	catalog.SettingSession:           "--session",
 	catalog.SettingContinuationToken: "--continuation-token",
+	catalog.SettingCallTimeout:       "--timeout",
 }
 
 func spell(s catalog.Setting) string { return spelling[s] }
