@@ -62,7 +62,9 @@ var grepOptionHints = map[string]string{
 
 // Parse parses a curated command line (the arguments after the command
 // name). When Help is set in the result, nothing else was checked.
-func (s *Shape) Parse(args []string) (*Call, error) { return s.ParseWith(args, generated.ParseOptions{}, nil) }
+func (s *Shape) Parse(args []string) (*Call, error) {
+	return s.ParseWith(args, generated.ParseOptions{}, nil)
+}
 
 // ParseWith is Parse with the flag parser's options and a whole input
 // object (base, nil when none): the flags and operands given override its

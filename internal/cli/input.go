@@ -7,8 +7,8 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/internal/command"
 )
 
 // The whole input as JSON (--input-json) and the @file values of JSON-valued
