@@ -74,6 +74,12 @@ func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
 		stop = spin.Start(a.spinOut, 300*time.Millisecond, 100*time.Millisecond)
 	}
 	res, v, done, err := a.callTool(ctx, r, stop)
+	if err == nil && done == nil && res.IsError {
+		if next, ok := r.cmd.Retry(r.call, render.ErrorText(v)); ok {
+			r.call = next // read PATH:N, no file PATH:N: PATH from line N
+			res, v, done, err = a.callTool(ctx, r, stop)
+		}
+	}
 	stop()
 	if err != nil {
 		var ce *catalog.Error
@@ -237,10 +243,17 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 	if !r.last {
 		return outcome{value: v, status: status, notes: notes}, nil
 	}
+	if !r.format.IsData() && r.cmd.SaysEmpty() && render.IsEmpty(v) {
+		notes = append([]string{noResults}, notes...)
+	}
 	err := a.writeValue(r.stdout, r.stderr, v, r.format, r.cmd.Highlight(r.call, v.Final))
 	a.notes(r.stderr, notes)
 	return outcome{status: status, rendered: true}, err
 }
+
+// noResults is the note of an empty answer in the text view (kubectl's "No
+// resources found"): standard output stays empty.
+const noResults = "(no results)"
 
 // notes prints a command's notices on standard error, after its output.
 func (a *app) notes(w io.Writer, notes []string) {

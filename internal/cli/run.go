@@ -145,10 +145,45 @@ func (a *app) helpWord(ctx context.Context, args []string, stdout, stderr io.Wri
 		}
 		return exitcode.OK
 	case 1:
+		if done, status := a.groupHelp(ctx, tools[0], f, stdout, stderr); done {
+			return status
+		}
 		req := &toolRequest{name: tools[0], help: true, last: true, stdout: stdout, stderr: stderr}
 		return a.runTool(ctx, req).status
 	}
 	return a.report(ctx, stderr, command.Usagef("help takes at most one tool name, got %d", len(tools)))
+}
+
+// groupHelp is `help <group>` (help datadog): the commands of that group,
+// when name is no command of the deployment; done false otherwise (name
+// is then a tool's page, or the unknown command).
+func (a *app) groupHelp(ctx context.Context, name string, f render.Format, stdout, stderr io.Writer) (done bool, status int) {
+	if _, err := a.run.Tool(ctx, name); !catalog.IsCode(err, catalog.CodeUnknownTool) {
+		return false, 0 // a tool (a tool of that name wins), or another failure the page reports
+	}
+	if _, ok := command.CuratedTool(name); ok {
+		return false, 0
+	}
+	if _, ok := command.Alias(name); ok {
+		return false, 0
+	}
+	tools, err := a.run.Tools(ctx)
+	if err != nil {
+		return false, 0
+	}
+	g, doc, ok := command.GroupPage(tools, name)
+	if !ok {
+		return false, 0
+	}
+	if f.IsData() {
+		err = f.Data.Document(stdout, doc)
+	} else {
+		err = render.WriteGroup(stdout, g, a.outOpts())
+	}
+	if err != nil {
+		return true, a.report(ctx, stderr, err)
+	}
+	return true, exitcode.OK
 }
 
 // hiddenComplete answers the completion scripts and refreshes their cache.

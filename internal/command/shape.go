@@ -108,6 +108,31 @@ func (c *Command) Streams() bool { return c.spec().Streams() }
 // command or one that fell back.
 func (c *Command) Spec() *curated.Spec { return c.spec() }
 
+// SaysEmpty reports whether an empty result (an empty array, object or
+// text) is worth "(no results)" on standard error: a generated command's,
+// and a curated one's whose row says so (ls, glob; not read or diff, whose
+// empty output is the answer).
+func (c *Command) SaysEmpty() bool {
+	if sp := c.spec(); sp != nil {
+		return sp.SaysEmpty
+	}
+	return true
+}
+
+// Retry is the call to make instead of one the tool answered with an error
+// (its text), when the command's row has one (read PATH:N); false: the
+// error stands.
+func (c *Command) Retry(call *Call, errText string) (*Call, bool) {
+	if !c.Reformats() || call == nil {
+		return nil, false
+	}
+	cc, ok := c.Curated.RetryCall(&curated.Call{Parsed: call.Parsed, Input: call.Input, Reformat: call.Reformat}, errText)
+	if !ok {
+		return nil, false
+	}
+	return &Call{Parsed: cc.Parsed, Input: cc.Input, Reformat: cc.Reformat}, true
+}
+
 // Call is a parsed command line.
 type Call struct {
 	Parsed *generated.Parsed
