@@ -35,6 +35,9 @@ type HTTPPolicy struct {
 	Secrets []string
 	// NoHTTP2 turns HTTP/2 off (set it while GODEBUG names http2debug).
 	NoHTTP2 bool
+	// Debug logs the requests whose context carries a writer (WithDebug):
+	// AGSH_DEBUG=api.
+	Debug bool
 }
 
 // NewHTTPClient returns the one HTTP client a run should share: keep-alive,
@@ -63,8 +66,13 @@ func NewHTTPClientWith(p HTTPPolicy) *http.Client {
 		tr.Protocols.SetHTTP1(true)
 	}
 	hc := &http.Client{Transport: tr, CheckRedirect: checkRedirect}
-	if secrets := secretSpellings(p.Secrets); len(secrets) > 0 {
+	secrets := secretSpellings(p.Secrets)
+	if len(secrets) > 0 {
 		hc.Transport = redactTransport{base: tr, secrets: secrets}
+	}
+	if p.Debug {
+		// Outermost: it sees the answers masked, and the requests as sent.
+		hc.Transport = newDebugTransport(hc.Transport, secrets)
 	}
 	return hc
 }

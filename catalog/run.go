@@ -145,6 +145,42 @@ func (r *Run) Tool(ctx context.Context, name string) (*ToolDetail, error) {
 	return d, nil
 }
 
+// Prefetch fetches the details of the named tools not fetched yet, a few
+// at a time, with the run's binding (which must be known: after Tools):
+// a script asks for every tool it uses before its first line runs. A
+// detail that cannot be fetched is left for Tool to fetch and report.
+func (r *Run) Prefetch(ctx context.Context, names []string) {
+	if !r.bound {
+		return
+	}
+	var todo []string
+	seen := map[string]bool{}
+	r.mu.Lock()
+	for _, n := range names {
+		if _, ok := r.details[n]; !ok && !seen[n] {
+			seen[n] = true
+			todo = append(todo, n)
+		}
+	}
+	r.mu.Unlock()
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for _, n := range todo {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			d, err := r.client.Tool(ctx, n, r.binding)
+			if err == nil {
+				r.mu.Lock()
+				r.details[n] = d
+				r.mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // Call invokes a tool with the run's binding and remembers the answer's
 // session for the session line.
 func (r *Run) Call(ctx context.Context, name string, input []byte) (*CallResult, error) {

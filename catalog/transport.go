@@ -142,16 +142,7 @@ func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, *body
 		return nil, nil, c.fail(&Error{ErrCode: CodeUsage, Route: r.route(), Tool: r.tool,
 			Message: "cannot build the request " + r.route() + ": " + causeText(err)}), false
 	}
-	req.Header.Set("Accept", "application/json")
-	if r.body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if c.opts.BearerToken != "" {
-		req.Header.Set("Authorization", "Bearer "+c.opts.BearerToken)
-	}
-	if c.opts.UserAgent != "" {
-		req.Header.Set("User-Agent", c.opts.UserAgent)
-	}
+	c.setHeaders(req.Header, r)
 	var timedOut, expired atomic.Bool
 	var timer, whole *time.Timer
 	if r.get() {
@@ -199,6 +190,20 @@ func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, *body
 	b.timer.Stop()
 	resp.Body = b
 	return resp, b, nil, false
+}
+
+// setHeaders sets the headers of r (PrepareCall shows them too).
+func (c *Client) setHeaders(h http.Header, r *request) {
+	h.Set("Accept", "application/json")
+	if r.body != nil {
+		h.Set("Content-Type", "application/json")
+	}
+	if c.opts.BearerToken != "" {
+		h.Set("Authorization", "Bearer "+c.opts.BearerToken)
+	}
+	if c.opts.UserAgent != "" {
+		h.Set("User-Agent", c.opts.UserAgent)
+	}
 }
 
 // pause waits d or until ctx is done.

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 
+	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/pager"
 	"github.com/agsh-dev/agsh/internal/repl"
@@ -32,7 +33,7 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		HistoryPath: repl.HistoryPathFrom(a.getenv, a.env.HomeDir()),
 		Secrets:     a.secrets,
 		Runner:      &repl.InterpRunner{Runner: runner, Out: a.out, ErrOut: a.errOut},
-		Completer:   command.NewCompleter(a.run, h.table),
+		Completer:   quietCompleter{command.NewCompleter(a.run, h.table)},
 		In:          a.ios.In,
 		Out:         repl.TerminalOut(a.out, a.ios.Out),
 		ErrOut:      a.errOut,
@@ -55,4 +56,12 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		return a.report(ctx, a.errOut, err)
 	}
 	return status
+}
+
+// quietCompleter completes without logging its requests: a Tab never
+// prints over the prompt, whatever AGSH_DEBUG says.
+type quietCompleter struct{ c repl.Completer }
+
+func (q quietCompleter) Complete(ctx context.Context, line string, cursor int) (repl.Completion, error) {
+	return q.c.Complete(catalog.WithDebug(ctx, nil), line, cursor)
 }

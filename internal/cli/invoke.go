@@ -52,6 +52,7 @@ type outcome struct {
 // parse the line, call the tool, and view the result. Messages go to
 // stderr; the caller prints the session line.
 func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
+	ctx = a.withDebug(ctx, r.stderr)
 	fail := func(err error) outcome {
 		return outcome{status: a.report(ctx, r.stderr, err), rendered: true}
 	}

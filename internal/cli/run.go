@@ -51,10 +51,12 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 
 	a := newApp(ios, e, g)
 	a.late = line.Late()
+	a.debug = debugWanted(e.Getenv("AGSH_DEBUG"))
 	defer a.flush()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	ctx = a.withDebug(ctx, errWriter{a})
 	if len(rest) == 0 {
 		if g.Get("--input-json") != "" {
 			return a.report(ctx, a.errOut, command.Usagef("--input-json is one command's input: give it on that command's line"))

@@ -68,7 +68,7 @@ func TestREPLInTmuxResize(t *testing.T) {
 	s.resize(50)
 	s.runUntil("datadog_list_monitors --page-size 2", "more columns: type, query, tags")
 	checkWidth(t, s.joined(), 50, "the table")
-	s.runUntil("help read", "NOTES")
+	s.runUntil("help glob", "NOTES")
 	checkWidth(t, s.joined(), 50, "help")
 
 	s.resize(160)
