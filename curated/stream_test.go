@@ -75,6 +75,10 @@ func TestStreamMatchesWhole(t *testing.T) {
 		{"read", bigRead(HoldLimit+3<<20, "[Showing lines 1-9 of 99. Use offset=10 to continue.]"), ReformatOptions{}},
 		{"grep", bigGrep(HoldLimit + 2<<20), ReformatOptions{Context: true}},
 		{"grep", bigGrep(HoldLimit+2<<20) + "\n", ReformatOptions{}},
+		{"read", bigRead(1000, ""), ReformatOptions{Numbers: true}},
+		{"read", bigRead(HoldLimit+3<<20, ""), ReformatOptions{Numbers: true}},
+		{"read", bigRead(HoldLimit+3<<20, "") + "\n999999|", ReformatOptions{Numbers: true}},
+		{"read", bigRead(HoldLimit+3<<20, "[Showing lines 1-9 of 99. Use offset=10 to continue.]"), ReformatOptions{Numbers: true}},
 	}
 	for i, c := range cases {
 		want, ok := Reformat(c.command, c.text, c.opts)

@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
+	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/pager"
 	"github.com/agsh-dev/agsh/internal/repl"
+	"github.com/agsh-dev/agsh/internal/spin"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/render"
 )
@@ -14,12 +16,9 @@ import (
 // interactive runs the REPL (standard input and output are terminals) or
 // the plain line shell (only standard input is).
 func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.Runner) int {
-	if err := a.launch(ctx, h); err != nil {
+	name, err := a.connectShell(ctx, h)
+	if err != nil {
 		return a.report(ctx, a.errOut, err)
-	}
-	name := a.client.Target()
-	if info, err := a.run.Info(ctx); err == nil && info.Name != "" {
-		name = info.Name
 	}
 	session := a.run.Binding().SessionID
 	if session == "" {
@@ -40,10 +39,7 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		NoColor:     !a.ios.ColorOut,
 		Pager:       pager.ShellCommand(a.lookupEnv),
 	}
-	var (
-		status int
-		err    error
-	)
+	var status int
 	if a.ios.OutTTY {
 		// The background query runs with Bubble Tea's hold released.
 		cfg.Terminal = &repl.Terminal{}
@@ -64,4 +60,29 @@ type quietCompleter struct{ c repl.Completer }
 
 func (q quietCompleter) Complete(ctx context.Context, line string, cursor int) (repl.Completion, error) {
 	return q.c.Complete(catalog.WithDebug(ctx, nil), line, cursor)
+}
+
+// connectShell binds the shell's session and loads the listing and the
+// agent's name (its answers), showing "connecting to <target>…" on a
+// terminal once they are slow; Ctrl-C (before the REPL has the terminal)
+// interrupts them: the shell then exits 130.
+func (a *app) connectShell(ctx context.Context, h *shellHandler) (string, error) {
+	ctx, stopSignals := interruptible(ctx)
+	defer stopSignals()
+	stop := func() {}
+	if a.ios.ErrTTY {
+		stop = spin.StartLabel(a.spinOut, 300*time.Millisecond, 100*time.Millisecond,
+			"connecting to "+render.SafeLabel(a.client.Target())+"…")
+	}
+	defer stop()
+	if err := a.launch(ctx, h); err != nil {
+		return "", err
+	}
+	name := a.client.Target()
+	if info, err := a.run.Info(ctx); err == nil && info.Name != "" {
+		name = info.Name
+	} else if ctx.Err() != nil {
+		return "", &catalog.Error{ErrCode: catalog.CodeInterrupted, Message: "interrupted"}
+	}
+	return name, nil
 }

@@ -238,7 +238,7 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 			status, notes = out.Status, out.Notes
 		}
 	}
-	if line := r.cmd.NextPage(r.args, v); line != "" {
+	if line := r.cmd.NextPage(a.pageArgs(r), v); line != "" {
 		notes = append(notes, line) // after the value, or the pipeline's output
 	}
 	if !r.last {
@@ -250,6 +250,15 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 	err := a.writeValue(r.stdout, r.stderr, v, r.format, r.cmd.Highlight(r.call, v.Final))
 	a.notes(r.stderr, notes)
 	return outcome{status: status, rendered: true}, err
+}
+
+// pageArgs are the words of the next page's command: the line's, with the
+// one-shot --input-json (but standard input, read once).
+func (a *app) pageArgs(r *toolRequest) []string {
+	if v := a.g.Get("--input-json"); v != "" && v != "@-" && !r.inShell {
+		return append(append([]string(nil), r.args...), "--input-json", v)
+	}
+	return r.args
 }
 
 // noResults is the note of an empty answer in the text view (kubectl's "No

@@ -89,7 +89,7 @@ func credentialExpr(c catalog.CredentialOrigin) string {
 	return "$" + catalog.TokenVariable
 }
 
-// shQuote quotes s for sh: in single quotes, a quote written '\''.
+// shQuote quotes s for sh: in single quotes, a quote written '\”.
 func shQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+%") == "" {
 		return s
