@@ -54,3 +54,23 @@ func TestOneShotInTmuxSessionLineAndLineNumbers(t *testing.T) {
 		}
 	}
 }
+
+// AGSH_DEBUG=api in the REPL: a command's requests are logged in its output,
+// above the prompt; a Tab's never (nothing prints over the prompt).
+func TestREPLInTmuxDebugIgnoresCompletion(t *testing.T) {
+	s, _ := startDailyTmux(t, "AGSH_DEBUG=api") // the launch's requests are logged before the prompt
+	s.keys("C-l")
+	s.waitUntil("the cleared screen", func(scr string) bool { return strings.Count(scr, "❯") == 1 && atPrompt(scr) })
+	s.keys(`read "my d`, "Tab")
+	scr := s.waitFor(`read "my dir/`)
+	if strings.Contains(scr, "agsh: api:") {
+		t.Errorf("a Tab logged its requests:\n%s", scr)
+	}
+	s.keys("C-u", "ls /repo", "Enter")
+	scr = s.waitUntil("the logged call and the prompt", func(scr string) bool {
+		return strings.Contains(scr, "> POST ") && atPrompt(scr)
+	})
+	if !strings.Contains(scr, "/v1/tools/ls") {
+		t.Errorf("the call's request is not in its output:\n%s", scr)
+	}
+}
