@@ -2,6 +2,7 @@ package cli
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -47,6 +48,13 @@ func TestOneShotInTmuxSessionLineAndLineNumbers(t *testing.T) {
 	scr = run("read", "/repo/notes.txt:3")
 	if !strings.Contains(scr, "     3") || !strings.Contains(scr, "three") || strings.Contains(scr, "two") {
 		t.Errorf("read PATH:N:\n%s", scr)
+	}
+	// A table at the terminal's 100 columns: the subject (the name column)
+	// shown, the sha shortened as git does while the table does not fit.
+	scr = run("list_changes")
+	if !regexp.MustCompile(`(?m)^SHA +AUTHOR +DATE +SUBJECT`).MatchString(scr) ||
+		!regexp.MustCompile(`(?m)^[0-9a-f]{12}  `).MatchString(scr) {
+		t.Errorf("list_changes at 100 columns:\n%s", scr)
 	}
 	for _, args := range [][]string{{"help"}, {"read", "--help"}, {"read", "--bogus", "x"}} {
 		if scr := run(args...); strings.Contains(scr, "→ ") {
