@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// callShape checks what makes a 2xx answer to a call a success (wire.md,
-// "POST /v1/tools/{name}"): one JSON object, nothing after it, "ok" absent
+// callShape checks what makes a 2xx answer to a call a success
+// (docs/wire.md#invoking-a-tool): one JSON object, nothing after it, "ok" absent
 // or true, and a "result" member (once) or a boolean "isError" (a tool that
 // returns nothing sends {"ok":true,"isError":false}). It returns "" for
 // such an answer, else what is wrong with it. Each of "result", "ok" and

@@ -124,8 +124,8 @@ func (c *Client) sessionsFailure(ctx context.Context, err error) error {
 	return err
 }
 
-// ToolBound fetches a tool's detail with wire.md's session binding and
-// returns it with the binding the call must carry. Explicit: the detail
+// ToolBound fetches a tool's detail with the session binding of
+// docs/wire.md#session-binding and returns it with the binding the call must carry. Explicit: the detail
 // is fetched bound. Default: the detail is fetched unbound in parallel
 // with GET /v1/sessions (one round trip of latency), and fetched again
 // bound only when the unbound answer is 404 unknown_tool and a session

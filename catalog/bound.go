@@ -7,8 +7,8 @@ import (
 	"strconv"
 )
 
-// Answer bounds of cli.md, "Timeouts and interruption": every answer is
-// bounded in bytes after decompression.
+// Answer bounds (docs/cli.md#answer-bounds): every answer is bounded in
+// bytes after decompression.
 const (
 	// DefaultMaxAnswerBytes bounds a call's answer (AGSH_MAX_ANSWER_BYTES).
 	DefaultMaxAnswerBytes = 128 << 20

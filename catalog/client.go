@@ -8,7 +8,7 @@ import (
 	"unicode"
 )
 
-// Default limits of cli.md, "Timeouts and interruption".
+// Default limits (docs/cli.md#timeouts-and-interruption).
 const (
 	// DefaultConnectTimeout bounds connecting (NewHTTPClient's dialer).
 	DefaultConnectTimeout = 10 * time.Second

@@ -1,11 +1,13 @@
 // Package catalog talks to one agent-sdk deployment: targets and credentials,
-// the HTTP client, the wire types of ../shared/spec/wire.md with their tolerant
-// decoding, session binding, the tool listing and detail, and invocation.
-// Errors carry the HTTP status and the envelope's code.
+// the HTTP client, the tolerant decoding of the wire's answers, session
+// binding, the tool listing and detail, and invocation. Errors carry the
+// HTTP status and the envelope's code.
 //
-// It imports nothing else of agsh; the development deployment uses its wire
-// types to encode the same contract. It reads no environment and no file by
-// itself: cmd/agsh passes a getenv function and a file reader.
+// The wire's shapes are internal/wire's, which the development deployment
+// encodes too; catalog names them (Session, ToolDetail, …) and keeps the
+// routes and fields it assumes of them. It imports nothing else of agsh
+// but the leaf packages. It reads no environment and no file by itself:
+// cmd/agsh passes a getenv function and a file reader.
 //
 // # A run
 //
@@ -29,7 +31,7 @@
 //
 // # Errors
 //
-// Every failure is an *Error with ExitCode (cli.md's table: 2 usage and
+// Every failure is an *Error with ExitCode (docs/cli.md#exit-status: 2 usage and
 // not-an-agent, 3 refused, 4 authentication, 5 unreachable/timeout/bad
 // answer, 130 interrupted) and Code (the envelope's code, or agsh's own).
 // Its text says what to do next, names URLs without userinfo, and never

@@ -49,7 +49,7 @@ type Error struct {
 // interrupted, unknown_deployment, no_sessions_route).
 func (e *Error) Code() string { return e.ErrCode }
 
-// ExitCode is the process exit status of cli.md's table.
+// ExitCode is the process exit status (docs/cli.md#exit-status).
 func (e *Error) ExitCode() int {
 	if e.Exit != 0 {
 		return e.Exit

@@ -107,7 +107,7 @@ func source(data []byte, str string, i int, src *Source) (int, bool) {
 		return text(data, str, i, texts[k])
 	})
 	if ok {
-		p.defaultKind()
+		p.DefaultKind()
 		*src = p
 	}
 	return end, ok

@@ -22,7 +22,7 @@ import (
 //   - A POST (a call) follows only a 307 or 308 to the same origin; any
 //     other redirect of a POST is refused: the call did not run.
 //   - A redirect from https:// to plain http:// is refused unless the
-//     host is loopback (cli.md: the credential goes over https:// only).
+//     host is loopback (docs/cli.md#credentials).
 //   - Every answer is read with the secrets masked in every spelling JSON
 //     allows, so no decoded string holds one.
 //   - NoHTTP2 speaks HTTP/1.1 only: GODEBUG=http2debug logs HTTP/2 frames,

@@ -13,10 +13,11 @@ import (
 	"unicode"
 )
 
-// Every assumption about production names (cli.md, "Production names")
-// lives in this file: the credential sources, the control plane's route
-// and answer, and the https rule. The real resolution service is not
-// public; a capture of it corrects this file alone.
+// Every assumption about production names
+// (docs/wire.md#production-resolution; the credential's sources:
+// docs/cli.md#production-names) lives in this file: the credential sources,
+// the control plane's route and answer, and the https rule. The real
+// resolution service is not public; a capture of it corrects this file alone.
 
 // DefaultAPIURL is the control plane (the caller reads AGENT_SHELL_API_URL).
 const DefaultAPIURL = "https://api.cursor.com"

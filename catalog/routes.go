@@ -7,12 +7,14 @@ import (
 	"strings"
 
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
-// Every route, query field and status rule of ../shared/spec/wire.md that
-// the client relies on lives in this file, so that a capture from a live
-// deployment can correct an assumption in one commit. The production
-// control plane's assumptions live apart, in production.go.
+// Every route, query field and status rule of docs/wire.md that the client
+// relies on lives in this file (docs/wire.md#assumptions-in-the-client), so
+// that a capture from a live deployment can correct an assumption in one
+// commit. The production control plane's assumptions live apart, in
+// production.go.
 
 // Routes under the agent's base URL (the target) or the host root.
 const (
@@ -22,15 +24,16 @@ const (
 	pathAgents   = "/v1/agents"   // GET on the host root: mounted agents [shape assumed]
 )
 
-// Query fields carrying a session binding on GET routes. The seed says the
-// listing takes the invocation's binding; the field names are the
-// invocation body's.
+// Query fields carrying a session binding on GET routes. That the listing
+// takes the invocation's binding is stated; the field names, the invocation
+// body's, are assumed (docs/wire.md#the-tool-listing).
 const (
 	querySessionID         = "sessionId"
 	queryContinuationToken = "continuationToken"
 )
 
-// Own error codes: the failures agsh names itself (cli.md, "Exit status").
+// Own error codes: the failures agsh names itself
+// (docs/cli.md#the-json-error-line).
 const (
 	CodeUsage        = "usage"
 	CodeNoTarget     = "no_target"
@@ -48,7 +51,7 @@ const (
 	CodeNoSessionsRoute = "no_sessions_route"
 )
 
-// Exit statuses of cli.md's table (agsh's one table: exitcode).
+// Exit statuses of docs/cli.md#exit-status (agsh's one table: exitcode).
 const (
 	ExitOK          = exitcode.OK
 	ExitToolError   = exitcode.ToolError
@@ -203,4 +206,4 @@ func parseEnvelope(raw []byte) (envelopeFields, bool) {
 // codeRouteNotFound is the envelope code of a route the server does not
 // have (the development server's answer under an agent mount); with a 404
 // on a route every agent has, it means the target names no agent.
-const codeRouteNotFound = "not_found"
+const codeRouteNotFound = wire.CodeNotFound

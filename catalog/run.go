@@ -7,11 +7,11 @@ import (
 )
 
 // Run is one agsh run's view of a deployment: the session binding every
-// request carries (explicit, or looked up once for the default, wire.md), the
-// session the last answer named, whether any request reached the deployment
-// (the session line is printed only then), and what the run has fetched once:
-// /v1/info, the listing and each tool's detail. A shell keeps one Run for its
-// whole life. Its methods are not safe for concurrent use, except Client.
+// request carries (explicit, or looked up once for the default:
+// docs/wire.md#session-binding), the session the last answer named, whether
+// any request reached the deployment (the session line is printed only then),
+// and what the run has fetched once: /v1/info, the listing and each tool's
+// detail. A shell keeps one Run for its whole life. Its methods are not safe for concurrent use, except Client.
 type Run struct {
 	client   *Client
 	explicit Binding
@@ -46,7 +46,7 @@ func (r *Run) Reached() bool { return r.reached }
 // and may still run (it timed out, or was interrupted), or was answered
 // with anything but a refusal of the request itself (a credential refused,
 // a session or token the deployment does not know, a tool it lacks). The
-// session line is printed after such a command (wire.md#the-session-line).
+// session line is printed after such a command (docs/wire.md#the-session-line).
 func (r *Run) Called() bool { return r.called }
 
 // SessionLine is the final standard-error line (SessionLine of the binding
@@ -68,7 +68,8 @@ func (r *Run) Info(ctx context.Context) (*Info, error) {
 }
 
 // Tools fetches the listing once, with the run's binding: unbound in parallel
-// with the session lookup by default (wire.md). Never nil without an error.
+// with the session lookup by default (docs/wire.md#session-binding). Never
+// nil without an error.
 func (r *Run) Tools(ctx context.Context) ([]ToolEntry, error) {
 	if r.tools != nil {
 		return r.tools, nil

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agsh-dev/agsh/internal/jsontext"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // callStream calls a tool whose answer is body, offering a stream.
@@ -61,7 +62,7 @@ func TestCallStreamText(t *testing.T) {
 	if want := `line\n\"two\"\u00e9\ud83d\ude00`; string(got) != want {
 		t.Fatalf("streamed %q, want %q", got, want)
 	}
-	want := CallResult{OK: true, ToolName: "read", CallID: "c1", DurationMs: "12.50", SessionID: "ses_1", ScratchWorkspace: true, Streamed: true}
+	want := CallResult{CallResult: wire.CallResult{OK: true, ToolName: "read", CallID: "c1", DurationMs: "12.50", SessionID: "ses_1", ScratchWorkspace: true}, Streamed: true}
 	if !reflect.DeepEqual(*res, want) {
 		t.Fatalf("result %+v, want %+v", *res, want)
 	}

@@ -1,226 +1,47 @@
 package catalog
 
-import (
-	"bytes"
-	"encoding/json"
+import "github.com/agsh-dev/agsh/internal/wire"
+
+// The wire shapes the client decodes, by their client names. They are
+// defined in internal/wire, which the development deployment encodes too;
+// the routes and fields the client assumes of them are in routes.go.
+type (
+	Source           = wire.Source
+	ToolEntry        = wire.ToolEntry
+	ToolDetail       = wire.ToolDetail
+	Annotations      = wire.Annotations
+	InfoTool         = wire.InfoTool
+	Info             = wire.Info
+	ToolsResponse    = wire.ToolsResponse
+	ToolResponse     = wire.ToolResponse
+	Session          = wire.Session
+	SessionsResponse = wire.SessionsResponse
+	CallRequest      = wire.CallRequest
+	Issue            = wire.Issue
+	ErrorBody        = wire.ErrorBody
+	Agent            = wire.Agent
+	AgentsResponse   = wire.AgentsResponse
 )
 
-// The wire types of ../shared/spec/wire.md. They are shared by the client in
-// this package and by the development deployment (internal/devserver), which
-// encodes them. Every field is tolerant on decode: unknown fields are ignored,
-// missing ones stay zero. Raw JSON is kept wherever byte order or exact numbers
-// matter (schemas, inputs, results).
-
-// Source tells where a tool comes from. Kind is "authored" or "connection".
-// A connection tool's group is its Connector when declared, else its
-// Connection.
-type Source struct {
-	Kind       string `json:"kind"`
-	Connection string `json:"connection,omitempty"`
-	Connector  string `json:"connector,omitempty"`
-}
-
-// UnmarshalJSON accepts the object form, a plain string naming the group
-// (taken as a connection), and null or a missing value (authored).
-func (s *Source) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || bytes.Equal(b, []byte("null")) {
-		*s = Source{Kind: "authored"}
-		return nil
-	}
-	if b[0] == '"' {
-		var name string
-		if err := json.Unmarshal(b, &name); err != nil {
-			return err
-		}
-		if name == "" || name == "authored" {
-			*s = Source{Kind: "authored"}
-		} else {
-			*s = Source{Kind: "connection", Connection: name}
-		}
-		return nil
-	}
-	type plain Source
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*s = Source(p)
-	s.defaultKind()
-	return nil
-}
-
-// defaultKind sets an undeclared kind: a connection when one is named,
-// else authored.
-func (s *Source) defaultKind() {
-	if s.Kind == "" {
-		if s.Connection != "" || s.Connector != "" {
-			s.Kind = "connection"
-		} else {
-			s.Kind = "authored"
-		}
-	}
-}
-
-// Authored reports whether the tool is one of the deployment's authored tools.
-func (s Source) Authored() bool { return s.Kind == "" || s.Kind == "authored" }
-
-// Group is the help group of a connection tool: the connector when declared,
-// else the connection; "" for authored tools.
-func (s Source) Group() string {
-	if s.Authored() {
-		return ""
-	}
-	if s.Connector != "" {
-		return s.Connector
-	}
-	return s.Connection
-}
-
-// ToolEntry is one light row of GET /v1/tools.
-type ToolEntry struct {
-	Name   string `json:"name"`
-	Title  string `json:"title,omitempty"`
-	Source Source `json:"source"`
-}
-
-// ToolDetail is the tool object of GET /v1/tools/{name}. InputSchema is kept
-// byte for byte: property order is the order of flags and help.
-type ToolDetail struct {
-	Name          string          `json:"name"`
-	Title         string          `json:"title,omitempty"`
-	Description   string          `json:"description,omitempty"`
-	InputSchema   json.RawMessage `json:"inputSchema,omitempty"`
-	OutputSchema  json.RawMessage `json:"outputSchema,omitempty"`
-	Effect        string          `json:"effect,omitempty"`
-	NeedsApproval bool            `json:"needsApproval,omitempty"`
-	Execution     string          `json:"execution,omitempty"`
-	Annotations   *Annotations    `json:"annotations,omitempty"`
-	Source        Source          `json:"source"`
-}
-
-// Annotations are the MCP tool annotations a connection tool carries.
-type Annotations struct {
-	Title           string `json:"title,omitempty"`
-	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
-	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
-	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
-	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
-}
-
-// InfoTool is one tool of the /v1/info agent document.
-type InfoTool struct {
-	Name          string          `json:"name"`
-	Description   string          `json:"description,omitempty"`
-	InputSchema   json.RawMessage `json:"inputSchema,omitempty"`
-	Effect        string          `json:"effect,omitempty"`
-	NeedsApproval bool            `json:"needsApproval,omitempty"`
-	Execution     string          `json:"execution,omitempty"`
-}
-
-// Info is the body of GET /v1/info.
-type Info struct {
-	OK          bool       `json:"ok"`
-	Name        string     `json:"name"`
-	Description string     `json:"description,omitempty"`
-	Tools       []InfoTool `json:"tools"`
-}
-
-// ToolsResponse is the body of GET /v1/tools.
-type ToolsResponse struct {
-	OK    bool        `json:"ok"`
-	Tools []ToolEntry `json:"tools"`
-}
-
-// ToolResponse is the body of GET /v1/tools/{name}.
-type ToolResponse struct {
-	OK   bool       `json:"ok"`
-	Tool ToolDetail `json:"tool"`
-}
-
-// Session is one row of GET /v1/sessions.
-type Session struct {
-	SessionID         string `json:"sessionId"`
-	ContinuationToken string `json:"continuationToken,omitempty"`
-	Title             string `json:"title,omitempty"`
-	Mode              string `json:"mode,omitempty"`
-	Status            string `json:"status,omitempty"`
-	Running           bool   `json:"running"`
-	Queued            bool   `json:"queued"`
-	CreatedAt         string `json:"createdAt,omitempty"`
-	UpdatedAt         string `json:"updatedAt,omitempty"`
-}
-
-// SessionsResponse is the body of GET /v1/sessions.
-type SessionsResponse struct {
-	OK       bool      `json:"ok"`
-	Sessions []Session `json:"sessions"`
-}
-
-// CallRequest is the body of POST /v1/tools/{name}. SessionID and
-// ContinuationToken are mutually exclusive; without either the call runs in
-// an ephemeral workspace.
-type CallRequest struct {
-	Input             json.RawMessage `json:"input"`
-	SessionID         string          `json:"sessionId,omitempty"`
-	ContinuationToken string          `json:"continuationToken,omitempty"`
-}
-
-// CallResult is the 200 answer of POST /v1/tools/{name}. Result is the value
-// the model would see: a string, any JSON value, or an MCP tool result.
+// CallResult is the 200 answer of POST /v1/tools/{name} as the client
+// returns it: the wire's answer and how the client received it.
 type CallResult struct {
-	OK               bool            `json:"ok"`
-	ToolName         string          `json:"toolName"`
-	CallID           string          `json:"callId"`
-	IsError          bool            `json:"isError"`
-	Result           json.RawMessage `json:"result"`
-	DurationMs       json.Number     `json:"durationMs,omitempty"`
-	SessionID        string          `json:"sessionId,omitempty"`
-	ScratchWorkspace bool            `json:"scratchWorkspace,omitempty"`
+	wire.CallResult
 	// Streamed: the result was a string written to the caller's stream as
 	// it arrived (Client.CallStream); Result is then empty.
 	Streamed bool `json:"-"`
 }
 
-// Issue is one schema-validation problem of a 400 invalid_input answer.
-// Path elements are property names (strings) or array indexes (numbers).
-type Issue struct {
-	Path    []any  `json:"path"`
-	Message string `json:"message"`
-}
-
-// ErrorBody is the error envelope: {"ok": false, "error": code, "message": …}.
-type ErrorBody struct {
-	OK        bool     `json:"ok"`
-	Error     string   `json:"error"`
-	Message   string   `json:"message,omitempty"`
-	Available []string `json:"available,omitempty"`
-	Issues    []Issue  `json:"issues,omitempty"`
-}
-
-// Agent is one row of GET /v1/agents on a multi-agent host.
-type Agent struct {
-	Slug string `json:"slug"`
-	URL  string `json:"url"`
-	Name string `json:"name,omitempty"`
-}
-
-// AgentsResponse is the body of GET /v1/agents.
-type AgentsResponse struct {
-	OK     bool    `json:"ok"`
-	Agents []Agent `json:"agents"`
-}
-
-// Error codes of the envelope (wire.md, "Envelope").
+// Codes of the error envelope (docs/wire.md#the-envelope).
 const (
-	CodeUnknownTool              = "unknown_tool"
-	CodeInvalidInput             = "invalid_input"
-	CodeAgentTool                = "agent_tool"
-	CodeInvalidContinuationToken = "invalid_continuation_token"
-	CodeConflictingBinding       = "conflicting_binding"
-	CodeSessionBusy              = "session_busy"
-	CodeWorkspaceUnavailable     = "workspace_unavailable"
-	CodeUnknownSession           = "unknown_session"
-	CodeUnauthorized             = "unauthorized"
-	CodeForbidden                = "forbidden"
+	CodeUnknownTool              = wire.CodeUnknownTool
+	CodeInvalidInput             = wire.CodeInvalidInput
+	CodeAgentTool                = wire.CodeAgentTool
+	CodeInvalidContinuationToken = wire.CodeInvalidContinuationToken
+	CodeConflictingBinding       = wire.CodeConflictingBinding
+	CodeSessionBusy              = wire.CodeSessionBusy
+	CodeWorkspaceUnavailable     = wire.CodeWorkspaceUnavailable
+	CodeUnknownSession           = wire.CodeUnknownSession
+	CodeUnauthorized             = wire.CodeUnauthorized
+	CodeForbidden                = wire.CodeForbidden
 )

@@ -188,9 +188,10 @@ func TestOperandFieldAsFlag(t *testing.T) {
 }
 
 // TestGrepHabitsReadTheOptionTable: grep's habits skip a global option's
-// value by generated.GlobalOptions, the one table (issue 18): a new option
-// taking a value (a --watch <seconds>) needs no second list here, and its
-// dash-led value is refused as --session's is, not read as -l.
+// value by generated.GlobalOptions, the one table of agsh's options
+// (docs/cli.md#global-options): a new option taking a value (a --watch
+// <seconds>) needs no second list here, and its dash-led value is refused as
+// --session's is, not read as -l.
 func TestGrepHabitsReadTheOptionTable(t *testing.T) {
 	saved := generated.GlobalOptions
 	defer func() { generated.GlobalOptions = saved }()

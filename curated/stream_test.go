@@ -166,9 +166,9 @@ func TestStreamHoldFlat(t *testing.T) {
 	}
 }
 
-// BenchmarkIssue15ReadStream50MB reformats a 50 MB read result line by
-// line as it streams (64 KiB writes).
-func BenchmarkIssue15ReadStream50MB(b *testing.B) {
+// BenchmarkReadStream50MB reformats a 50 MB read result line by line as it
+// streams (64 KiB writes).
+func BenchmarkReadStream50MB(b *testing.B) {
 	text := []byte(bigRead(50<<20, ""))
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
@@ -187,7 +187,7 @@ func BenchmarkIssue15ReadStream50MB(b *testing.B) {
 // held until its newline (a deployment could send one that never ends):
 // the lines before it are reformatted, and from it on the rest prints as
 // received, with one note; the stream holds no more than about HoldLimit
-// whatever the line's length (issue 12: memory stays bounded).
+// whatever the line's length: memory stays bounded.
 func TestStreamLongLine(t *testing.T) {
 	for _, command := range []string{"read", "grep"} {
 		good := bigRead(HoldLimit+1<<20, "")

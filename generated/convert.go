@@ -49,7 +49,7 @@ func (s *valueSpec) convert(text string) (any, bool) {
 		return nil, false
 	}
 	// vJSON: the parsed value only when its type is one the schema allows
-	// (mapping.md, union rule); otherwise the text as a string when a string
+	// (docs/mapping.md#values); otherwise the text as a string when a string
 	// is allowed (`--content 42` against string-or-array sends "42").
 	if v, ok := decodeJSON(text); ok && s.allows(v) {
 		return v, true

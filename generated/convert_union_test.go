@@ -7,8 +7,8 @@ import (
 
 // TestUnionKeepsSchemaType: a union flag keeps a value parsed as JSON only
 // when its type is one the schema allows; otherwise the text goes as a
-// string when a string is allowed, else it is a bad value (mapping.md's
-// union rule, issue 14 rule 7).
+// string when a string is allowed, else it is a bad value (the union rows
+// of docs/mapping.md#values).
 func TestUnionKeepsSchemaType(t *testing.T) {
 	schema := `{"properties":{
 		"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},

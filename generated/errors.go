@@ -152,8 +152,9 @@ func (e *ShadowedOptionError) ExitCode() int { return exitUsage }
 
 // ShadowHint is the sentence a resolution error adds when the target came
 // from a --target given after the command name: that spelling is agsh's
-// deployment option, and a tool property named target is spelled
-// --target-2 (mapping.md's collision rule), so the user may have meant it.
+// deployment option, and a tool property named target is spelled --target-2
+// (docs/cli.md#options-after-the-command-name), so the user may have meant
+// it.
 func ShadowHint(option string) string {
 	what := connectionOptions[option]
 	if what == "" {

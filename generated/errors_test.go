@@ -215,7 +215,7 @@ func TestRejectOperandsHints(t *testing.T) {
 		{[]string{"--owner", "o", "-v", "false"}, `unexpected operand "false": this command takes flags only; did you mean -v=false?`},
 		{[]string{"--owner", "o", `{"a":1}`}, `unexpected operand "{\"a\":1}": this command takes flags only; did you mean --filter {"a":1}?`},
 		{[]string{"--owner", "o", "--limit", "1", "[7]"}, `unexpected operand "[7]": this command takes flags only; did you mean --filter [7]?`},
-		// An object-or-array flag does not take 7 (mapping.md's union rule).
+		// An object-or-array flag does not take 7 (docs/mapping.md#values).
 		{[]string{"--owner", "o", "--limit", "1", "7"}, `unexpected operand "7": this command takes flags only`},
 	}
 	for _, tt := range tests {

@@ -15,7 +15,7 @@ import (
 
 var updateMapping = flag.Bool("update-mapping", false, "rewrite testdata/mapping.golden from testdata/schemas/mapping")
 
-// TestMappingFixtures pins the flags mapping.md gives each of the
+// TestMappingFixtures pins the flags docs/mapping.md gives each of the
 // repository's rule fixtures (testdata/schemas/mapping: one file per rule or
 // corpus shape) in testdata/mapping.golden, so that every rule has a
 // definite, reviewed answer beside the sweeps' invariants.

@@ -25,9 +25,10 @@ const (
 	BeforeCommand
 )
 
-// GlobalOption is one of agsh's own options (cli.md, "Global options"). Every
-// command keeps its spelling: a tool property never takes it (mapping.md
-// renames such properties), and a command line gives it to agsh.
+// GlobalOption is one of agsh's own options (docs/cli.md#global-options).
+// Every command keeps its spelling: a tool property never takes it
+// (docs/mapping.md#collisions-and-reserved-names renames such properties),
+// and a command line gives it to agsh.
 type GlobalOption struct {
 	// Name is the spelling, "--target"; Short is a one-letter alias ("-h").
 	Name, Short string

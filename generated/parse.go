@@ -111,7 +111,7 @@ func (ps *parser) long(a string) {
 		if f := ps.c.RenamedFrom(name); f != nil && connectionOptions[name] != "" {
 			// A connection option after the command name whose spelling a
 			// property of this tool was renamed away from: never taken as
-			// agsh's (cli.md, issue 14 rule 5).
+			// agsh's (docs/cli.md#options-after-the-command-name).
 			ps.fail(&ShadowedOptionError{Option: name, Flag: f.Name, Property: f.Property()})
 			if !hasVal && ps.i+1 < len(ps.args) && !strings.HasPrefix(ps.args[ps.i+1], "-") {
 				ps.i++

@@ -7,9 +7,9 @@ import (
 
 // TestConnectionOptionShadowedByProperty: after the command name, a
 // connection option whose spelling a property of the tool was renamed away
-// from is a usage error naming both spellings (cli.md, issue 14 rule 5);
-// --output and --help keep working; a tool without such a property keeps
-// the option as agsh's.
+// from is a usage error naming both spellings
+// (docs/cli.md#options-after-the-command-name); --output and --help keep
+// working; a tool without such a property keeps the option as agsh's.
 func TestConnectionOptionShadowedByProperty(t *testing.T) {
 	c := mustBuild(t, `{"type":"object","required":["target"],"properties":{"target":{"type":"string"},"session":{"type":"integer"},"output":{"type":"string"}}}`, BuildOptions{})
 	if f := c.Lookup("--target-2"); f == nil || f.Property() != "target" {

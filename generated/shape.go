@@ -11,11 +11,11 @@ const (
 	shapeBudget  = 2000
 )
 
-// shapeOf describes the JSON one occurrence of a JSON-valued flag takes,
-// from its schema, depth-limited: `{name: string, entityType: string,
-// observations: [string]}` (issue 14 rule 6). For a repeatable flag it is
-// the element's shape. "" when the schema says nothing more than "JSON" or
-// "an object".
+// shapeOf describes the JSON one occurrence of a JSON-valued flag takes, from
+// its schema, depth-limited: `{name: string, entityType: string,
+// observations: [string]}` (help's Value line, docs/mapping.md#values). For a
+// repeatable flag it is the element's shape. "" when the schema says nothing
+// more than "JSON" or "an object".
 func (b *builder) shapeOf(v *view, f *Flag) string {
 	if f.Type != "json" {
 		return ""

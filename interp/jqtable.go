@@ -7,13 +7,12 @@ import (
 	"strings"
 )
 
-// tableResult turns the single result of a last `jq` (without -r or -c)
-// into a structured value when it is a non-empty array of objects (one
-// with a key at least), so it
-// renders as a table (shell.md: `| jq 'map({id, name})'` picks columns).
-// gojq's objects have no key order; each element's keys follow the order
-// they first appear in the input, then the new keys sorted by their bytes
-// (as jq prints them).
+// tableResult turns the single result of a last `jq` (without -r or -c) into
+// a structured value when it is a non-empty array of objects (one with a key
+// at least), so it renders as a table (docs/shell.md#filters:
+// `| jq 'map({id, name})'` picks columns). gojq's objects have no key order;
+// each element's keys follow the order they first appear in the input, then
+// the new keys sorted by their bytes (as jq prints them).
 func tableResult(res any, in Value) (Value, bool) {
 	arr, ok := res.([]any)
 	if !ok || len(arr) == 0 {

@@ -11,9 +11,10 @@ import (
 	"testing"
 )
 
-// The benchmarks of issue 15's table that live in render. Compare two
-// builds with `go test ./render -run '^$' -bench Issue15 -count 1` on
-// each and benchstat, or read the ratios off one run.
+// Benchmarks of large answers and of per-command work that live in render.
+// Compare two builds with
+// `go test ./render -run '^$' -bench '50K|50MB|100kPiped|SmallJSON|Index10k' -count 1`
+// on each and benchstat, or read the ratios off one run.
 
 // countingWriter counts Write calls and bytes, as strace counts write(2)
 // calls of the real stdout.
@@ -47,10 +48,10 @@ func goSource50K(tb testing.TB) string {
 	return s[:strings.LastIndexByte(s, '\n')+1]
 }
 
-// BenchmarkIssue15HighlightGo50K is the colored `read` of a 50 KiB Go file
-// (target: ≤ 0.6× the old time, buffered); writes/op is the number of
-// Write calls that reach standard output.
-func BenchmarkIssue15HighlightGo50K(b *testing.B) {
+// BenchmarkHighlightGo50K is the colored `read` of a 50 KiB Go file,
+// buffered: writes/op is the number of Write calls that reach standard
+// output.
+func BenchmarkHighlightGo50K(b *testing.B) {
 	src := goSource50K(b)
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
@@ -78,9 +79,9 @@ func bigReadText(mb int) string {
 	return b.String()
 }
 
-// BenchmarkIssue15OutputJSONText50MB is `--output json` of a 50 MB text
-// result: the result's string token (as received) to the JSON written.
-func BenchmarkIssue15OutputJSONText50MB(b *testing.B) {
+// BenchmarkOutputJSONText50MB is `--output json` of a 50 MB text result: the
+// result's string token (as received) to the JSON written.
+func BenchmarkOutputJSONText50MB(b *testing.B) {
 	raw, _ := json.Marshal(bigReadText(50))
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
@@ -91,9 +92,9 @@ func BenchmarkIssue15OutputJSONText50MB(b *testing.B) {
 	}
 }
 
-// BenchmarkIssue15Text50MB is the plain (piped) text view of a 50 MB text
-// result, from the string token as received.
-func BenchmarkIssue15Text50MB(b *testing.B) {
+// BenchmarkText50MB is the plain (piped) text view of a 50 MB text result,
+// from the string token as received.
+func BenchmarkText50MB(b *testing.B) {
 	raw, _ := json.Marshal(bigReadText(50))
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
@@ -104,9 +105,9 @@ func BenchmarkIssue15Text50MB(b *testing.B) {
 	}
 }
 
-// BenchmarkIssue15Table100k renders a table of 100k objects (issue 16 owns
-// the table's speed; this measures it).
-func BenchmarkIssue15Table100k(b *testing.B) {
+// BenchmarkTable100kPiped renders a table of 100k objects to a pipe
+// (BenchmarkTable100k of bench_table_test.go renders it to a terminal).
+func BenchmarkTable100kPiped(b *testing.B) {
 	in := tableInput(100000)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
@@ -117,10 +118,10 @@ func BenchmarkIssue15Table100k(b *testing.B) {
 	}
 }
 
-// BenchmarkIssue15SmallJSONResult is one of the 1,000 commands of a
-// script: a text result that holds a small JSON array (an MCP text part,
-// say), normalized and rendered as a table.
-func BenchmarkIssue15SmallJSONResult(b *testing.B) {
+// BenchmarkSmallJSONResult is one of the 1,000 commands of a script: a text
+// result that holds a small JSON array (an MCP text part, say), normalized
+// and rendered as a table.
+func BenchmarkSmallJSONResult(b *testing.B) {
 	var rows []string
 	for i := 0; i < 20; i++ {
 		rows = append(rows, fmt.Sprintf(`{"sha":"%040d","author":"dev%d","date":"2026-11-%02dT10:00:00Z","subject":"change number %d","files":["a.go","b.go"]}`, i, i%5, i%28+1, i))
@@ -135,9 +136,9 @@ func BenchmarkIssue15SmallJSONResult(b *testing.B) {
 	}
 }
 
-// BenchmarkIssue15ResultStream50MB decodes a streamed 50 MB string result
-// to a piped text view (64 KiB writes).
-func BenchmarkIssue15ResultStream50MB(b *testing.B) {
+// BenchmarkResultStream50MB decodes a streamed 50 MB string result to a piped
+// text view (64 KiB writes).
+func BenchmarkResultStream50MB(b *testing.B) {
 	raw, _ := json.Marshal(bigReadText(50))
 	content := raw[1 : len(raw)-1]
 	b.SetBytes(int64(len(content)))
@@ -153,9 +154,9 @@ func BenchmarkIssue15ResultStream50MB(b *testing.B) {
 	}
 }
 
-// BenchmarkIssue15Index10k renders `agsh help` for 10,000 tools: 2,500
-// authored, the rest in 40 groups.
-func BenchmarkIssue15Index10k(b *testing.B) {
+// BenchmarkIndex10k renders `agsh help` for 10,000 tools: 2,500 authored, the
+// rest in 40 groups.
+func BenchmarkIndex10k(b *testing.B) {
 	p := IndexPage{Name: "agent", Description: "An agent with many tools."}
 	groups := map[int]*IndexGroup{}
 	for i := 0; i < 10000; i++ {

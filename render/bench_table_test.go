@@ -40,10 +40,10 @@ func BenchmarkTable10k(b *testing.B) {
 	}
 }
 
-// BenchmarkTable100k renders a 100,000-row × 8-column table at 120 columns
-// (the "table of 100k objects" of the streaming issue): Write of a value as
-// FromResult gives it. BenchmarkTable100kFromResult adds FromResult.
-// scripts/bench-table.sh compares both with an older commit in one run.
+// BenchmarkTable100k renders a 100,000-row × 8-column table at 120 columns on
+// a terminal: Write of a value as FromResult gives it.
+// BenchmarkTable100kFromResult adds FromResult. scripts/bench-table.sh
+// compares both with an older commit in one run.
 func BenchmarkTable100k(b *testing.B) {
 	in := tableInput(100000)
 	v := FromResult(in)

@@ -2,13 +2,14 @@ package render
 
 import "strings"
 
-// Dedent removes the common leading indentation of a description before it
-// is rendered (issue 14 rule 6): descriptions written as indented template
-// literals would otherwise become markdown code blocks, cut mid-word. The
-// first line is left out of the common indentation when it has none (text
-// that starts right after the opening quote) and loses its own leading
-// blanks; blank lines count for nothing and leading and trailing blank lines
-// go. Indentation is compared byte for byte (a tab is not four spaces).
+// Dedent removes the common leading indentation of a description before it is
+// rendered (DESCRIPTION in docs/rendering.md#help-for-one-tool): descriptions
+// written as indented template literals would otherwise become markdown code
+// blocks, cut mid-word. The first line is left out of the common indentation
+// when it has none (text that starts right after the opening quote) and loses
+// its own leading blanks; blank lines count for nothing and leading and
+// trailing blank lines go. Indentation is compared byte for byte (a tab is
+// not four spaces).
 func Dedent(s string) string {
 	if !strings.Contains(s, "\n") {
 		return strings.TrimLeft(s, " \t")

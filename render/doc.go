@@ -1,9 +1,9 @@
 // Package render turns the values agsh handles into bytes for a writer: the
-// result views of render.md (text, table, list, property view, error line,
-// JSON), the help pages (one tool's man-page layout and the `agsh help`
-// index), terminal markdown through glamour, source and diff highlighting
-// through chroma, and terminal-safe escaping of text that came from other
-// systems.
+// result views of docs/rendering.md#views (text, table, list, property view,
+// error line) and the output formats, the help pages (one tool's man-page
+// layout and the `agsh help` index), terminal markdown through glamour,
+// source and diff highlighting through chroma, and terminal-safe escaping of
+// text that came from other systems.
 //
 // The package imports nothing of agsh: callers pass plain values and an
 // Options{TTY, Color, Width}. JSON is decoded with a small token-level

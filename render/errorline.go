@@ -12,8 +12,8 @@ import (
 // errorWrapperKeys are the only keys an error wrapper may have.
 var errorWrapperKeys = [...]string{"ok", "error", "message", "code", "status", "details"}
 
-// IsErrorWrapper reports whether v is an object that is nothing but an
-// error wrapper (render.md "Error line"): all its keys are among ok, error,
+// IsErrorWrapper reports whether v is an object that is nothing but an error
+// wrapper (docs/rendering.md#error-line): all its keys are among ok, error,
 // message, code, status and details, and either ok is false or error is
 // present and non-empty.
 func IsErrorWrapper(v Value) bool {

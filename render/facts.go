@@ -6,12 +6,14 @@ import (
 	"strings"
 )
 
-// FactsLine builds the facts line of an option in help (render.md): in
-// order `Required.`, `Default: <json>.`, `One of: a, b, c.` (strings
-// unquoted, other values as JSON) and `Format: <format>.`, each only when
-// given, separated by one space. def is the schema default as raw JSON
-// (nil or empty: none). Validation keywords the schema declares (shown, not
-// enforced: mapping.md) follow as `Minimum: 1.`, `Pattern: ^a+$.`, ….
+// FactsLine builds the facts line of an option in help
+// (docs/rendering.md#help-for-one-tool): in order `Required.`,
+// `Default: <json>.`, `One of: a, b, c.` (strings unquoted, other values as
+// JSON) and `Format: <format>.`, each only when given, separated by one
+// space. def is the schema default as raw JSON (nil or empty: none).
+// Validation keywords the schema declares (shown, not enforced:
+// docs/mapping.md#how-a-value-is-read) follow as `Minimum: 1.`,
+// `Pattern: ^a+$.`, ….
 func FactsLine(required bool, def json.RawMessage, enum []json.RawMessage, format string, constraints ...Constraint) string {
 	var parts []string
 	if required {

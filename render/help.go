@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// HelpPage is one tool's help page (render.md "Help for one tool"), filled
-// by the caller from the catalog and the mapping.
+// HelpPage is one tool's help page (docs/rendering.md#help-for-one-tool),
+// filled by the caller from the catalog and the mapping.
 type HelpPage struct {
 	// Name is the command name; Title, when non-empty, follows as "name - title".
 	Name, Title string
@@ -40,9 +40,9 @@ type HelpItem struct {
 }
 
 // AnnotationNotes words the MCP annotations a tool declares, for NOTES
-// (issue 14 rule 6): destructiveHint, idempotentHint and openWorldHint,
-// each only when declared (nil: not declared). readOnlyHint is the caller's
-// Effect line.
+// (docs/rendering.md#help-for-one-tool): destructiveHint, idempotentHint and
+// openWorldHint, each only when declared (nil: not declared). readOnlyHint is
+// the caller's Effect line.
 func AnnotationNotes(destructive, idempotent, openWorld *bool) []string {
 	var notes []string
 	if destructive != nil {

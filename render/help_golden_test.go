@@ -254,7 +254,7 @@ func TestIndexLongName(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The name column is capped at 32 cells: longer names take their own
-	// line, the title under it at the column (render.md [wave 2]).
+	// line, the title under it at the column (docs/rendering.md#agsh-help).
 	want := "NAME\n    a\n\nCOMMANDS\n    ls" + spaces(30) + "List files\n    " + strings.Repeat("m", 75) + "…\n" + spaces(36) + "Cut\n    " + long + "\n" + spaces(36) + "Long one\n\nRun any command with --help for its synopsis and options.\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)

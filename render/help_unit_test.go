@@ -37,7 +37,7 @@ func TestFactsLine(t *testing.T) {
 }
 
 // TestFactsLineConstraints: validation keywords follow the facts, shown and
-// not enforced (mapping.md).
+// not enforced (docs/mapping.md#how-a-value-is-read).
 func TestFactsLineConstraints(t *testing.T) {
 	got := FactsLine(true, nil, nil, "uri",
 		Constraint{"pattern", json.RawMessage(`"^[a-z]+$"`)},

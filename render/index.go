@@ -32,8 +32,8 @@ type IndexGroup struct {
 // name column is capped further.
 const minTitleRoom = 8
 
-// maxNameColumn caps the name column (render.md, "agsh help" [wave 2]): a
-// longer name takes its own line, its title on the next, under the titles.
+// maxNameColumn caps the name column (docs/rendering.md#agsh-help): a longer
+// name takes its own line, its title on the next, under the titles.
 const maxNameColumn = 32
 
 // indexFooter closes the index page.

@@ -7,10 +7,10 @@ import (
 )
 
 // TestIndexColumnCapped: every title starts at the longest name on the page
-// plus four, the column capped at 32 cells (render.md, "agsh help" [wave
-// 2]): a longer name (the github connector has a 50-character one) takes
-// its own line and its title goes on the next line, at the column, uncut
-// when it fits.
+// plus four, the column capped at 32 cells (docs/rendering.md#agsh-help): a
+// longer name (the github connector has a 50-character one) takes its own
+// line and its title goes on the next line, at the column, uncut when it
+// fits.
 func TestIndexColumnCapped(t *testing.T) {
 	long := "github_manage_repository_notification_subscription" // 50
 	for _, tc := range []struct {

@@ -29,7 +29,7 @@ func isMCPResult(n *node) bool {
 }
 
 // mcpWhole reports whether an MCP result is kept whole as the value: some
-// content part is not text (render.md step 1).
+// content part is not text (step 1 of docs/rendering.md#the-value-to-render).
 func mcpWhole(n *node) bool {
 	for _, part := range n.Field("content").Vals {
 		if part.Field("type").Str() != "text" {
@@ -45,7 +45,8 @@ func isMCPWhole(n *node) bool {
 	return n != nil && n.Kind == kindObject && isMCPResult(n) && mcpWhole(n)
 }
 
-// fromMCP normalizes an MCP tool result (render.md step 1, issue 14):
+// fromMCP normalizes an MCP tool result (step 1 of
+// docs/rendering.md#the-value-to-render):
 //   - every part text: structuredContent when present and not null, unless it
 //     merely wraps the joined text (an object whose only member equals it);
 //     else the text parts joined with "\n", read as text or JSON text;

@@ -9,11 +9,12 @@ import (
 // of a structured value.
 var cursorKeys = [...]string{"nextCursor", "next_cursor", "nextPageToken", "next_page_token"}
 
-// NextCursor returns the next-page cursor a result carries (render.md step
-// 1, issue 14 rule 4): the MCP result's _meta.nextCursor, else a
-// nextCursor, next_cursor or nextPageToken member of a structured value
-// (an object) that also holds an array (the rows). A number is returned as
-// its JSON text. "" when there is none. The cursor never changes the value.
+// NextCursor returns the next-page cursor a result carries
+// (docs/rendering.md#next-page-hints): the MCP result's _meta.nextCursor,
+// else a nextCursor, next_cursor or nextPageToken member of a structured
+// value (an object) that also holds an array (the rows). A number is returned
+// as its JSON text. "" when there is none. The cursor never changes the
+// value.
 func NextCursor(v Value) string {
 	if len(v.Result) > 0 && bytes.Contains(v.Result, []byte(`"_meta"`)) {
 		if n, err := parseJSON(v.Result); err == nil {

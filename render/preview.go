@@ -12,9 +12,9 @@ import (
 	"strings"
 )
 
-// Image preview limits (issue 14 rule 2): at most previewRows rows of half
-// blocks, never wider than the terminal; images larger than maxPreviewSide
-// on a side or maxPreviewBytes decoded are not decoded at all.
+// Image preview limits (docs/rendering.md#mcp-results): at most previewRows
+// rows of half blocks, never wider than the terminal; images larger than
+// maxPreviewSide on a side or maxPreviewBytes decoded are not decoded at all.
 const (
 	previewRows     = 16
 	maxPreviewSide  = 4096

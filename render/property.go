@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// PropertyLines returns the lines of the property view of an object, with
-// no color and no terminal escaping, for the shell's filters. The view does
-// not depend on the width (render.md never wraps it); width is accepted so
-// callers need not care.
+// PropertyLines returns the lines of the property view of an object, with no
+// color and no terminal escaping, for the shell's filters. The view does not
+// depend on the width (docs/rendering.md#property-view: it never wraps);
+// width is accepted so callers need not care.
 func PropertyLines(obj json.RawMessage, width int) ([]string, error) {
 	n, err := parseJSON(obj)
 	if err != nil {

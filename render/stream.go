@@ -11,14 +11,14 @@ import (
 	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
-// Streaming a text result: the bytes between the quotes of a call's
-// "result" string arrive in chunks (split anywhere) and leave as the text
-// view or the --output json view would write the whole value, byte for
-// byte, without holding it. ResultStream decodes the string as FromResult
-// does (unquote) and decides as FromResult does (step 2): text whose first
-// non-space character is '{' or '[' may be JSON, so it is held whole and
-// handed back (Held) for the usual path; any other text goes straight to
-// its sink.
+// Streaming a text result: the bytes between the quotes of a call's "result"
+// string arrive in chunks (split anywhere) and leave as the text view or the
+// --output json view would write the whole value, byte for byte, without
+// holding it. ResultStream decodes the string as FromResult does (unquote)
+// and decides as FromResult does (step 2 of
+// docs/rendering.md#the-value-to-render): text whose first non-space
+// character is '{' or '[' may be JSON, so it is held whole and handed back
+// (Held) for the usual path; any other text goes straight to its sink.
 
 // TextSink receives decoded text; Close ends it.
 type TextSink interface {

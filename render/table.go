@@ -191,8 +191,9 @@ func oneLine(s string) string {
 	return strings.NewReplacer("\n", "⏎", "\t", " ").Replace(s)
 }
 
-// writeTable renders a scanned table fitted to o's width (render.md
-// "Table"); the columns left out for want of room are named in one note.
+// writeTable renders a scanned table fitted to o's width
+// (docs/rendering.md#table-layout); the columns left out for want of room are
+// named in one note.
 func writeTable(w, notes io.Writer, t *tableData, o Options) error {
 	rows := len(t.rowEnds)
 	lay := layoutTable(t.stats, rows, o.width())

@@ -4,8 +4,8 @@ import (
 	"github.com/charmbracelet/glamour/styles"
 )
 
-// Light and dark styles (render.md, "Color and highlighting"): on a light
-// background neither glamour nor chroma may print near-white text.
+// Light and dark styles (docs/rendering.md#color-and-highlighting): on a
+// light background neither glamour nor chroma may print near-white text.
 const (
 	chromaDark  = "monokai"
 	chromaLight = "paraiso-light"

@@ -8,8 +8,8 @@ import (
 	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
-// Value is what a call produced, after render.md "The value to render"
-// steps 1–2: text, or a structured JSON value.
+// Value is what a call produced, after steps 1 and 2 of
+// docs/rendering.md#the-value-to-render: text, or a structured JSON value.
 type Value struct {
 	// Text is the value when IsJSON is false.
 	Text string
@@ -66,14 +66,15 @@ func FinalValue(s string) Value {
 	return Value{Text: s, Final: true}
 }
 
-// FromResult normalizes a call's result (raw JSON) per render.md: a string
-// is text, unless it is JSON text that parses as an object or array; an MCP
-// tool result (an object with a "content" array of typed parts) whose parts
-// are all text becomes its structuredContent (unless that merely wraps the
-// text), else its text parts joined with "\n" (JSON text parsed); an MCP
-// result with any other part stays the result object itself, nothing
-// dropped (Write shows its text view); any other JSON value is structured.
-// It never fails: bytes that are not JSON at all become text.
+// FromResult normalizes a call's result (raw JSON) per
+// docs/rendering.md#the-value-to-render: a string is text, unless it is JSON
+// text that parses as an object or array; an MCP tool result (an object with
+// a "content" array of typed parts) whose parts are all text becomes its
+// structuredContent (unless that merely wraps the text), else its text parts
+// joined with "\n" (JSON text parsed); an MCP result with any other part
+// stays the result object itself, nothing dropped (Write shows its text
+// view); any other JSON value is structured. It never fails: bytes that are
+// not JSON at all become text.
 func FromResult(result json.RawMessage) Value {
 	trimmed := bytes.TrimSpace(result)
 	if len(trimmed) == 0 {
@@ -119,8 +120,9 @@ func fromNode(n *node, mcp bool) Value {
 	return Value{JSON: json.RawMessage(n.Raw), IsJSON: true, tree: n}
 }
 
-// textOrJSON is step 2: text that parses as a JSON object or array counts as
-// that structured value; any other text stays text.
+// textOrJSON is step 2 of docs/rendering.md#the-value-to-render: text that
+// parses as a JSON object or array counts as that structured value; any other
+// text stays text.
 func textOrJSON(s string) Value {
 	// Look before converting: a 50 MB file text is not copied to find out
 	// that it does not start with a bracket.
@@ -140,7 +142,8 @@ func textOrJSON(s string) Value {
 }
 
 // decodeValue parses a structured value for rendering. A JSON string is
-// normalized as text (step 2 again, for values built by callers).
+// normalized as text (step 2 of docs/rendering.md#the-value-to-render again,
+// for values built by callers).
 func decodeValue(v Value) (*node, Value, error) {
 	n, err := v.parsed()
 	if err != nil {

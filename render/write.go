@@ -6,12 +6,13 @@ import (
 	"strings"
 )
 
-// Write renders v to w with the view its shape picks (render.md "Views"):
-// text verbatim, an array of objects as a table, any other array as a list,
-// an object as a property view, another JSON value as its JSON text. Final
-// text is written byte for byte. On a terminal (o.TTY) foreign text is made
-// safe first; color (o.Color) only bolds table headers. Notes for standard
-// error, such as "(2 more columns: a, b; use --output json or | jq)", go to notes (may be
+// Write renders v to w with the view its shape picks
+// (docs/rendering.md#views): text verbatim, an array of objects as a table,
+// any other array as a list, an object as a property view, another JSON value
+// as its JSON text. Final text is written byte for byte. On a terminal
+// (o.TTY) foreign text is made safe first; color (o.Color) only bolds table
+// headers. Notes for standard error, such as
+// "(2 more columns: a, b; use --output json or | jq)", go to notes (may be
 // nil). Error wrappers are the caller's to detect first (ErrorMessage): they
 // change the stream and the exit status.
 func Write(w, notes io.Writer, v Value, o Options) error {

@@ -36,8 +36,8 @@ func (m *maxWriter) Write(p []byte) (int, error) {
 
 // TestWriteJSONDeepInChunks: a deeply nested value without commas (a few
 // KiB that indent to megabytes: two spaces a level on every line) is
-// written in pieces too, not held whole as its indented text (issue 12:
-// the 10,000 levels encoding/json allows indent to 200 MB per value).
+// written in pieces too, not held whole as its indented text (the 10,000
+// levels encoding/json allows indent to 200 MB per value).
 func TestWriteJSONDeepInChunks(t *testing.T) {
 	const depth = 2000
 	in := []byte(strings.Repeat(`[{"a":`, depth) + "1" + strings.Repeat("}]", depth))

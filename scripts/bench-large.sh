@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Built-binary benchmarks of issue 15 (large answers, per-command work),
-# against the development deployment on loopback with canned answers armed
-# through its fault routes. Each row runs the built agsh (bin/agsh) and, when
-# given, a previous build of it, alternated run by run in one run; it prints
-# the median wall and CPU time, the peak RSS (/usr/bin/time -v's "Maximum
-# resident set size" of the agsh process) and the ratio new/old. Outputs of
-# both builds are compared by md5. Asserts nothing but identical output.
-# The streamed rows (read200, json50) also run curl for the same answer into
-# the same output, alternated with the others: the floor of receiving and
-# writing the bytes.
+# Built-binary benchmarks of large answers and per-command work, against the
+# development deployment on loopback with canned answers armed through its
+# fault routes. Each row runs the built agsh (bin/agsh) and, when given, a
+# previous build of it, alternated run by run in one run; it prints the median
+# wall and CPU time, the peak RSS (/usr/bin/time -v's
+# "Maximum resident set size" of the agsh process) and the ratio new/old.
+# Outputs of both builds are compared by md5. Asserts nothing but identical
+# output. The streamed rows (read200, json50) also run curl for the same
+# answer into the same output, alternated with the others: the floor of
+# receiving and writing the bytes.
 #
 #   scripts/bench-large.sh [-n runs] [-o old-agsh] [-O file|null] [rows...]
 #

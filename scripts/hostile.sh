@@ -1,9 +1,9 @@
 #!/bin/sh
-# Runs the hostile-deployment cases of issue 12 (internal/cli/hostile_test.go)
-# against a non-race build of agsh and prints, per case, the mode and
-# arguments, the exit status, the peak RSS (GNU time's %M when
-# /usr/bin/time is installed, else getrusage of the child: an upper bound)
-# and the wall time; then the test's verdicts.
+# Runs the hostile-deployment cases (internal/cli/hostile_test.go) against a
+# non-race build of agsh and prints, per case, the mode and arguments, the
+# exit status, the peak RSS (GNU time's %M when /usr/bin/time is installed,
+# else getrusage of the child: an upper bound) and the wall time; then the
+# test's verdicts.
 #
 #   scripts/hostile.sh                          # this checkout's agsh
 #   AGSH_HOSTILE_BIN=/tmp/agsh-old scripts/hostile.sh   # another build ("before")

@@ -120,8 +120,8 @@ func get(t *testing.T, url, token string, header map[string]string) (int, string
 	return resp.StatusCode, string(b)
 }
 
-// Item 6: tokens come from a file and from the environment, never needing
-// argv; --help documents both.
+// TestBinaryTokensFromFileAndEnv: tokens come from a file and from the
+// environment, never needing argv; --help documents both.
 func TestBinaryTokensFromFileAndEnv(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "tokens")
 	if err := os.WriteFile(file, []byte("# team tokens\nfile-token-1\n\n  file-token-2  \n"), 0o600); err != nil {
@@ -144,8 +144,9 @@ func TestBinaryTokensFromFileAndEnv(t *testing.T) {
 	}
 }
 
-// Item 6: the programs the server starts do not inherit the secrets of its
-// environment (an MCP server here; git gets the same environment).
+// TestBinarySecretsNotInherited: the programs the server starts do not
+// inherit the secrets of its environment (an MCP server here; git gets the
+// same environment).
 func TestBinarySecretsNotInherited(t *testing.T) {
 	dump := filepath.Join(t.TempDir(), "env")
 	_, stderr := startBinary(t, []string{"AGSH_DEVSERVER_TOKENS=env-token-1", "AGSH_DEVSERVER_CP_KEYS=key-1=team-1", "KEEP=kept"},
@@ -165,7 +166,8 @@ func TestBinarySecretsNotInherited(t *testing.T) {
 	}
 }
 
-// Item 6: control-plane keys from the environment and from a key file.
+// TestBinaryControlPlaneKeysFromEnvAndFile: control-plane keys from the
+// environment and from a key file.
 func TestBinaryControlPlaneKeysFromEnvAndFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "keys")
 	if err := os.WriteFile(file, []byte("file-key=42\n"), 0o600); err != nil {
@@ -218,7 +220,7 @@ func TestHelpDocumentsSecretSources(t *testing.T) {
 	}
 }
 
-// Items 1 and 2 on the binary: a rebound Host, a cross-origin page and a
+// TestBinaryBrowserAndLog: a rebound Host, a cross-origin page and a
 // text/plain POST are refused; a path with a terminal escape is logged
 // escaped.
 func TestBinaryBrowserAndLog(t *testing.T) {
@@ -280,12 +282,11 @@ func stdioServer(t *testing.T) string {
 	return mcpPath
 }
 
-// Item 7 on the binary: two silent --mcp servers cost the start-up one
+// TestBinaryMCPMisbehaving: two silent --mcp servers cost the start-up one
 // budget of 10 s (in parallel), not two minutes each, and are reported
 // absent; a server logging on standard output is served, its tool requiring
-// MCP tasks left out with a log line; a call during which it dies answers
-// 502 connection_failed, its tools stay listed and the next call restarts
-// it.
+// MCP tasks left out with a log line; a call during which it dies answers 502
+// connection_failed, its tools stay listed and the next call restarts it.
 func TestBinaryMCPMisbehaving(t *testing.T) {
 	noisy := stdioServer(t)
 	executor, stderr := startBinaryGuarded(t, 90*time.Second, nil,

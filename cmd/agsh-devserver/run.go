@@ -50,6 +50,31 @@ Control plane (production names; on when any of these is given):
   NAME is the agent's name (change-monitor-executor). Point agsh at it with
   AGENT_SHELL_API_URL=http://HOST:PORT and CURSOR_API_KEY=KEY.
 
+Sessions with turns (the scripted agent):
+  POST /v1/session {"message": …} runs the message as a turn of the scripted agent. A
+  message whose first line starts with a step word is a script, one step a line:
+    call TOOL JSON        call a tool with that input object (the tools and policy of a direct call)
+    say TEXT              answer (message.completed)
+    sleep DURATION        think for a Go duration, at most 10m
+    fail TEXT             fail the turn (turn.failed, reason error)
+    # TEXT                a comment
+  Any other message gets the reply "(dev agent) no steps in the message" before the
+  create answers; a script is checked whole first (400 invalid_input naming the line of
+  a malformed step), then runs in the background. A call of a tool that needs approval
+  (report_change_issue, report_change_succeeded, an --echo-tools definition with
+  "needsApproval": true) waits for a decision; an agent tool (run_checks) answers the
+  error "agent tools are not simulated". The body also takes "title", "continuationToken"
+  (a follow-up: it queues behind a running turn, and the token rotates), "mode": "task"
+  (a session that takes no follow-up) and "dryRun": true (check, create nothing).
+  Every step is an event on the session's record, read at (ID is the session id):
+    GET  /v1/session/ID/events                the record: {"ok":true,"events":[…]}
+    GET  /v1/session/ID/stream?startIndex=N   the record from N, then live (NDJSON)
+    POST /v1/session/ID/approvals/CALLID      {"decision": "approve"|"deny", "reason": …}
+    POST /v1/session/ID/interrupt             end the running turn
+  For example, with the server on its default address:
+    curl -s http://127.0.0.1:39400/executor/v1/session -H 'Content-Type: application/json' \
+      -d '{"message": "call ls {\"target_directory\": \"/repo\"}\nsay looked"}'
+
 Environment (secrets kept off the command line, where ps shows them; not passed on
 to the programs the server starts):
   AGSH_DEVSERVER_TOKENS    bearer tokens, separated by spaces, commas or newlines (added to --bearer-token)

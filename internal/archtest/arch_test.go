@@ -9,8 +9,8 @@ import (
 
 const module = "github.com/agsh-dev/agsh"
 
-// leaves are the small leaf packages every agsh package may import: they
-// import nothing of agsh themselves. Each holds one fact that several
+// leaves are the small leaf packages every agsh package may import unless
+// its rule says noLeaves: they import nothing of agsh themselves. Each holds one fact that several
 // packages need, so that no import rule forces a second copy of it.
 var leaves = []string{
 	"internal/names",    // kebab-casing, did-you-mean suggestions
@@ -21,16 +21,24 @@ var leaves = []string{
 // allowed lists, per package prefix (relative to the module), the agsh
 // packages it may import besides the leaves, and why. Every package has a
 // rule (TestEveryPackageHasARule); a package not named in may is forbidden.
+// noLeaves forbids the leaves too: the package imports nothing of agsh but
+// what may names. stdlibOnly forbids every module outside the standard
+// library besides. noNet forbids depending on net/http.
 var allowed = []struct {
-	pkg   string
-	may   []string
-	noNet bool
-	why   string
+	pkg        string
+	may        []string
+	noLeaves   bool
+	stdlibOnly bool
+	noNet      bool
+	why        string
 }{
 	{pkg: "internal/names", noNet: true, why: "a leaf: kebab-casing and did-you-mean, needed by several packages"},
 	{pkg: "internal/exitcode", noNet: true, why: "a leaf: the one exit-status table"},
 	{pkg: "internal/jsontext", noNet: true, why: "a leaf: the one ordered-JSON reader"},
-	{pkg: "catalog", why: "the client: everything else talks to a deployment through it, it talks to nothing of agsh"},
+	{pkg: "internal/wire", noLeaves: true, stdlibOnly: true, noNet: true,
+		why: "the shapes and error codes on the wire, which the client decodes and the development deployment encodes: importing it brings neither side's code to the other"},
+	{pkg: "catalog", may: []string{"internal/wire"},
+		why: "the client: everything else talks to a deployment through it; of agsh it knows only the wire's shapes"},
 	{pkg: "generated", may: []string{"catalog", "generated"}, why: "maps a tool's schema; it reads catalog's types only"},
 	{pkg: "curated", may: []string{"generated", "catalog", "curated"}, why: "curated shapes fall back to generated ones"},
 	{pkg: "interp", may: []string{"interp"}, noNet: true, why: "the shell language: commands and rendering reach it through interfaces"},
@@ -39,11 +47,12 @@ var allowed = []struct {
 	{pkg: "internal/termbg", noNet: true, why: "the terminal's background, given the facts"},
 	{pkg: "internal/pager", noNet: true, why: "runs $PAGER"},
 	{pkg: "internal/spin", noNet: true, why: "the one-shot spinner"},
-	{pkg: "internal/repl", may: []string{"interp", "render", "catalog", "generated", "curated", "internal/repl", "internal/iostreams"},
-		why: "the interactive shell"},
+	{pkg: "internal/repl", may: []string{"internal/repl"}, noLeaves: true,
+		why: "the interactive shell, a terminal widget: the interpreter, the renderer and the deployment reach it through its Runner, Completer and Config functions, wired in internal/cli"},
 	{pkg: "internal/command", may: []string{"catalog", "generated", "curated", "interp", "render", "internal/repl", "internal/command"},
 		why: "the command table: what a name means and how its line parses"},
-	{pkg: "internal/devserver", may: []string{"catalog", "internal/devserver"}, why: "the development deployment"},
+	{pkg: "internal/devserver", may: []string{"internal/wire", "internal/devserver"},
+		why: "the development deployment: it speaks the contract through the wire's shapes, never through the client, so a client bug cannot hide in both sides"},
 	{pkg: "internal/resultstream", may: []string{"catalog", "curated", "generated", "render", "internal/resultstream"},
 		why: "a call's text result written as it arrives"},
 	{pkg: "internal/version", noNet: true, why: "agsh --version"},
@@ -54,7 +63,8 @@ var allowed = []struct {
 		why: "the login shells' completion scripts and answers"},
 	{pkg: "internal/testmcp", why: "tests only: a stdio MCP server with every content kind"},
 	{pkg: "internal/termquiet", noNet: true, why: "imported by cmd/agsh for its side effect before bubbletea's init"},
-	{pkg: "internal/archtest", noNet: true, why: "these rules"},
+	{pkg: "internal/archtest", may: []string{"internal/testcorpus"}, noNet: true,
+		why: "these rules, and that the repository's references resolve inside it (testcorpus finds the root)"},
 	{pkg: "internal/cli", may: []string{"catalog", "generated", "curated", "interp", "render", "internal"},
 		why: "the pipeline: one-shot, script and REPL wiring, calls and error reports; it may use every library but the development deployment"},
 	{pkg: "cmd/agsh-devserver", may: []string{"internal/devserver"}, why: "the development deployment's binary: flags and signals"},
@@ -99,24 +109,28 @@ func isLeaf(p string) bool {
 }
 
 type pkgInfo struct {
-	path    string
-	imports []string
-	deps    []string
+	path        string
+	imports     []string
+	deps        []string
+	testImports []string // of the package's test files, in and outside the package
 }
 
 func listPackages(t *testing.T) []pkgInfo {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}|{{join .Imports \" \"}}|{{join .Deps \" \"}}", module+"/...").Output()
+	out, err := exec.Command("go", "list", "-f",
+		"{{.ImportPath}}|{{join .Imports \" \"}}|{{join .Deps \" \"}}|{{join .TestImports \" \"}} {{join .XTestImports \" \"}}",
+		module+"/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
 	var pkgs []pkgInfo
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		parts := strings.SplitN(line, "|", 3)
-		if len(parts) != 3 {
+		parts := strings.SplitN(line, "|", 4)
+		if len(parts) != 4 {
 			continue
 		}
-		pkgs = append(pkgs, pkgInfo{path: parts[0], imports: strings.Fields(parts[1]), deps: strings.Fields(parts[2])})
+		pkgs = append(pkgs, pkgInfo{path: parts[0], imports: strings.Fields(parts[1]), deps: strings.Fields(parts[2]),
+			testImports: strings.Fields(parts[3])})
 	}
 	return pkgs
 }
@@ -131,6 +145,13 @@ func rel(p string) (string, bool) {
 	return "", false
 }
 
+// stdlib reports a package of the standard library: its path's first
+// element has no dot.
+func stdlib(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	return !strings.Contains(first, ".")
+}
+
 func within(p, prefix string) bool { return p == prefix || strings.HasPrefix(p, prefix+"/") }
 
 func TestImportDirections(t *testing.T) {
@@ -142,6 +163,11 @@ func TestImportDirections(t *testing.T) {
 		for _, imp := range p.imports {
 			r, ours := rel(imp)
 			if !ours {
+				for _, rule := range allowed {
+					if rule.stdlibOnly && within(me, rule.pkg) && !stdlib(imp) {
+						t.Errorf("%s imports %s; it may import the standard library only (%s)", me, imp, rule.why)
+					}
+				}
 				continue
 			}
 			if within(r, "cmd") {
@@ -151,7 +177,7 @@ func TestImportDirections(t *testing.T) {
 				if !within(me, rule.pkg) {
 					continue
 				}
-				ok := isLeaf(r) && !isLeaf(me)
+				ok := isLeaf(r) && !isLeaf(me) && !rule.noLeaves
 				for _, m := range rule.may {
 					if within(r, m) {
 						ok = true
@@ -162,7 +188,9 @@ func TestImportDirections(t *testing.T) {
 						ok = false
 					}
 				}
-				if !ok {
+				if !ok && rule.noLeaves {
+					t.Errorf("%s imports %s; it may import only %v, not even the leaves (%s)", me, r, rule.may, rule.why)
+				} else if !ok {
 					t.Errorf("%s imports %s; it may import only %v and the leaves %v (%s)", me, r, rule.may, leaves, rule.why)
 				}
 			}
@@ -182,7 +210,7 @@ func TestImportDirections(t *testing.T) {
 
 // importedOnlyBy names packages that only the listed packages may import:
 // shell completion's catalog cache is read by shell completion alone, never
-// by help or by what decides a call (issue 17).
+// by help or by what decides a call (docs/cli.md#completion-scripts).
 var importedOnlyBy = map[string][]string{
 	"internal/compcache": {"internal/shellcomp"},
 }
@@ -200,6 +228,35 @@ func TestImportedOnlyBy(t *testing.T) {
 			}
 			if who, ok := importedOnlyBy[r]; ok && !slices.Contains(who, me) {
 				t.Errorf("%s imports %s; only %v may", me, r, who)
+			}
+		}
+	}
+}
+
+// testsMayNot are edges the tests of a package may not have either: the
+// development deployment's tests check what it answers on the wire, in
+// bytes and the wire's shapes; a test that drives the real client against
+// it belongs to a package that may import both (internal/cli).
+var testsMayNot = []struct{ from, to, why string }{
+	{"internal/devserver", "catalog", "the deployment's tests must not lean on the client's decoding"},
+	{"cmd/agsh-devserver", "catalog", "the deployment's tests must not lean on the client's decoding"},
+}
+
+func TestTestImports(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not found")
+	}
+	for _, p := range listPackages(t) {
+		me, _ := rel(p.path)
+		for _, imp := range p.testImports {
+			r, ours := rel(imp)
+			if !ours {
+				continue
+			}
+			for _, f := range testsMayNot {
+				if within(me, f.from) && within(r, f.to) {
+					t.Errorf("a test of %s imports %s (%s)", me, r, f.why)
+				}
 			}
 		}
 	}

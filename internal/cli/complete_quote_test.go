@@ -43,7 +43,7 @@ func TestCompleteQuotes(t *testing.T) {
 		{"read odd/b", `odd/back\\slash\ \"q\".md`},
 		{`read "odd/b`, `"odd/back\\slash \"q\".md"`},
 		// an escaped quote inside the open double quote does not close it
-		// (issue 18: the shell's own lexer scans the line, `read "a\" b`)
+		// (the shell's own lexer scans the line, `read "a\" b`)
 		{`read "odd/back\\slash \"q`, `"odd/back\\slash \"q\".md"`},
 		{`read "my dir/file\" o`, ""},
 		{"read one", ""}, // substring is for names in one directory: none at the root

@@ -78,7 +78,8 @@ func TestExtendCommandAndFormat(t *testing.T) {
 		t.Errorf("tree /repo: exit %d\n%s%s", status, out, errOut)
 	}
 	// Its help page is the curated shape's, over ls's schema.
-	if out, _, status := run("", "tree", "--help"); status != 0 || !strings.Contains(out, "tree [options...] [path]") {
+	if out, _, status := run("", "tree", "--help"); status != 0 || !strings.Contains(out, "tree [options...] [path]") ||
+		!strings.HasPrefix(out, "NAME\n    tree\n") || !strings.Contains(out, "Calls the deployment's ls tool.") {
 		t.Errorf("tree --help: exit %d\n%s", status, out)
 	}
 	// In a script, with a filter after it, and in the did-you-mean.

@@ -9,8 +9,8 @@ import (
 	"github.com/agsh-dev/agsh/render"
 )
 
-// writeToolHelp prints `agsh <tool> --help` (render.md, "Help for one
-// tool"); /v1/info is asked only when the detail declares no effect.
+// writeToolHelp prints `agsh <tool> --help`
+// (docs/rendering.md#help-for-one-tool); /v1/info is asked only when the detail declares no effect.
 func (a *app) writeToolHelp(ctx context.Context, w io.Writer, cmd *command.Command, f render.Format) error {
 	page := command.HelpPage(cmd, func() *catalog.Info {
 		info, _ := a.run.Info(ctx)
@@ -22,7 +22,7 @@ func (a *app) writeToolHelp(ctx context.Context, w io.Writer, cmd *command.Comma
 	return render.WriteHelp(w, page, a.outOpts())
 }
 
-// writeIndex prints `agsh help` (render.md, "agsh help").
+// writeIndex prints `agsh help` (docs/rendering.md#agsh-help).
 func (a *app) writeIndex(ctx context.Context, w io.Writer, f render.Format) error {
 	info, tools, err := a.run.Index(ctx)
 	if err != nil {

@@ -25,12 +25,12 @@ import (
 	"time"
 )
 
-// The hostile deployment of issue 12: one mode per attack, run against the
-// built agsh binary (a non-race build, whatever the test binary is), with
-// exit status, message, peak RSS and, on a pty, the bytes that reach the
-// terminal. AGSH_HOSTILE_BIN names another binary to try (an older build,
-// to measure "before"); AGSH_TEST_SLOW=1 adds the two cases that take a
-// minute each (a trickling GET, a stalled POST).
+// The hostile deployment: one mode per attack, run against the built agsh
+// binary (a non-race build, whatever the test binary is), with exit status,
+// message, peak RSS and, on a pty, the bytes that reach the terminal.
+// AGSH_HOSTILE_BIN names another binary to try (an older build, to measure
+// "before"); AGSH_TEST_SLOW=1 adds the two cases that take a minute each (a
+// trickling GET, a stalled POST).
 
 const hostileToken = "tok_hostile_4242_SECRET"
 
@@ -242,7 +242,7 @@ type hostileServer struct {
 	otherAuth  atomic.Value
 	otherHits  atomic.Int64
 	bomb       []byte // held: "result" comes before "isError"
-	streamBomb []byte // streamed: "ok" and "isError" come first (issue 15)
+	streamBomb []byte // streamed: "ok" and "isError" come first
 	password   string
 }
 
@@ -308,7 +308,8 @@ func endlessAnswer(w http.ResponseWriter, head string) {
 	}
 }
 
-// shapes are call answers that are not a call's answer (issue 12, item 4).
+// shapes are call answers that are not a call's answer
+// (docs/wire.md#invoking-a-tool says what one is).
 var shapes = map[string]string{
 	"empty": `{}`, "array": `[]`, "string": `"str"`, "null": `null`, "okonly": `{"ok":true}`,
 	"okfalse": `{"ok":false}`, "trailing": `{"ok":true,"result":"a"} {"ok":true}`,

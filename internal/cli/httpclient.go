@@ -39,9 +39,10 @@ func (a *app) newClient(target string, o catalog.Options) (*catalog.Client, erro
 	}
 	o.LimitHint = "set " + maxAnswerVar + " (bytes) to raise it"
 	if a.getenv("GOMEMLIMIT") == "" {
-		// agsh holds a whole answer, a few copies of it at peak (issue 15
-		// streams it): collect garbage before the heap doubles past a few
-		// answers' worth, so that the largest answer stays well under 1 GiB.
+		// agsh holds a whole answer, a few copies of it at peak (unless its
+		// text streams: docs/rendering.md#streaming-large-text-results):
+		// collect garbage before the heap doubles past a few answers' worth,
+		// so that the largest answer stays well under 1 GiB.
 		debug.SetMemoryLimit(max(512<<20, 4*max(o.MaxAnswerBytes, catalog.DefaultMaxAnswerBytes)))
 	}
 	c, err := catalog.New(target, o)

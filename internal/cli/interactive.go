@@ -24,6 +24,7 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 	if session == "" {
 		session = a.run.Binding().ContinuationToken
 	}
+	escape, redact := replDrawing(a.secrets)
 	cfg := repl.Config{
 		// The deployment's words are untrusted: no escape reaches the terminal.
 		AgentName:   render.SafeLabel(name),
@@ -31,7 +32,9 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		Session:     render.Safe(session),
 		HistoryPath: repl.HistoryPathFrom(a.getenv, a.env.HomeDir()),
 		Secrets:     a.secrets,
-		Runner:      &repl.InterpRunner{Runner: runner, Out: a.out, ErrOut: a.errOut},
+		Redact:      redact,
+		Escape:      escape,
+		Runner:      &interpRunner{runner: runner, out: a.out, errOut: a.errOut},
 		Completer:   quietCompleter{command.NewCompleter(a.run, h.table)},
 		In:          a.ios.In,
 		Out:         repl.TerminalOut(a.out, a.ios.Out),

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// Item 5: a one-shot command taller than the screen goes through the
+// TestPager: a one-shot command taller than the screen goes through the
 // pager; notes and the session line come after it exits; short output,
 // AGSH_PAGER=, PAGER=cat and a pipe never page.
 func TestPager(t *testing.T) {

@@ -226,6 +226,9 @@ func TestReadmeExamples(t *testing.T) {
 				ran++
 			}
 		}
+		if addr != "" {
+			ran += runReadmeCurls(t, block, addr, bin, tmp, target)
+		}
 		for _, c := range block {
 			if !isAgsh(c.text) {
 				continue
@@ -254,9 +257,43 @@ func TestReadmeExamples(t *testing.T) {
 	}
 }
 
+// runReadmeCurls runs a block that starts its own agsh-devserver and talks
+// to it with curl: the block's commands after the server's line, agsh's
+// aside, run in order as one bash script (a variable one sets is the next
+// one's), against that server, and must succeed. It answers how many
+// scripts it ran (0 for a block without curl).
+func runReadmeCurls(t *testing.T, block []readmeCommand, addr, bin, home, target string) int {
+	t.Helper()
+	var lines []string
+	after, curl, first := false, false, 0
+	for _, c := range block {
+		switch {
+		case firstWord(c.text) == "agsh-devserver":
+			after = true
+		case after && !isAgsh(c.text):
+			if first == 0 {
+				first = c.line
+			}
+			lines = append(lines, c.text)
+			curl = curl || strings.Contains(c.text, "curl ")
+		}
+	}
+	if !curl {
+		return 0
+	}
+	script := "set -e -o pipefail\n" + strings.ReplaceAll(strings.Join(lines, "\n"), "127.0.0.1:39400", addr)
+	t.Run(fmt.Sprintf("line%d", first), func(t *testing.T) {
+		// A session's record that shows a failed call is a broken example.
+		if out := runReadmeCommand(t, first, script, "", bin, home, target); strings.Contains(out, `"isError":true`) {
+			t.Errorf("README:%d: a call of the example failed:\n%s", first, out)
+		}
+	})
+	return 1
+}
+
 // runReadmeCommand runs one README command with bash against target and
-// fails the test unless it exits 0.
-func runReadmeCommand(t *testing.T, line int, text, stdin, bin, home, target string) {
+// fails the test unless it exits 0. It answers the command's output.
+func runReadmeCommand(t *testing.T, line int, text, stdin, bin, home, target string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -275,6 +312,7 @@ func runReadmeCommand(t *testing.T, line int, text, stdin, bin, home, target str
 	if err := cmd.Run(); err != nil {
 		t.Errorf("%s: %s\n(stdin %q)\n%v\nstdout:\n%s\nstderr:\n%s", where, text, stdin, err, out.String(), errb.String())
 	}
+	return out.String()
 }
 
 // heredocLines answers the commands of the document of `agsh <<'EOF'`
@@ -305,23 +343,15 @@ func heredocLines(text string) []string {
 func checkReadmeInline(t *testing.T, readme, makefile, root, bin, home, target string) int {
 	t.Helper()
 	n := 0
-	// The prose outside code blocks and tables; the Layout section's agsh
-	// commands belong to changes it imagines (an alias not made), so they
-	// are not run.
+	// The prose outside code blocks and tables.
 	var prose strings.Builder
-	in, layout := false, false
+	in := false
 	for _, l := range strings.Split(readme, "\n") {
 		if strings.HasPrefix(l, "```") {
 			in = !in
 			continue
 		}
-		if !in && strings.HasPrefix(l, "## ") {
-			layout = strings.TrimSpace(l) == "## Layout"
-		}
 		if !in && !strings.HasPrefix(l, "|") {
-			if layout {
-				l = regexp.MustCompile("`agsh [^`]*`").ReplaceAllString(l, "")
-			}
 			prose.WriteString(l + "\n")
 		}
 	}
@@ -488,27 +518,5 @@ func TestDemoScript(t *testing.T) {
 	addr := check(stdout, stderr)
 	if !strings.Contains(stderr, "is taken") && addr != "127.0.0.1:39400" {
 		t.Errorf("with 127.0.0.1:39400 free the demo used %s:\n%s", addr, stderr)
-	}
-}
-
-// TestReadmeLinks: every relative link of the README leads to a file of the
-// repository (the specifications live outside it and are not linked).
-func TestReadmeLinks(t *testing.T) {
-	root := testcorpus.Root(t)
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range regexp.MustCompile(`\]\(([^)\s]+)\)`).FindAllStringSubmatch(string(readme), -1) {
-		link, _, _ := strings.Cut(m[1], "#")
-		if link == "" || strings.Contains(link, "://") || strings.HasPrefix(link, "mailto:") {
-			continue
-		}
-		p := filepath.Join(root, filepath.FromSlash(link))
-		if rel, err := filepath.Rel(root, p); err != nil || strings.HasPrefix(rel, "..") {
-			t.Errorf("README links %s, outside the repository", m[1])
-		} else if _, err := os.Stat(p); err != nil {
-			t.Errorf("README links %s, which the repository does not have", m[1])
-		}
 	}
 }

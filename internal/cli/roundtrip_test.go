@@ -18,10 +18,11 @@ import (
 	"github.com/agsh-dev/agsh/interp/syntax"
 )
 
-// TestEchoRoundTrip: for every tool of the corpus served by the
-// development server's echo connection, inputs generated within mapping.md's
-// domain, written as flags and sent by the real agsh (one script through the
-// shell), come back from the echoing MCP server exactly as generated.
+// TestEchoRoundTrip: for every tool of the corpus served by the development
+// server's echo connection, inputs generated within the domain of
+// docs/mapping.md#the-round-trip-property, written as flags and sent by the
+// real agsh (one script through the shell), come back from the echoing MCP
+// server exactly as generated.
 func TestEchoRoundTrip(t *testing.T) {
 	testcorpus.Each(t, testEchoRoundTrip)
 }

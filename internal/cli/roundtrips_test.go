@@ -11,10 +11,10 @@ import (
 	"time"
 )
 
-// TestOneShotRoundTrips: a one-shot call to a URL target costs two
-// sequential round trips (wire.md): the tool detail and the session lookup
-// in parallel, then the call. A proxy in front of the deployment holds the
-// first GET until the second arrives — a client that sent them one after
+// TestOneShotRoundTrips: a one-shot call to a URL target costs two sequential
+// round trips (docs/wire.md#session-binding): the tool detail and the session
+// lookup in parallel, then the call. A proxy in front of the deployment holds
+// the first GET until the second arrives — a client that sent them one after
 // the other would stall there — and records the order of everything.
 func TestOneShotRoundTrips(t *testing.T) {
 	srv := startDeployment(t)

@@ -14,10 +14,10 @@ import (
 	"github.com/agsh-dev/agsh/render"
 )
 
-// shell runs agsh without a command (shell.md): a script read from standard
-// input when it is not a terminal, the plain line shell when only standard
-// output is not a terminal, the REPL otherwise. The session identity is bound
-// once, at launch, and printed once, at the end.
+// shell runs agsh without a command (docs/shell.md#modes): a script read from
+// standard input when it is not a terminal, the plain line shell when only
+// standard output is not a terminal, the REPL otherwise. The session identity
+// is bound once, at launch, and printed once, at the end.
 func (a *app) shell(ctx context.Context) int {
 	if err := a.connect(ctx); err != nil {
 		return a.report(ctx, a.errOut, err)
@@ -43,8 +43,8 @@ func (a *app) shell(ctx context.Context) int {
 	return status
 }
 
-// launch binds the session and loads the catalog (in parallel, wire.md)
-// into the shell's command table.
+// launch binds the session and loads the catalog (in parallel:
+// docs/wire.md#session-binding) into the shell's command table.
 func (a *app) launch(ctx context.Context, h *shellHandler) error {
 	tools, err := a.run.Tools(ctx)
 	if err == nil {

@@ -263,7 +263,7 @@ No Data
 }
 
 // BenchmarkShellCompleteWarm is one Tab press answered from a warm cache:
-// a whole agsh process, as the shell runs it (issue 17: under 100 ms).
+// a whole agsh process, as the shell runs it (the aim: under 100 ms).
 func BenchmarkShellCompleteWarm(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -18,8 +18,8 @@ import (
 	"github.com/agsh-dev/agsh/internal/spin"
 )
 
-// Item 9: a one-shot call slower than 300 ms shows the spinner on a
-// terminal, erased before the output; piped, never. The call is held by a
+// TestOneShotSpinner: a one-shot call slower than 300 ms shows the spinner on
+// a terminal, erased before the output; piped, never. The call is held by a
 // proxy until the spinner has shown (no race with the machine's load).
 func TestOneShotSpinner(t *testing.T) {
 	srv, _ := startRepoDeployment(t, map[string]string{"README.md": "# demo\n"})

@@ -16,8 +16,8 @@ import (
 	"github.com/agsh-dev/agsh/internal/devserver/devservertest"
 )
 
-// buildTestMCP builds internal/testmcp (a stdio MCP server with every kind
-// of MCP content, issue 14) into dir and returns the binary's path.
+// buildTestMCP builds internal/testmcp (a stdio MCP server with every kind of
+// MCP content) into dir and returns the binary's path.
 func buildTestMCP(dir string) (string, error) {
 	bin := filepath.Join(dir, "testmcp")
 	out, err := exec.Command("go", "build", "-o", bin, "github.com/agsh-dev/agsh/internal/testmcp").CombinedOutput()
@@ -32,8 +32,8 @@ func buildTestMCP(dir string) (string, error) {
 // skips without npx, with -short, or when the server cannot be fetched): its
 // tiny image comes back whole with --output json, its base64 decoding to a
 // PNG, and as one placeholder line in the text view; its embedded text
-// resource and resource links show their text and names (issue 14 rules
-// 1–2).
+// resource and resource links show their text and names
+// (docs/rendering.md#mcp-results).
 func TestServerEverything(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the npx server")

@@ -29,8 +29,8 @@ func startDailyTmuxOver(t *testing.T, tree map[string]string, env ...string) (*t
 	return s, target
 }
 
-// Item 3 of the daily-use issue: Tab keeps the user's open quote and
-// inserts words the shell reads back.
+// TestREPLInTmuxCompletionQuotes: Tab keeps the user's open quote and inserts
+// words the shell reads back.
 func TestREPLInTmuxCompletionQuotes(t *testing.T) {
 	s, _ := startDailyTmux(t)
 	s.keys(`read "my d`, "Tab")
@@ -53,9 +53,9 @@ func TestREPLInTmuxCompletionQuotes(t *testing.T) {
 	}
 }
 
-// Item 4: each command renders at the width of the moment; a resize in
-// either direction changes the next table and help. The table's note goes
-// through the REPL like any output (not on the prompt's row).
+// TestREPLInTmuxResize: each command renders at the width of the moment; a
+// resize in either direction changes the next table and help. The table's
+// note goes through the REPL like any output (not on the prompt's row).
 func TestREPLInTmuxResize(t *testing.T) {
 	s, _ := startDailyTmux(t)
 	s.keys("datadog_list_monitors --page-size 2", "Enter")
@@ -157,8 +157,8 @@ func widest(scr string) int {
 	return n
 }
 
-// Item 7: the meta commands complete and run in the REPL, and the prompt
-// shows the last non-zero status.
+// TestREPLInTmuxMetaAndStatus: the meta commands complete and run in the
+// REPL, and the prompt shows the last non-zero status.
 func TestREPLInTmuxMetaAndStatus(t *testing.T) {
 	s, target := startDailyTmux(t)
 	post(t, target+"/v1/session", `{"message":"hello"}`)
@@ -181,10 +181,10 @@ func TestREPLInTmuxMetaAndStatus(t *testing.T) {
 	}
 }
 
-// Item 5 in the REPL: with AGSH_PAGER set, a line's output taller than the
-// screen goes through it once the line has run; short output does not. The
-// pager writes to the terminal itself (through a pipe, less prints
-// everything as cat does), so what it is given is masked of the
+// TestREPLInTmuxPager: in the REPL, with AGSH_PAGER set, a line's output
+// taller than the screen goes through it once the line has run; short output
+// does not. The pager writes to the terminal itself (through a pipe, less
+// prints everything as cat does), so what it is given is masked of the
 // credential first.
 func TestREPLInTmuxPager(t *testing.T) {
 	dir := t.TempDir()
@@ -218,10 +218,10 @@ func TestREPLInTmuxPager(t *testing.T) {
 	}
 }
 
-// Item 6 in the REPL: without COLORFGBG, the first highlighted output asks
-// the terminal for its background (tmux answers OSC 11 from the pane's
-// style) with the REPL's hold on the terminal released, so the light style
-// is used and the answer is not typed into the next line.
+// TestREPLInTmuxLightBackground: in the REPL, without COLORFGBG, the first
+// highlighted output asks the terminal for its background (tmux answers OSC
+// 11 from the pane's style) with the REPL's hold on the terminal released, so
+// the light style is used and the answer is not typed into the next line.
 func TestREPLInTmuxLightBackground(t *testing.T) {
 	tree := map[string]string{"main.go": "package main\n\n// main prints.\nfunc main() {\n\tprintln(\"hi\")\n}\n"}
 	s, _ := startDailyTmuxOver(t, tree, "NO_COLOR=", "COLORFGBG=")

@@ -31,7 +31,7 @@ func (*ttySafeNotFound) Error() string { return "no such file" }
 // TestSessionLineSafeOnTerminal: the session line carries an id or token
 // (the answer's sessionId comes from the deployment); on a terminal its
 // control characters show as visible escapes like in every other message
-// (render.md, "Safety on a terminal"); in a pipe it is passed unchanged.
+// (docs/rendering.md#terminal-safety); in a pipe it is passed unchanged.
 func TestSessionLineSafeOnTerminal(t *testing.T) {
 	exe := startDeployment(t).AgentURL("executor")
 	for _, tty := range []bool{true, false} {
@@ -55,8 +55,8 @@ func TestSessionLineSafeOnTerminal(t *testing.T) {
 }
 
 // TestEarlyUsageErrorRedactedAndSafe: a usage error found while reading
-// agsh's own options still never shows the credential (cli.md,
-// "Credentials") and is made safe on a terminal.
+// agsh's own options still never shows the credential
+// (docs/cli.md#credentials) and is made safe on a terminal.
 func TestEarlyUsageErrorRedactedAndSafe(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -80,7 +80,7 @@ func TestEarlyUsageErrorRedactedAndSafe(t *testing.T) {
 
 // TestJSONErrorLineSafe: the JSON error line escapes DEL and C1 controls
 // too (encoding/json leaves them raw), so server text cannot drive a
-// terminal through it (render.md, "Safety on a terminal").
+// terminal through it (docs/rendering.md#terminal-safety).
 func TestJSONErrorLineSafe(t *testing.T) {
 	exe := startDeployment(t).AgentURL("executor")
 	ios, _, errOut := iostreams.Test("")

@@ -263,10 +263,10 @@ func (c *Completer) list(ctx context.Context, dir string) ([]string, error) {
 }
 
 // quoteCandidates turns candidate values into the text to insert, in the
-// shell's quoting (shell.md "Language"): inside the quote the user left
-// open, closed after a complete word (not after a directory's "/" or a
-// flag's "="); without one, special characters escaped with a backslash.
-// The list still shows the bare value.
+// shell's quoting (docs/shell.md#language): inside the quote the user left
+// open, closed after a complete word (not after a directory's "/" or a flag's
+// "="); without one, special characters escaped with a backslash. The list
+// still shows the bare value.
 func quoteCandidates(cs []repl.Candidate, open byte) []repl.Candidate {
 	for i := range cs {
 		if cs[i].Display == "" {

@@ -11,10 +11,10 @@ import (
 	"github.com/agsh-dev/agsh/render"
 )
 
-// HelpPage is the page of `agsh <tool> --help` (render.md, "Help for one
-// tool"). Everything but the curated shape comes from the tool's detail;
-// info is asked (for the effect /v1/info declares) only when the detail
-// declares no effect, and may return nil.
+// HelpPage is the page of `agsh <tool> --help`
+// (docs/rendering.md#help-for-one-tool). Everything but the curated shape
+// comes from the tool's detail; info is asked (for the effect /v1/info
+// declares) only when the detail declares no effect, and may return nil.
 func HelpPage(cmd *Command, info func() *catalog.Info) render.HelpPage {
 	page := helpPage(cmd)
 	if cmd.Detail.Effect != "" || readOnlyHint(cmd.Detail) {
@@ -34,6 +34,12 @@ func HelpPage(cmd *Command, info func() *catalog.Info) render.HelpPage {
 func helpPage(cmd *Command) render.HelpPage {
 	d := cmd.Detail
 	p := render.HelpPage{Name: d.Name, Title: d.Title, Description: d.Description}
+	over := cmd.Name != "" && cmd.Name != d.Name && cmd.Curated != nil
+	if over {
+		// A curated command over another tool: its own name (the title is
+		// the tool's; the NOTES say which tool it calls).
+		p.Name, p.Title = cmd.Name, ""
+	}
 	if cmd.Curated != nil && cmd.Curated.Bound {
 		p.Synopsis = cmd.Curated.Synopsis()
 		for _, o := range cmd.Curated.Operands {
@@ -89,12 +95,15 @@ func helpPage(cmd *Command) render.HelpPage {
 	if cmd.Flags.FreeForm {
 		p.Notes = append(p.Notes, "Its input is a free-form object, which agsh cannot fill from flags: it is called with {}.")
 	}
+	if over {
+		p.Notes = append(p.Notes, fmt.Sprintf("Calls the deployment's %s tool.", d.Name))
+	}
 	return p
 }
 
 // readOnlyHint: an MCP tool annotated readOnlyHint: true counts as effect
-// read (wire.md). false is no declaration: the Go SDK's servers write it for
-// every annotated tool, so it says nothing about writes.
+// read (docs/wire.md#the-tool-detail). false is no declaration: the Go SDK's
+// servers write it for every annotated tool, so it says nothing about writes.
 func readOnlyHint(d *catalog.ToolDetail) bool {
 	return d.Annotations != nil && d.Annotations.ReadOnlyHint != nil && *d.Annotations.ReadOnlyHint
 }

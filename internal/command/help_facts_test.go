@@ -8,8 +8,8 @@ import (
 )
 
 // TestOptionFactsShowConstraints: help's facts line shows the validation
-// keywords a schema declares (mapping.md: "format, pattern, minimum,
-// maxLength and the like are shown in help, not enforced").
+// keywords a schema declares (docs/mapping.md#how-a-value-is-read: they are
+// "shown in help, not enforced").
 func TestOptionFactsShowConstraints(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","required":["per_page"],"properties":{
 		"per_page":{"type":"integer","minimum":1,"maximum":100,"default":30},

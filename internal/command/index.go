@@ -8,10 +8,10 @@ import (
 	"github.com/agsh-dev/agsh/render"
 )
 
-// IndexPage is the data of `agsh help` (render.md, "agsh help"): the
-// agent's commands, grouped by source, as a page and as the JSON document
-// of --output json (built when asked for: with 10,000 tools, sorting it
-// is not free).
+// IndexPage is the data of `agsh help` (docs/rendering.md#agsh-help): the
+// agent's commands, grouped by source, as a page and as the JSON document of
+// --output json (built when asked for: with 10,000 tools, sorting it is not
+// free).
 func IndexPage(info *catalog.Info, tools []catalog.ToolEntry) (render.IndexPage, func() any) {
 	page := render.IndexPage{Name: info.Name, Description: info.Description}
 	groups := map[string]*render.IndexGroup{}
@@ -42,7 +42,7 @@ func IndexPage(info *catalog.Info, tools []catalog.ToolEntry) (render.IndexPage,
 func indexDoc(info *catalog.Info, tools []catalog.ToolEntry) any {
 	type jsonTool struct {
 		Name  string `json:"name"`
-		Title string `json:"title"` // "" when none is declared: the shape of render.md
+		Title string `json:"title"` // "" when none is declared (docs/rendering.md#agsh-help)
 		Group string `json:"group"`
 	}
 	jt := make([]jsonTool, 0, len(tools))

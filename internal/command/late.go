@@ -11,7 +11,8 @@ import (
 
 // LateOption is a connection option (--target, --team, --bearer-token,
 // --session, --continuation-token: the launch options) given after the
-// command name on agsh's command line (issue 14 rule 5).
+// command name on agsh's command line
+// (docs/cli.md#options-after-the-command-name).
 type LateOption struct {
 	Name string
 	// Early is the value the same option was given before the command name
@@ -20,10 +21,10 @@ type LateOption struct {
 	Early string
 }
 
-// CheckLate is the usage error of a connection option after the command
-// name (cli.md [wave 2]): one whose spelling a property of this tool was
-// renamed away from names both spellings; one also given before the name is
-// given twice.
+// CheckLate is the usage error of a connection option after the command name
+// (docs/cli.md#options-after-the-command-name): one whose spelling a property
+// of this tool was renamed away from names both spellings; one also given
+// before the name is given twice.
 func CheckLate(late []LateOption, cmd *Command) error {
 	for _, l := range late {
 		if f := cmd.Flags.RenamedFrom(l.Name); f != nil {
@@ -49,19 +50,19 @@ func LateTarget(late []LateOption) bool {
 	return false
 }
 
-// CheckLateTarget checks the connection options given after the command
-// name against the tool before any of them is used (issue 14 rule 5):
-// connect connects with those options taken out of g (the target then
-// being the environment's, env, or the one before the name), making *run,
-// whose detail of the tool is asked. When the tool has a property renamed
-// away from one of them (--target-2, --session-2…), that option is the
-// usage error naming both spellings and nothing is resolved or bound with
-// it; with --help the page of that tool is shown instead (g keeps the
-// options out). Otherwise, or when the probe fails, g gets them back and
-// they work as usual. A --target after the name with no target in the
-// environment is the only target: it is not taken out (its resolution
-// error says what it may have meant: WithShadowHint), and a tool found
-// through it is checked when its line is parsed (CheckLate).
+// CheckLateTarget checks the connection options given after the command name
+// against the tool before any of them is used
+// (docs/cli.md#options-after-the-command-name): connect connects with those
+// options taken out of g (the target then being the environment's, env, or
+// the one before the name), making *run, whose detail of the tool is asked.
+// When the tool has a property renamed away from one of them (--target-2,
+// --session-2…), that option is the usage error naming both spellings and
+// nothing is resolved or bound with it; with --help the page of that tool is
+// shown instead (g keeps the options out). Otherwise, or when the probe
+// fails, g gets them back and they work as usual. A --target after the name
+// with no target in the environment is the only target: it is not taken out
+// (its resolution error says what it may have meant: WithShadowHint), and a
+// tool found through it is checked when its line is parsed (CheckLate).
 func CheckLateTarget(ctx context.Context, late []LateOption, g *Globals, env, name string, connect func(context.Context) error, run **catalog.Run) error {
 	return checkLateTarget(late, g, env, name, func() (*catalog.ToolDetail, error) {
 		if err := connect(ctx); err != nil {
@@ -133,9 +134,9 @@ func WithShadowHint(late []LateOption, err error) error {
 }
 
 // NextPage is the standard-error line announcing a next page of the tool's
-// value (render.md step 1): the command for it when a flag of the tool
-// takes the cursor, else the cursor; "" when there is no next page. args
-// are the words after the command name.
+// value (docs/rendering.md#next-page-hints): the command for it when a flag
+// of the tool takes the cursor, else the cursor; "" when there is no next
+// page. args are the words after the command name.
 func (c *Command) NextPage(args []string, v render.Value) string {
 	cursor := render.NextCursor(v)
 	if cursor == "" {

@@ -191,11 +191,11 @@ func (l Line) Format(f render.Format) render.Format {
 }
 
 // ValueArgs are the words of a tool before a pipe: its value is what the
-// filters get, a curated command's reformatted output whatever the
-// --output (docs/shell.md#values-and-the-local-filters: read
-// /repo/config.json | jq .version works), so --output text replaces any
-// --output given, unless help is asked for or the value is bad (the tool
-// then reports it). l is ScanWords of the tool's words, which are words.
+// filters get, a curated command's reformatted output whatever the --output
+// (docs/shell.md#values: read /repo/config.json | jq .version works), so
+// --output text replaces any --output given, unless help is asked for or the
+// value is bad (the tool then reports it). l is ScanWords of the tool's
+// words, which are words.
 func (l Line) ValueArgs(words []string) []string {
 	if v, _ := l.Output(); v != "" {
 		if _, ok := render.LookupFormat(v); !ok {

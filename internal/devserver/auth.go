@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // Principals the server admits without a token.
@@ -19,7 +19,7 @@ const (
 )
 
 // authPolicy decides who a request is: the real server's rules
-// (devserver.md, "Auth").
+// (docs/devserver.md#auth-and-principals).
 type authPolicy struct {
 	hashes     [][sha256.Size]byte // of the bearer tokens, compared in constant time
 	principals []string
@@ -58,24 +58,24 @@ func (p *authPolicy) admit(r *http.Request) (string, *apiError) {
 			if i := p.match(tok); i >= 0 {
 				return p.principals[i], nil
 			}
-			return "", errorf(http.StatusUnauthorized, catalog.CodeUnauthorized,
+			return "", errorf(http.StatusUnauthorized, wire.CodeUnauthorized,
 				"the bearer token is not accepted by this server")
 		}
 		if p.anonymous {
 			return anonymousOrLocal(direct), nil
 		}
-		return "", errorf(http.StatusUnauthorized, catalog.CodeUnauthorized,
+		return "", errorf(http.StatusUnauthorized, wire.CodeUnauthorized,
 			"this server requires Authorization: Bearer <token> on every request")
 	}
 	if p.anonymous {
 		return anonymousOrLocal(direct), nil
 	}
 	if forwarded {
-		return "", errorf(http.StatusForbidden, catalog.CodeForbidden,
+		return "", errorf(http.StatusForbidden, wire.CodeForbidden,
 			"requests relayed by a proxy (Forwarded, X-Forwarded-For) are refused: this server admits only direct loopback callers")
 	}
 	if !direct {
-		return "", errorf(http.StatusForbidden, catalog.CodeForbidden,
+		return "", errorf(http.StatusForbidden, wire.CodeForbidden,
 			"this server admits only loopback callers (start it with --bearer-token or --allow-anonymous to share it)")
 	}
 	return principalLocal, nil

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // binding is the session identity a request resolved to.
@@ -28,7 +28,7 @@ func (a *agent) queryBinding(c *reqCtx) (binding, *apiError) {
 		}
 		v := q.Get(key)
 		if id != nil && *id != v {
-			return binding{}, errorf(http.StatusBadRequest, catalog.CodeConflictingBinding,
+			return binding{}, errorf(http.StatusBadRequest, wire.CodeConflictingBinding,
 				"sessionId and session name different sessions; pass one")
 		}
 		id = &v
@@ -47,20 +47,24 @@ func (a *agent) resolve(principal string, id, tok *string) (binding, *apiError) 
 		id = nil
 	}
 	if id != nil && tok != nil {
-		return binding{}, errorf(http.StatusBadRequest, catalog.CodeConflictingBinding,
+		return binding{}, errorf(http.StatusBadRequest, wire.CodeConflictingBinding,
 			"pass either sessionId or continuationToken, not both")
 	}
 	if tok != nil {
 		if !wellFormedToken(*tok) {
-			return binding{}, errorf(http.StatusBadRequest, catalog.CodeInvalidContinuationToken,
+			return binding{}, errorf(http.StatusBadRequest, wire.CodeInvalidContinuationToken,
 				fmt.Sprintf("malformed continuation token %q: expected <channelId>:<key>", *tok))
 		}
-		sid, owner, ok := a.sessions.byTok(*tok)
+		sid, owner, stale, ok := a.sessions.byTok(*tok)
 		if !ok {
 			return binding{token: *tok}, nil
 		}
 		if owner != principal {
 			return binding{}, forbiddenSession(sid)
+		}
+		if stale {
+			// Never a scratch fallback: the caller meant that session.
+			return binding{}, staleToken(sid)
 		}
 		return binding{sessionID: sid, token: *tok}, nil
 	}
@@ -69,8 +73,7 @@ func (a *agent) resolve(principal string, id, tok *string) (binding, *apiError) 
 	}
 	var owner string
 	if !a.sessions.with(*id, func(s *session) bool { owner = s.Owner; return false }) {
-		return binding{}, errorf(http.StatusNotFound, catalog.CodeUnknownSession,
-			fmt.Sprintf("no session %s on agent %s", *id, a.slug))
+		return binding{}, unknownSession(fmt.Sprintf("no session %s on agent %s", *id, a.slug))
 	}
 	if owner != principal {
 		return binding{}, forbiddenSession(*id)
@@ -78,8 +81,19 @@ func (a *agent) resolve(principal string, id, tok *string) (binding, *apiError) 
 	return binding{sessionID: *id}, nil
 }
 
+// unknownSession is the 404 of a session that does not exist.
+func unknownSession(msg string) *apiError {
+	return errorf(http.StatusNotFound, wire.CodeUnknownSession, msg)
+}
+
+// staleToken is the 409 of a continuation token a follow-up rotated away.
+func staleToken(id string) *apiError {
+	return errorf(http.StatusConflict, codeStaleContinuationToken, fmt.Sprintf(
+		"this continuation token of session %s was replaced by a follow-up message; use the session's current token (GET /v1/sessions lists it) or its id", id))
+}
+
 func forbiddenSession(id string) *apiError {
-	return errorf(http.StatusForbidden, catalog.CodeForbidden,
+	return errorf(http.StatusForbidden, wire.CodeForbidden,
 		fmt.Sprintf("session %s belongs to another principal; use the identity that created it", id))
 }
 

@@ -8,7 +8,7 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // Request body limits.
@@ -31,13 +31,13 @@ func decodeBody(c *reqCtx, limit int64, v any, allowEmpty bool) *apiError {
 		if errors.Is(err, errBodyStalled) {
 			return stalledError()
 		}
-		return errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "reading the request body: "+err.Error())
+		return errorf(http.StatusBadRequest, wire.CodeInvalidInput, "reading the request body: "+err.Error())
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
 		if allowEmpty {
 			return nil
 		}
-		return errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "the request body is empty; expected a JSON object")
+		return errorf(http.StatusBadRequest, wire.CodeInvalidInput, "the request body is empty; expected a JSON object")
 	}
 	return decodeJSON(b, v)
 }
@@ -59,10 +59,10 @@ func decodeJSON(b []byte, v any) *apiError {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
-		return errorf(http.StatusBadRequest, catalog.CodeInvalidInput, bodyErrorText(err))
+		return errorf(http.StatusBadRequest, wire.CodeInvalidInput, bodyErrorText(err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return errorf(http.StatusBadRequest, catalog.CodeInvalidInput,
+		return errorf(http.StatusBadRequest, wire.CodeInvalidInput,
 			"the request body is not valid JSON: unexpected data after the JSON object")
 	}
 	return nil

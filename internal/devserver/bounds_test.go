@@ -36,8 +36,8 @@ func getCalls(t *testing.T, exec, id string) callsAnswer {
 	return out
 }
 
-// Item 4: a session keeps its last calls and records (a count and a byte
-// cap); the older ones are dropped and the calls route says so.
+// TestSessionCallsCapped: a session keeps its last calls and records (a count
+// and a byte cap); the older ones are dropped and the calls route says so.
 func TestSessionCallsCapped(t *testing.T) {
 	devserver.SetSessionCaps(t, 10, 4, 1<<30)
 	_, exec := start(t)
@@ -79,8 +79,8 @@ func TestSessionBytesCapped(t *testing.T) {
 	}
 }
 
-// Item 4: with --state a call appends to the session's call log; the
-// session file is not rewritten per call, and everything survives a
+// TestStateAppendsCalls: with --state a call appends to the session's call
+// log; the session file is not rewritten per call, and everything survives a
 // restart in order, caps applied.
 func TestStateAppendsCalls(t *testing.T) {
 	dir := t.TempDir()

@@ -41,8 +41,9 @@ func postWithin(t *testing.T, exec, tool, body string) (int, string) {
 	return resp.StatusCode, b.String()
 }
 
-// Item 4: grep reads regular files only, with the 64 MiB skip, whether the
-// path names the file or a directory holding it (or a symlink to it).
+// TestGrepBoundedWork: grep reads regular files only, with the 64 MiB skip,
+// whether the path names the file or a directory holding it (or a symlink to
+// it).
 func TestGrepBoundedWork(t *testing.T) {
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "small.txt"), []byte("needle\n"), 0o644); err != nil {
@@ -82,8 +83,9 @@ func TestGrepBoundedWork(t *testing.T) {
 	}
 }
 
-// Item 4: brace expansion is bounded: 10,000 patterns are taken, more are
-// a 400 for glob's glob_pattern, grep's glob and ls's ignore_globs.
+// TestBraceExpansionBounded: brace expansion is bounded: 10,000 patterns are
+// taken, more are a 400 for glob's glob_pattern, grep's glob and ls's
+// ignore_globs.
 func TestBraceExpansionBounded(t *testing.T) {
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n"), 0o644); err != nil {

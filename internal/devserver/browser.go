@@ -10,15 +10,16 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // codeUnsupportedMediaType answers a POST whose body is declared as
 // something other than JSON.
 const codeUnsupportedMediaType = "unsupported_media_type"
 
-// Browsers must not reach the server (devserver.md): a web page can send
-// requests to a loopback port, and DNS rebinding lets it read the answers.
+// Browsers must not reach the server (docs/devserver.md#browser-protections):
+// a web page can send requests to a loopback port, and DNS rebinding lets it
+// read the answers.
 //
 //   - In the loopback mode (no --allow-anonymous, and no --bearer-token or a
 //     loopback listen address) a Host other than the listen address,
@@ -53,18 +54,18 @@ func newBrowserPolicy(addr string, tokens int, anonymous bool) browserPolicy {
 // Start).
 func (p browserPolicy) check(r *http.Request, boundHost string) *apiError {
 	if p.checkHost && r.Host != "" && !p.hostAllowed(r.Host, boundHost) {
-		return errorf(http.StatusForbidden, catalog.CodeForbidden, fmt.Sprintf(
+		return errorf(http.StatusForbidden, wire.CodeForbidden, fmt.Sprintf(
 			"the Host header %q names neither this server's address nor a loopback address; a server in loopback mode answers only http://localhost, http://127.0.0.1 or its listen address", clip(r.Host, 100)))
 	}
 	for _, o := range r.Header.Values("Origin") {
 		if !sameOrigin(o, r.Host) {
-			return errorf(http.StatusForbidden, catalog.CodeForbidden, fmt.Sprintf(
+			return errorf(http.StatusForbidden, wire.CodeForbidden, fmt.Sprintf(
 				"cross-origin request refused (Origin %q): web pages cannot use this server", clip(o, 100)))
 		}
 	}
 	switch strings.ToLower(strings.TrimSpace(r.Header.Get("Sec-Fetch-Site"))) {
 	case "cross-site", "same-site":
-		return errorf(http.StatusForbidden, catalog.CodeForbidden,
+		return errorf(http.StatusForbidden, wire.CodeForbidden,
 			"cross-site request refused (Sec-Fetch-Site): web pages cannot use this server")
 	}
 	return nil

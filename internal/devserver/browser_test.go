@@ -66,10 +66,11 @@ func doBrowser(t *testing.T, base string, r browserReq) (int, []byte) {
 	return resp.StatusCode, out
 }
 
-// TestBrowserRequests is the browser-style request set (issue 13, item 1):
-// what a web page can make a browser send — a foreign Host after DNS
-// rebinding, a cross-origin Origin, a form or text/plain POST — is refused
-// in every mode where it matters, and what the agsh client sends passes.
+// TestBrowserRequests is the browser-style request set
+// (docs/devserver.md#browser-protections): what a web page can make a browser
+// send — a foreign Host after DNS rebinding, a cross-origin Origin, a form or
+// text/plain POST — is refused in every mode where it matters, and what the
+// agsh client sends passes.
 func TestBrowserRequests(t *testing.T) {
 	const (
 		info    = "/executor/v1/info"

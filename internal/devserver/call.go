@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // callBody is the body of POST /v1/tools/{name}; pointers tell a field sent
@@ -37,8 +37,8 @@ func (a *agent) serveCall(c *reqCtx) {
 	if len(input) == 0 || bytes.Equal(input, []byte("null")) {
 		input = []byte("{}")
 	} else if input[0] != '{' {
-		e := errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "input must be a JSON object")
-		e.body.Issues = []catalog.Issue{{Path: []any{}, Message: "expected object"}}
+		e := errorf(http.StatusBadRequest, wire.CodeInvalidInput, "input must be a JSON object")
+		e.body.Issues = []wire.Issue{{Path: []any{}, Message: "expected object"}}
 		writeError(c.w, e)
 		return
 	}
@@ -53,7 +53,7 @@ func (a *agent) serveCall(c *reqCtx) {
 		return
 	}
 	if execution(e.t) == "agent" {
-		writeError(c.w, errorf(http.StatusBadRequest, catalog.CodeAgentTool,
+		writeError(c.w, errorf(http.StatusBadRequest, wire.CodeAgentTool,
 			fmt.Sprintf("%s is an agent-execution tool; it runs only inside a model turn and cannot be called on the host", e.t.Name)))
 		return
 	}
@@ -78,14 +78,15 @@ func (a *agent) serveCall(c *reqCtx) {
 }
 
 // invalidInput is the 400 invalid_input envelope of a tool's issues.
-func invalidInput(tool string, issues []catalog.Issue) *apiError {
-	e := errorf(http.StatusBadRequest, catalog.CodeInvalidInput, issuesMessage(tool, issues))
+func invalidInput(tool string, issues []wire.Issue) *apiError {
+	e := errorf(http.StatusBadRequest, wire.CodeInvalidInput, issuesMessage(tool, issues))
 	e.body.Issues = issues
 	return e
 }
 
 // admit applies the busy and workspace rules to a session-bound call and
-// reports whether it runs in a scratch workspace.
+// reports whether it runs in a scratch workspace. A turn of the scripted
+// agent counts as busy like one marked through /v1/dev/turn.
 func (a *agent) admit(b binding, t *tool.Tool) (scratch bool, err *apiError) {
 	if !b.bound() {
 		return false, nil
@@ -94,16 +95,14 @@ func (a *agent) admit(b binding, t *tool.Tool) (scratch bool, err *apiError) {
 		switch {
 		case s.busy() && !t.ReadOnly():
 			state := "running"
-			if !s.Running {
+			if !s.running() {
 				state = "queued"
 			}
-			err = errorf(http.StatusConflict, catalog.CodeSessionBusy, fmt.Sprintf(
+			err = errorf(http.StatusConflict, wire.CodeSessionBusy, fmt.Sprintf(
 				"session %s has a model turn %s and %s is a write; wait for the turn to finish, or call without a session",
 				s.ID, state, t.Name))
 		case s.Unavailable && !t.ReadOnly():
-			err = errorf(http.StatusConflict, catalog.CodeWorkspaceUnavailable, fmt.Sprintf(
-				"the workspace of session %s is unavailable; %s is a write and cannot run in a scratch workspace",
-				s.ID, t.Name))
+			err = workspaceUnavailable(s.ID, t.Name)
 		case s.Unavailable:
 			scratch = true
 		}
@@ -112,9 +111,53 @@ func (a *agent) admit(b binding, t *tool.Tool) (scratch bool, err *apiError) {
 	return scratch, err
 }
 
-// run calls the tool body, records a session-bound call and answers.
+// workspaceUnavailable is the 409 of a write whose session's workspace is
+// unavailable.
+func workspaceUnavailable(id, tool string) *apiError {
+	return errorf(http.StatusConflict, wire.CodeWorkspaceUnavailable, fmt.Sprintf(
+		"the workspace of session %s is unavailable; %s is a write and cannot run in a scratch workspace", id, tool))
+}
+
+// run calls the tool body for a direct call and answers. A session-bound
+// call is recorded on the session: in its calls, and on its record as a
+// turn of its own (source direct).
 func (a *agent) run(c *reqCtx, e *entry, b binding, input []byte, scratch bool) {
-	callID := "call_" + randomHex(8)
+	callID, turnID := "call_"+randomHex(8), "turn_"+randomHex(8)
+	if b.bound() {
+		a.directStarted(b.sessionID, turnID, callID, e.t.Name, input)
+	}
+	out := a.execute(c.r.Context(), e, b, callID, turnID, input, scratch)
+	if b.bound() {
+		a.directEnded(b.sessionID, turnID, callID, e.t.Name, out)
+	}
+	if out.fail != nil {
+		writeError(c.w, out.fail)
+		return
+	}
+	writeBody(c.w, http.StatusOK, object(
+		val("ok", true),
+		val("toolName", e.t.Name),
+		val("callId", callID),
+		val("isError", out.isError),
+		raw("result", out.value),
+		field{key: "durationMs", raw: strconv.AppendInt(nil, out.dur.Milliseconds(), 10)},
+		valIf(b.bound(), "sessionId", b.sessionID),
+		val("scratchWorkspace", scratch),
+	))
+}
+
+// outcome is what one run of a tool body came to: a result, or fail, the
+// envelope a direct call answers instead (invalid input, a status error).
+type outcome struct {
+	value   []byte
+	isError bool
+	dur     time.Duration
+	fail    *apiError
+}
+
+// execute runs the tool body with input and, for a session-bound call that
+// gave a result, records it on the session's calls under turnID.
+func (a *agent) execute(ctx context.Context, e *entry, b binding, callID, turnID string, input []byte, scratch bool) outcome {
 	call := &tool.Call{
 		Input:   input,
 		Session: tool.Session{ID: b.sessionID, ContinuationToken: b.token, Scratch: scratch},
@@ -132,17 +175,15 @@ func (a *agent) run(c *reqCtx, e *entry, b binding, input []byte, scratch bool) 
 		}
 	}
 	start := time.Now()
-	res, err := invoke(c.r.Context(), e.t, call, a.logf)
+	res, err := invoke(ctx, e.t, call, a.logf)
 	dur := time.Since(start)
 	var inErr *tool.InputError
 	if errors.As(err, &inErr) {
-		writeError(c.w, invalidInput(e.t.Name, inErr.Issues))
-		return
+		return outcome{dur: dur, fail: invalidInput(e.t.Name, inErr.Issues)}
 	}
 	var stErr *tool.StatusError
 	if errors.As(err, &stErr) {
-		writeError(c.w, errorf(stErr.Status, stErr.Code, stErr.Message))
-		return
+		return outcome{dur: dur, fail: errorf(stErr.Status, stErr.Code, stErr.Message)}
 	}
 	if err != nil {
 		res = tool.ErrorText(err.Error())
@@ -159,19 +200,34 @@ func (a *agent) run(c *reqCtx, e *entry, b binding, input []byte, scratch bool) 
 		defer recMu.Unlock()
 		a.record(b.sessionID, callRecord{
 			CallID: callID, ToolName: e.t.Name, Input: append(jsonText(nil), input...),
-			TurnID: "turn_" + randomHex(8), IsError: res.IsError, Scratch: scratch,
+			TurnID: turnID, IsError: res.IsError, Scratch: scratch,
 		}, records)
 	}
-	writeBody(c.w, http.StatusOK, object(
-		val("ok", true),
-		val("toolName", e.t.Name),
-		val("callId", callID),
-		val("isError", res.IsError),
-		raw("result", value),
-		field{key: "durationMs", raw: strconv.AppendInt(nil, dur.Milliseconds(), 10)},
-		valIf(b.bound(), "sessionId", b.sessionID),
-		val("scratchWorkspace", scratch),
-	))
+	return outcome{value: value, isError: res.IsError, dur: dur}
+}
+
+// directStarted records the start of a direct call's turn.
+func (a *agent) directStarted(id, turnID, callID, toolName string, input []byte) {
+	a.sessions.with(id, func(s *session) bool {
+		a.sessions.emit(s, evTurnStarted, turnStartedData(turnID, sourceDirect, ""), "")
+		a.sessions.emit(s, evActionsRequested, actionsRequestedData(turnID, []requestedCall{{callID, toolName, input}}), "")
+		return false
+	})
+}
+
+// directEnded records a direct call's result and the end of its turn: a
+// call refused by its body (an error envelope) fails the turn.
+func (a *agent) directEnded(id, turnID, callID, toolName string, out outcome) {
+	a.sessions.with(id, func(s *session) bool {
+		if out.fail != nil {
+			a.sessions.emit(s, evActionResult, actionResultData(turnID, callID, toolName, true, marshal(out.fail.body.Message), out.dur), "")
+			a.sessions.emit(s, evTurnFailed, turnEndData(turnID, reasonError, out.fail.body.Message), "")
+			return false
+		}
+		a.sessions.emit(s, evActionResult, actionResultData(turnID, callID, toolName, out.isError, out.value, out.dur), "")
+		a.sessions.emit(s, evTurnCompleted, turnEndData(turnID, "", ""), "")
+		return false
+	})
 }
 
 // record appends a call and what it recorded to the session, bumping its

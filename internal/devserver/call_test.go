@@ -157,7 +157,8 @@ func TestUnavailableWorkspace(t *testing.T) {
 	}
 	devservertest.SetTurn(t, exec, "", devservertest.Turn{SessionID: id, Workspace: devservertest.Ptr("available")})
 	status, body = post(t, exec, "echo_write", "", map[string]any{"sessionId": id})
-	// The answer carries scratchWorkspace false, as wire.md's example does.
+	// The answer carries scratchWorkspace false, as the example of
+	// docs/wire.md#invoking-a-tool does.
 	if res := envelope(t, body); status != 200 || res["scratchWorkspace"] != false {
 		t.Fatalf("write after: %d %s", status, body)
 	}

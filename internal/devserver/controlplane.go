@@ -9,11 +9,12 @@ import (
 )
 
 // The control-plane mode plays the part of the production service that
-// resolves a deployment name (cli.md, "Production names"): configured teams
-// and API keys, the resolution route on the host root, and every agent
-// reachable again under /internal/agentsdk/deployments/<name>/v1/… for the
-// teams that host it. The agent's name in the control plane is its /v1/info
-// name ("change-monitor-executor").
+// resolves a deployment name (docs/devserver.md#control-plane-mode):
+// configured teams and API keys, the resolution route on the host root, and
+// every agent reachable again under
+// /internal/agentsdk/deployments/<name>/v1/… for the teams that host it. The
+// agent's name in the control plane is its /v1/info name
+// ("change-monitor-executor").
 
 // ControlPlane configures the control-plane mode; the zero value leaves it
 // off. It is on when any team or key is given, and then needs both.

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // Control-plane routes, on the host root:
@@ -43,12 +43,12 @@ func (s *Server) serveControlPlane(w http.ResponseWriter, r *http.Request, rest 
 	name := rest[0]
 	teamID := r.URL.Query().Get(cpQueryTeamID)
 	if teamID == "" {
-		writeError(w, errorf(http.StatusForbidden, catalog.CodeForbidden,
+		writeError(w, errorf(http.StatusForbidden, wire.CodeForbidden,
 			"a deployment request needs ?teamId=<team id>: the control plane's answer names the team"))
 		return
 	}
 	if !k.teams[teamID] {
-		writeError(w, errorf(http.StatusForbidden, catalog.CodeForbidden,
+		writeError(w, errorf(http.StatusForbidden, wire.CodeForbidden,
 			"this API key cannot use team "+teamID))
 		return
 	}
@@ -66,12 +66,12 @@ func (s *Server) serveControlPlane(w http.ResponseWriter, r *http.Request, rest 
 func (cp *controlPlane) admit(r *http.Request) (*cpKey, *apiError) {
 	tok, present := bearer(r)
 	if !present {
-		return nil, errorf(http.StatusUnauthorized, catalog.CodeUnauthorized,
+		return nil, errorf(http.StatusUnauthorized, wire.CodeUnauthorized,
 			"the control plane requires Authorization: Bearer <API key>")
 	}
 	k := cp.key(tok)
 	if k == nil {
-		return nil, errorf(http.StatusUnauthorized, catalog.CodeUnauthorized,
+		return nil, errorf(http.StatusUnauthorized, wire.CodeUnauthorized,
 			"the API key is not valid")
 	}
 	return k, nil

@@ -183,3 +183,14 @@ func TestControlPlaneConfigErrors(t *testing.T) {
 		})
 	}
 }
+
+// The forwarding keeps the agent's answer byte for byte.
+func TestControlPlaneForwardsSameAnswer(t *testing.T) {
+	s := startControlPlane(t)
+	_, direct := devservertest.Do(t, http.MethodGet, s.AgentURL("executor")+"/v1/tools", "", nil)
+	_, fwd := devservertest.Do(t, http.MethodGet,
+		s.URL()+"/internal/agentsdk/deployments/change-monitor-executor/v1/tools?teamId=42", acmeKey, nil)
+	if string(direct) != string(fwd) {
+		t.Fatalf("forwarded listing differs:\n%s\n%s", direct, fwd)
+	}
+}

@@ -16,7 +16,7 @@ import (
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
 )
 
-// The agents of the development deployment (devserver.md).
+// The agents of the development deployment (docs/devserver.md#agents).
 const (
 	ExecutorSlug        = "executor"
 	ExecutorName        = "change-monitor-executor"

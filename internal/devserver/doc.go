@@ -1,6 +1,6 @@
 // Package devserver is agsh's development deployment: an HTTP server that
-// speaks the deployment wire contract (../shared/spec/wire.md) for several
-// agents on one port, as ../shared/spec/devserver.md describes.
+// speaks the deployment wire contract (docs/wire.md) for several agents on
+// one port, as docs/devserver.md describes.
 //
 // A Server is configured with agents and their tools (internal/devserver/tool)
 // and knows nothing of where the tools come from; Build composes the real
@@ -14,7 +14,12 @@
 //	GET  /v1/tools/{name}          one tool, its schemas byte for byte
 //	POST /v1/tools/{name}          a direct call
 //	GET  /v1/sessions              the caller's sessions, newest activity first
-//	POST /v1/session               create a session (no model runs)
+//	POST /v1/session               create a session, or send it a follow-up; the
+//	                               scripted agent runs the message's turn
+//	GET  /v1/session/{id}/events   the session's record of events
+//	GET  /v1/session/{id}/stream   the record live, NDJSON, from ?startIndex=N
+//	POST /v1/session/{id}/approvals/{callId}  decide a parked call
+//	POST /v1/session/{id}/interrupt           end the running turn
 //	POST /v1/dev/turn              mark a turn running/queued, a workspace unavailable
 //	GET  /v1/dev/sessions/{id}/calls  the calls and records of a session
 //	POST /v1/dev/faults            arm a failure; GET lists, DELETE clears them
@@ -33,4 +38,10 @@
 // connections are capped (503 over the cap); faults belong to the principal
 // that armed them; sessions keep their last calls (calllog.go), and --state
 // appends each call to a per-session call log.
+//
+// Sessions with turns (docs/devserver.md#sessions-with-turns-the-scripted-agent):
+// the scripted agent (script.go, turns.go, scriptcall.go) runs each message
+// as a turn whose steps and calls are events on the session's record
+// (record.go, events.go, recordlog.go), served by the console routes
+// (consoleroutes.go, stream.go).
 package devserver

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // fault is one armed failure for the next Count requests of a route.
@@ -117,8 +117,8 @@ func (a *agent) serveFaults(c *reqCtx) {
 	}
 	f, issue := a.parseFault(body)
 	if issue != nil {
-		e := errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "invalid fault: "+pathKey(issue.Path)+": "+issue.Message)
-		e.body.Issues = []catalog.Issue{*issue}
+		e := errorf(http.StatusBadRequest, wire.CodeInvalidInput, "invalid fault: "+pathKey(issue.Path)+": "+issue.Message)
+		e.body.Issues = []wire.Issue{*issue}
 		writeError(c.w, e)
 		return
 	}
@@ -129,9 +129,9 @@ func (a *agent) serveFaults(c *reqCtx) {
 
 // parseFault checks an armed fault. The route is "METHOD /path" under the
 // agent mount; a path that repeats the mount (/executor/v1/…) is accepted.
-func (a *agent) parseFault(b faultBody) (*fault, *catalog.Issue) {
-	bad := func(field, format string, args ...any) (*fault, *catalog.Issue) {
-		return nil, &catalog.Issue{Path: []any{field}, Message: fmt.Sprintf(format, args...)}
+func (a *agent) parseFault(b faultBody) (*fault, *wire.Issue) {
+	bad := func(field, format string, args ...any) (*fault, *wire.Issue) {
+		return nil, &wire.Issue{Path: []any{field}, Message: fmt.Sprintf(format, args...)}
 	}
 	method, path, ok := strings.Cut(strings.TrimSpace(b.Route), " ")
 	path = strings.TrimSpace(path)

@@ -171,9 +171,10 @@ func promisorRepo(t *testing.T, k markerKit) string {
 	return dir
 }
 
-// Item 5: a served repository's .git cannot make diff or list_changes run
-// a program. The same repositories do run the programs under a plain git
-// (the markers are live), and none of them under the deployment.
+// TestGitRunsNoRepositoryPrograms: a served repository's .git cannot make
+// diff or list_changes run a program. The same repositories do run the
+// programs under a plain git (the markers are live), and none of them under
+// the deployment.
 func TestGitRunsNoRepositoryPrograms(t *testing.T) {
 	needGit(t)
 	k := markerKit{scripts: t.TempDir(), markers: t.TempDir()}

@@ -54,9 +54,9 @@ func rawRequest(t *testing.T, base, request string) string {
 	return strings.TrimSpace(line)
 }
 
-// Item 2: an unauthenticated request whose path holds a terminal escape
-// (OSC 2, retitle the terminal) is logged with the control characters
-// escaped; no raw control character reaches the log.
+// TestLogEscapesControlCharacters: an unauthenticated request whose path
+// holds a terminal escape (OSC 2, retitle the terminal) is logged with the
+// control characters escaped; no raw control character reaches the log.
 func TestLogEscapesControlCharacters(t *testing.T) {
 	var logs logLines
 	cfg := testConfig()
@@ -81,8 +81,8 @@ func TestLogEscapesControlCharacters(t *testing.T) {
 	}
 }
 
-// Item 3: a fault applies only to the requests of the principal that armed
-// it; DELETE clears and GET lists only one's own.
+// TestFaultsBelongToTheirPrincipal: a fault applies only to the requests of
+// the principal that armed it; DELETE clears and GET lists only one's own.
 func TestFaultsBelongToTheirPrincipal(t *testing.T) {
 	cfg := testConfig()
 	cfg.BearerTokens = []string{"alice-token", "bob-token"}
@@ -115,7 +115,8 @@ func TestFaultsBelongToTheirPrincipal(t *testing.T) {
 	}
 }
 
-// Item 3: anonymous loopback callers are one principal, "local".
+// TestFaultsOfLoopbackAreShared: anonymous loopback callers are one
+// principal, "local".
 func TestFaultsOfLoopbackAreShared(t *testing.T) {
 	_, exec := start(t)
 	devservertest.ArmFault(t, exec, "", devservertest.Fault{Route: "GET /v1/info", Status: 502})
@@ -137,8 +138,9 @@ func writeSession(t *testing.T, dir, id, token, created, updated string) {
 	}
 }
 
-// Item 8: a saved session stamped in the future does not pin later stamps:
-// new activity is stamped with the current time and is the latest.
+// TestStateFutureStampDoesNotPin: a saved session stamped in the future does
+// not pin later stamps: new activity is stamped with the current time and is
+// the latest.
 func TestStateFutureStampDoesNotPin(t *testing.T) {
 	dir := t.TempDir()
 	writeSession(t, dir, "ses_future00000000", "http:future", "2999-01-01T00:00:00.000Z", "2999-01-01T00:00:00.000Z")
@@ -164,8 +166,8 @@ func TestStateFutureStampDoesNotPin(t *testing.T) {
 	}
 }
 
-// Item 8: two saved sessions with one continuation token are both refused
-// on load (either could be the token's).
+// TestStateDuplicateTokensRefused: two saved sessions with one continuation
+// token are both refused on load (either could be the token's).
 func TestStateDuplicateTokensRefused(t *testing.T) {
 	dir := t.TempDir()
 	writeSession(t, dir, "ses_aaaaaaaaaaaaaaaa", "http:same", "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z")

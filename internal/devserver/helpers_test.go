@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver"
 	"github.com/agsh-dev/agsh/internal/devserver/devservertest"
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // oddSchema has unusual key order, whitespace, HTML characters and numbers
@@ -30,7 +30,7 @@ func testTools() []*tool.Tool {
 	answer := func(r tool.Result, err error) func(context.Context, *tool.Call) (tool.Result, error) {
 		return func(context.Context, *tool.Call) (tool.Result, error) { return r, err }
 	}
-	authored := catalog.Source{Kind: "authored"}
+	authored := wire.Source{Kind: "authored"}
 	return []*tool.Tool{
 		devservertest.Echo("echo_read", "read"),
 		devservertest.Echo("echo_write", "write"),
@@ -48,8 +48,8 @@ func testTools() []*tool.Tool {
 			return tool.Text("noted"), nil
 		}},
 		{Name: "datadog_get_monitor", Title: "Get monitor", Effect: "",
-			Annotations: &catalog.Annotations{ReadOnlyHint: devservertest.Ptr(true)},
-			Source:      catalog.Source{Kind: "connection", Connection: "datadog", Connector: "datadog"},
+			Annotations: &wire.Annotations{ReadOnlyHint: devservertest.Ptr(true)},
+			Source:      wire.Source{Kind: "connection", Connection: "datadog", Connector: "datadog"},
 			Call:        answer(tool.Result{Value: json.RawMessage(`{"content":[{"type":"text","text":"ok"}],"isError":false}`)}, nil)},
 	}
 }
@@ -87,7 +87,7 @@ func expectError(t *testing.T, status int, body []byte, wantStatus int, wantCode
 	if status != wantStatus {
 		t.Fatalf("status %d, want %d: %s", status, wantStatus, body)
 	}
-	var e catalog.ErrorBody
+	var e wire.ErrorBody
 	if err := json.Unmarshal(body, &e); err != nil {
 		t.Fatalf("not an envelope: %v: %s", err, body)
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // The schemas of the executor's authored JSON tools, written as served:
@@ -54,10 +54,10 @@ const (
 // JSONTools returns the executor's authored JSON tools that exercise
 // tables and property views: report_change_issue (a write needing
 // approval, recording the issue on the session), report_change_succeeded
-// (no effect declared, so a write) and run_checks (agent execution: listed,
+// (no effect declared, so a write; it needs approval too) and run_checks (agent execution: listed,
 // never callable on the host).
 func JSONTools() []*tool.Tool {
-	authored := catalog.Source{Kind: "authored"}
+	authored := wire.Source{Kind: "authored"}
 	return []*tool.Tool{
 		{
 			Name:          "report_change_issue",
@@ -70,12 +70,13 @@ func JSONTools() []*tool.Tool {
 			Call:          reportIssue,
 		},
 		{
-			Name:        "report_change_succeeded",
-			Description: "Reports that a change passed its checks, with a short summary.",
-			InputSchema: json.RawMessage(reportSucceededSchema),
-			Source:      authored,
-			Validate:    true,
-			Call:        reportSucceeded,
+			Name:          "report_change_succeeded",
+			Description:   "Reports that a change passed its checks, with a short summary.",
+			InputSchema:   json.RawMessage(reportSucceededSchema),
+			NeedsApproval: true,
+			Source:        authored,
+			Validate:      true,
+			Call:          reportSucceeded,
 		},
 		{
 			Name:        "run_checks",
@@ -166,7 +167,7 @@ func reportSucceeded(_ context.Context, c *tool.Call) (tool.Result, error) {
 // a mismatch still answers invalid_input rather than a broken result.
 func decodeStrict(input []byte, v any) error {
 	if err := decodeJSON(input, v); err != nil {
-		return &tool.InputError{Issues: []catalog.Issue{{Path: []any{}, Message: err.body.Message}}}
+		return &tool.InputError{Issues: []wire.Issue{{Path: []any{}, Message: err.body.Message}}}
 	}
 	return nil
 }

@@ -72,8 +72,8 @@ func TestJSONToolsDescribed(t *testing.T) {
 		t.Fatalf("detail: %s", body)
 	}
 	_, body = devservertest.Do(t, http.MethodGet, exec+"/v1/tools/report_change_succeeded", "", nil)
-	if strings.Contains(string(body), `"effect"`) || !strings.Contains(string(body), `"needsApproval":false`) {
-		t.Fatalf("report_change_succeeded declares no effect: %s", body)
+	if strings.Contains(string(body), `"effect"`) || !strings.Contains(string(body), `"needsApproval":true`) {
+		t.Fatalf("report_change_succeeded declares no effect and needs approval: %s", body)
 	}
 	_, body = devservertest.Do(t, http.MethodGet, exec+"/v1/tools/run_checks", "", nil)
 	if !strings.Contains(string(body), `"execution":"agent"`) || !strings.Contains(string(body), `"inputSchema":{`) {

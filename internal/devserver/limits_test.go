@@ -12,8 +12,8 @@ import (
 	"github.com/agsh-dev/agsh/internal/devserver/devservertest"
 )
 
-// Item 4: a request body that stops arriving is answered 408 after the
-// stall timeout, not waited for forever.
+// TestStalledBodyTimesOut: a request body that stops arriving is answered 408
+// after the stall timeout, not waited for forever.
 func TestStalledBodyTimesOut(t *testing.T) {
 	cfg := testConfig()
 	cfg.BodyStallTimeout = 200 * time.Millisecond
@@ -79,8 +79,9 @@ func TestSlowBodyKeepsGoing(t *testing.T) {
 	}
 }
 
-// Item 4: open connections are capped; one over the cap is answered 503
-// too_many_connections, and a slot frees when a connection closes.
+// TestConnectionsCapped: open connections are capped; one over the cap is
+// answered 503 too_many_connections, and a slot frees when a connection
+// closes.
 func TestConnectionsCapped(t *testing.T) {
 	cfg := testConfig()
 	cfg.MaxConns = 2

@@ -42,9 +42,9 @@ func stdioServer(t *testing.T) string {
 	return rawServer
 }
 
-// Item 7 on the server: a noisy --mcp server works and its noise reaches
-// the log escaped; a call during which the server dies answers 502
-// connection_failed; the tools stay listed and the next call restarts it.
+// TestMCPServerMisbehaves: on the server, a noisy --mcp server works and its
+// noise reaches the log escaped; a call during which the server dies answers
+// 502 connection_failed; the tools stay listed and the next call restarts it.
 func TestMCPServerMisbehaves(t *testing.T) {
 	bin := stdioServer(t)
 	var logs logLines

@@ -4,18 +4,30 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/jsontext"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
-// Codes of the envelope the development server adds to wire.md's list.
+// Codes of the envelope the development server adds to the runtime's list
+// (docs/devserver.md#error-codes). The client relies on not_found, so it is
+// wire's.
 const (
-	codeNotFound         = "not_found"
+	codeNotFound         = wire.CodeNotFound
 	codeMethodNotAllowed = "method_not_allowed"
 	codeTooLarge         = "request_too_large"
 	codeInjectedFault    = "injected_fault"
 	codeInternal         = "internal"
 	codeShuttingDown     = "shutting_down"
+)
+
+// Codes of the session records and console routes
+// (docs/wire.md#session-records-and-console-routes).
+const (
+	codeStaleContinuationToken = "stale_continuation_token"
+	codeTaskSession            = "task_session"
+	codeNotParked              = "not_parked"
+	codeUnknownCall            = "unknown_call"
+	codeTooManyStreams         = "too_many_streams"
 )
 
 // marshal encodes v as JSON without HTML escaping and without the trailing
@@ -106,14 +118,22 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // apiError is an error envelope waiting to be written.
 type apiError struct {
 	status int
-	body   catalog.ErrorBody
+	body   wire.ErrorBody
 }
 
 func (e *apiError) Error() string { return e.body.Error + ": " + e.body.Message }
 
 // errorf builds an error envelope with a message.
 func errorf(status int, code, msg string) *apiError {
-	return &apiError{status: status, body: catalog.ErrorBody{Error: code, Message: msg}}
+	return &apiError{status: status, body: wire.ErrorBody{Error: code, Message: msg}}
+}
+
+// invalidField is a 400 invalid_input whose one issue, issue, is at the
+// body's field path.
+func invalidField(msg, issue string, path ...any) *apiError {
+	e := errorf(http.StatusBadRequest, wire.CodeInvalidInput, msg)
+	e.body.Issues = []wire.Issue{{Path: append([]any{}, path...), Message: issue}}
+	return e
 }
 
 // writeError answers the error envelope.

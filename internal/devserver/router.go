@@ -14,6 +14,9 @@ type route struct {
 	methods []string
 	handle  func(a *agent, c *reqCtx)
 	limit   int64 // the largest request body a POST may send
+	// stream marks a route whose answer lives as long as the client
+	// listens: no request deadline covers it (stream.go).
+	stream bool
 }
 
 // reqCtx is what an agent route handler works with.
@@ -57,7 +60,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(segs) == 0 || s.bySlug[segs[0]] == nil {
-		// Not an agent: a plain 404, not the envelope (wire.md, Addressing).
+		// Not an agent: a plain 404, not the envelope
+		// (docs/wire.md#the-agents-index).
 		http.Error(lw, "404 page not found", http.StatusNotFound)
 		return
 	}
@@ -145,6 +149,14 @@ func matchRoute(segs []string) (*route, []string) {
 		return &route{methods: []string{http.MethodGet}, handle: (*agent).serveSessions}, nil
 	case len(segs) == 1 && segs[0] == "session":
 		return &route{methods: []string{http.MethodPost}, handle: (*agent).serveNewSession, limit: maxSmallBody}, nil
+	case len(segs) == 3 && segs[0] == "session" && segs[1] != "" && segs[2] == "events":
+		return &route{methods: []string{http.MethodGet}, handle: (*agent).serveEvents}, segs[1:2]
+	case len(segs) == 3 && segs[0] == "session" && segs[1] != "" && segs[2] == "stream":
+		return &route{methods: []string{http.MethodGet}, handle: (*agent).serveStream, stream: true}, segs[1:2]
+	case len(segs) == 3 && segs[0] == "session" && segs[1] != "" && segs[2] == "interrupt":
+		return &route{methods: []string{http.MethodPost}, handle: (*agent).serveInterrupt, limit: maxSmallBody}, segs[1:2]
+	case len(segs) == 4 && segs[0] == "session" && segs[1] != "" && segs[2] == "approvals" && segs[3] != "":
+		return &route{methods: []string{http.MethodPost}, handle: (*agent).serveDecision, limit: maxSmallBody}, []string{segs[1], segs[3]}
 	case len(segs) == 2 && segs[0] == "dev" && segs[1] == "turn":
 		return &route{methods: []string{http.MethodPost}, handle: (*agent).serveTurn, limit: maxSmallBody}, nil
 	case len(segs) == 4 && segs[0] == "dev" && segs[1] == "sessions" && segs[3] == "calls":

@@ -48,6 +48,10 @@ type Config struct {
 	// BodyStallTimeout bounds how long a request body may send nothing
 	// (0: DefaultBodyStallTimeout).
 	BodyStallTimeout time.Duration
+	// MaxStreams and MaxStreamsPerPrincipal cap the open session streams
+	// (0: DefaultMaxStreams, DefaultMaxStreamsPerPrincipal).
+	MaxStreams             int
+	MaxStreamsPerPrincipal int
 }
 
 // Server is a running (or ready to run) development deployment.
@@ -65,6 +69,7 @@ type Server struct {
 
 	handler http.Handler
 	done    chan struct{} // closed by Close: ends hangs and delays
+	hub     *hub          // the agents' turns and streams
 
 	mu        sync.Mutex
 	ln        net.Listener
@@ -91,6 +96,7 @@ func New(cfg Config) (*Server, error) {
 		logf:   logf,
 		addr:   cfg.Addr,
 		done:   make(chan struct{}),
+		hub:    newHub(cfg.MaxStreams, cfg.MaxStreamsPerPrincipal),
 	}
 	if s.addr == "" {
 		s.addr = "127.0.0.1:0"
@@ -111,7 +117,7 @@ func New(cfg Config) (*Server, error) {
 		if s.bySlug[ac.Slug] != nil {
 			return nil, fmt.Errorf("devserver: agent %q configured twice", ac.Slug)
 		}
-		a, err := newAgent(ac, cfg.StateDir, logf)
+		a, err := newAgent(ac, cfg.StateDir, s.hub, logf)
 		if err != nil {
 			return nil, err
 		}
@@ -190,12 +196,15 @@ func (s *Server) Agents() []string {
 	return out
 }
 
-// Close stops the server gracefully: it ends injected hangs and delays, lets
-// in-flight requests finish for up to five seconds, then closes what is left.
-// It is safe to call more than once and before Start.
+// Close stops the server gracefully: it ends injected hangs and delays,
+// interrupts the scripted agent's turns (each records turn.failed) and ends
+// the session streams once they wrote those ends, lets in-flight requests
+// finish for up to five seconds, then closes what is left. It is safe to
+// call more than once and before Start.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.done)
+		s.hub.shutdown(5 * time.Second)
 		s.mu.Lock()
 		srv := s.srv
 		s.mu.Unlock()

@@ -5,36 +5,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
-
-// serveNewSession answers POST /v1/session {"message", "title"?}. No model
-// runs: the session is recorded and waits.
-func (a *agent) serveNewSession(c *reqCtx) {
-	var body struct {
-		Message *string `json:"message"`
-		Title   *string `json:"title"`
-	}
-	if err := decodeBody(c, maxSmallBody, &body, false); err != nil {
-		writeError(c.w, err)
-		return
-	}
-	if body.Message == nil {
-		e := errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "a session needs a message: {\"message\": \"…\"}")
-		e.body.Issues = []catalog.Issue{{Path: []any{"message"}, Message: "required"}}
-		writeError(c.w, e)
-		return
-	}
-	title := ""
-	if body.Title != nil {
-		title = strings.TrimSpace(*body.Title)
-	}
-	if title == "" {
-		title = titleFrom(*body.Message)
-	}
-	s := a.sessions.create(c.principal, *body.Message, title)
-	writeBody(c.w, http.StatusOK, object(val("ok", true), val("sessionId", s.ID), val("continuationToken", s.Token)))
-}
 
 // titleFrom derives a title from a message's first line, at most 60
 // characters.
@@ -50,7 +22,7 @@ func titleFrom(msg string) string {
 // serveSessions answers GET /v1/sessions with the caller's sessions, newest
 // activity first.
 func (a *agent) serveSessions(c *reqCtx) {
-	writeJSON(c.w, http.StatusOK, catalog.SessionsResponse{OK: true, Sessions: a.sessions.list(c.principal)})
+	writeJSON(c.w, http.StatusOK, wire.SessionsResponse{OK: true, Sessions: a.sessions.list(c.principal)})
 }
 
 // serveTurn answers POST /v1/dev/turn: it marks a model turn running or
@@ -68,15 +40,15 @@ func (a *agent) serveTurn(c *reqCtx) {
 		return
 	}
 	if body.SessionID == nil || *body.SessionID == "" {
-		e := errorf(http.StatusBadRequest, catalog.CodeInvalidInput, "name the session: {\"sessionId\": \"ses_…\"}")
-		e.body.Issues = []catalog.Issue{{Path: []any{"sessionId"}, Message: "required"}}
+		e := errorf(http.StatusBadRequest, wire.CodeInvalidInput, "name the session: {\"sessionId\": \"ses_…\"}")
+		e.body.Issues = []wire.Issue{{Path: []any{"sessionId"}, Message: "required"}}
 		writeError(c.w, e)
 		return
 	}
 	if body.Workspace != nil && *body.Workspace != "available" && *body.Workspace != "unavailable" {
-		e := errorf(http.StatusBadRequest, catalog.CodeInvalidInput,
+		e := errorf(http.StatusBadRequest, wire.CodeInvalidInput,
 			fmt.Sprintf("workspace must be \"available\" or \"unavailable\", not %q", *body.Workspace))
-		e.body.Issues = []catalog.Issue{{Path: []any{"workspace"}, Message: `expected "available" or "unavailable"`}}
+		e.body.Issues = []wire.Issue{{Path: []any{"workspace"}, Message: `expected "available" or "unavailable"`}}
 		writeError(c.w, e)
 		return
 	}
@@ -89,7 +61,7 @@ func (a *agent) serveTurn(c *reqCtx) {
 		t := true
 		body.Running = &t
 	}
-	var row catalog.Session
+	var row wire.Session
 	a.sessions.with(b.sessionID, func(s *session) bool {
 		wasBusy := s.busy()
 		if body.Running != nil {

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // stampLayout is the timestamp format of sessions and calls: RFC 3339 in
@@ -27,9 +27,16 @@ type session struct {
 	Created string `json:"createdAt"`
 	Updated string `json:"updatedAt"`
 
+	// Running and Queued are the marks of POST /v1/dev/turn; the scripted
+	// agent's turns are rs.
 	Running     bool `json:"running"`
 	Queued      bool `json:"queued"`
 	Unavailable bool `json:"workspaceUnavailable,omitempty"`
+	// Ended is how a task session's turn ended: "completed" or "failed".
+	Ended string `json:"ended,omitempty"`
+	// Stale are the continuation tokens follow-ups rotated away, oldest
+	// first (at most maxStaleTokens).
+	Stale []string `json:"staleTokens,omitempty"`
 
 	// Calls and Records are kept in memory and in the session's call log
 	// (calllog.go); a saved session of the first format holds them here.
@@ -42,7 +49,20 @@ type session struct {
 	bytes          int   // the size of Calls and Records, for the cap
 	logBytes       int64 // the size of the call log on disk
 	legacy         bool  // loaded from a file of the first format
+
+	rec *eventLog // the record of events (record.go); nil until needed
+	rs  runState  // the scripted agent's turns (turns.go)
 }
+
+// Session modes.
+const (
+	modeChat = "chat"
+	modeTask = "task"
+)
+
+// maxStaleTokens bounds the rotated-away tokens a session remembers; an
+// older one is then no longer known at all.
+const maxStaleTokens = 10000
 
 // callRecord is one session-bound call, as GET /v1/dev/sessions/{id}/calls
 // lists it. Input is the input JSON as the caller sent it.
@@ -89,17 +109,38 @@ func (j *jsonText) UnmarshalJSON(b []byte) error {
 }
 
 // busy reports whether a model turn owns the session's workspace.
-func (s *session) busy() bool { return s.Running || s.Queued }
+func (s *session) busy() bool { return s.running() || s.queued() }
 
-// row is the session as GET /v1/sessions lists it.
-func (s *session) row() catalog.Session {
-	status := "waiting"
-	if s.busy() {
-		status = "running"
+// running reports whether a turn runs (the scripted agent's, or one marked).
+func (s *session) running() bool { return s.Running || s.rs.active != nil }
+
+// queued reports whether a turn waits to run.
+func (s *session) queued() bool { return s.Queued || len(s.rs.queue) > 0 }
+
+// log is the session's record, made when first needed.
+func (s *session) log() *eventLog {
+	if s.rec == nil {
+		s.rec = newEventLog()
 	}
-	return catalog.Session{
+	return s.rec
+}
+
+// row is the session as GET /v1/sessions lists it: status waiting,
+// running, waiting_approval (a call is parked), or for a task session whose
+// turn ended, completed or failed.
+func (s *session) row() wire.Session {
+	status := "waiting"
+	switch {
+	case len(s.rs.parked) > 0:
+		status = "waiting_approval"
+	case s.busy():
+		status = "running"
+	case s.Ended != "":
+		status = s.Ended
+	}
+	return wire.Session{
 		SessionID: s.ID, ContinuationToken: s.Token, Title: s.Title, Mode: s.Mode,
-		Status: status, Running: s.Running, Queued: s.Queued,
+		Status: status, Running: s.running(), Queued: s.queued(),
 		CreatedAt: s.Created, UpdatedAt: s.Updated,
 	}
 }
@@ -110,8 +151,9 @@ type sessionStore struct {
 	mu      sync.Mutex
 	byID    map[string]*session
 	byToken map[string]*session
-	last    time.Time // the latest stamp handed out
-	dir     string    // "" keeps sessions in memory only
+	stale   map[string]*session // tokens rotated away by a follow-up
+	last    time.Time           // the latest stamp handed out
+	dir     string              // "" keeps sessions in memory only
 	logf    func(string, ...any)
 }
 
@@ -127,13 +169,13 @@ func (st *sessionStore) stamp() string {
 }
 
 // create adds a session owned by owner.
-func (st *sessionStore) create(owner, message, title string) *session {
+func (st *sessionStore) create(owner, message, title, mode string) *session {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	now := st.stamp()
 	s := &session{
-		ID: "ses_" + randomHex(8), Token: "http:" + randomHex(12),
-		Title: title, Mode: "chat", Owner: owner, Message: message,
+		ID: "ses_" + randomHex(8), Token: newToken(),
+		Title: title, Mode: mode, Owner: owner, Message: message,
 		Created: now, Updated: now, Calls: []callRecord{}, Records: []record{},
 	}
 	st.byID[s.ID] = s
@@ -143,10 +185,10 @@ func (st *sessionStore) create(owner, message, title string) *session {
 }
 
 // list returns the rows of owner's sessions, newest activity first.
-func (st *sessionStore) list(owner string) []catalog.Session {
+func (st *sessionStore) list(owner string) []wire.Session {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	rows := []catalog.Session{}
+	rows := []wire.Session{}
 	for _, s := range st.byID {
 		if s.Owner == owner {
 			rows = append(rows, s.row())
@@ -201,14 +243,50 @@ func (st *sessionStore) with(id string, fn func(s *session) (changed bool)) bool
 }
 
 // byTok returns the id and owner of the session behind a continuation
-// token; ok is false when none.
-func (st *sessionStore) byTok(tok string) (id, owner string, ok bool) {
+// token, current or rotated away (stale); ok is false when none.
+func (st *sessionStore) byTok(tok string) (id, owner string, stale, ok bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if s := st.byToken[tok]; s != nil {
-		return s.ID, s.Owner, true
+		return s.ID, s.Owner, false, true
 	}
-	return "", "", false
+	if s := st.stale[tok]; s != nil {
+		return s.ID, s.Owner, true, true
+	}
+	return "", "", false, false
+}
+
+// rotateLocked gives the session a new continuation token; the old one is
+// stale from then on. Callers hold mu.
+func (st *sessionStore) rotateLocked(s *session) {
+	old := s.Token
+	s.Token = newToken()
+	delete(st.byToken, old)
+	st.byToken[s.Token] = s
+	st.stale[old] = s
+	s.Stale = append(s.Stale, old)
+	if len(s.Stale) > maxStaleTokens {
+		delete(st.stale, s.Stale[0])
+		s.Stale = append([]string(nil), s.Stale[1:]...)
+	}
+}
+
+// newToken makes a continuation token, http:<random>.
+func newToken() string { return "http:" + randomHex(12) }
+
+// emit appends an event to the session's record and to its file (--state).
+// Callers hold mu.
+func (st *sessionStore) emit(s *session, typ string, data []byte, callID string) {
+	ev := s.log().add(typ, data, callID)
+	st.appendEvent(s, ev)
+}
+
+// emitTo is emit for the session id, taking the lock.
+func (st *sessionStore) emitTo(id, typ string, data []byte, callID string) {
+	st.with(id, func(s *session) bool {
+		st.emit(s, typ, data, callID)
+		return false
+	})
 }
 
 // randomHex returns n random bytes in hex.

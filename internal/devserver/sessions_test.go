@@ -6,14 +6,14 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver/devservertest"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
-func listSessions(t *testing.T, agentURL, token string) []catalog.Session {
+func listSessions(t *testing.T, agentURL, token string) []wire.Session {
 	t.Helper()
 	status, body := devservertest.Do(t, http.MethodGet, agentURL+"/v1/sessions", token, nil)
-	var out catalog.SessionsResponse
+	var out wire.SessionsResponse
 	if status != 200 || json.Unmarshal(body, &out) != nil || !out.OK {
 		t.Fatalf("sessions: %d %s", status, body)
 	}
@@ -23,7 +23,8 @@ func listSessions(t *testing.T, agentURL, token string) []catalog.Session {
 func TestCreateSessionShape(t *testing.T) {
 	_, exec := start(t)
 	status, body := devservertest.Do(t, http.MethodPost, exec+"/v1/session", "", `{"message":"Check the nightly deploy\nand more","title":"Nightly"}`)
-	if status != 200 || !regexp.MustCompile(`^\{"ok":true,"sessionId":"ses_[0-9a-f]{16}","continuationToken":"http:[0-9a-f]{24}"\}$`).Match(body) {
+	m := regexp.MustCompile(`^\{"ok":true,"sessionId":"(ses_[0-9a-f]{16})","continuationToken":"http:[0-9a-f]{24}","traceUrl":"http://127\.0\.0\.1:\d+/executor/v1/session/(ses_[0-9a-f]{16})/events","turnId":"turn_[0-9a-f]{16}"\}$`).FindSubmatch(body)
+	if status != 200 || m == nil || string(m[1]) != string(m[2]) {
 		t.Fatalf("got %d %s", status, body)
 	}
 	devservertest.NewSession(t, exec, "", "Check the nightly deploy\nsecond line")

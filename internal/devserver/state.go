@@ -14,7 +14,7 @@ import (
 // keeps one JSON file per session in <dir>/<slug>/ and loads the files found
 // there; a file that cannot be read or parsed is reported and skipped.
 func newSessionStore(stateDir, slug string, logf func(string, ...any)) (*sessionStore, error) {
-	st := &sessionStore{byID: map[string]*session{}, byToken: map[string]*session{}, logf: logf}
+	st := &sessionStore{byID: map[string]*session{}, byToken: map[string]*session{}, stale: map[string]*session{}, logf: logf}
 	if stateDir == "" {
 		return st, nil
 	}
@@ -81,6 +81,22 @@ func newSessionStore(stateDir, slug string, logf func(string, ...any)) (*session
 		}
 		st.byID[s.ID] = s
 		st.byToken[s.Token] = s
+	}
+	for _, s := range st.byID {
+		if len(s.Stale) > maxStaleTokens {
+			s.Stale = s.Stale[len(s.Stale)-maxStaleTokens:]
+		}
+		for _, tok := range s.Stale {
+			if st.byToken[tok] == nil && st.stale[tok] == nil {
+				st.stale[tok] = s
+			}
+		}
+		if s.Mode == "" {
+			s.Mode = modeChat
+		}
+		if st.loadRecord(s) {
+			st.persist(s)
+		}
 	}
 	return st, nil
 }

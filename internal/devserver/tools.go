@@ -7,8 +7,8 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/wire"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -24,6 +24,7 @@ type agent struct {
 	infoBody, listBody      []byte   // precomputed: the tools never change
 	sessions                *sessionStore
 	faults                  *faultSet
+	hub                     *hub // the server's turns and streams
 	logf                    func(string, ...any)
 }
 
@@ -38,11 +39,12 @@ type entry struct {
 	compileErr  error
 }
 
-func newAgent(ac AgentConfig, stateDir string, logf func(string, ...any)) (*agent, error) {
+func newAgent(ac AgentConfig, stateDir string, h *hub, logf func(string, ...any)) (*agent, error) {
 	a := &agent{
 		slug: ac.Slug, name: ac.Name, description: ac.Description,
 		byName: map[string]*entry{},
 		faults: &faultSet{},
+		hub:    h,
 		logf:   logf,
 	}
 	if a.name == "" {
@@ -134,15 +136,9 @@ func execution(t *tool.Tool) string {
 }
 
 // source is the tool's source, "authored" when undeclared.
-func source(t *tool.Tool) catalog.Source {
+func source(t *tool.Tool) wire.Source {
 	s := t.Source
-	if s.Kind == "" {
-		if s.Connection != "" || s.Connector != "" {
-			s.Kind = "connection"
-		} else {
-			s.Kind = "authored"
-		}
-	}
+	s.DefaultKind()
 	return s
 }
 
@@ -151,7 +147,7 @@ func (a *agent) lookup(name string) (*entry, *apiError) {
 	if e := a.byName[name]; e != nil {
 		return e, nil
 	}
-	err := errorf(http.StatusNotFound, catalog.CodeUnknownTool,
+	err := errorf(http.StatusNotFound, wire.CodeUnknownTool,
 		fmt.Sprintf("no tool %q on agent %s", name, a.slug))
 	err.body.Available = append([]string{}, a.available...)
 	return nil, err

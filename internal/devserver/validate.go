@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -38,14 +38,14 @@ func (e *entry) schemaFor() (*jsonschema.Schema, error) {
 
 // validate checks input (a JSON object) against the tool's schema and
 // returns the issues found, sorted by path; nil when the input is valid.
-func (e *entry) validate(input []byte) ([]catalog.Issue, error) {
+func (e *entry) validate(input []byte) ([]wire.Issue, error) {
 	sch, err := e.schemaFor()
 	if err != nil {
 		return nil, fmt.Errorf("the input schema of %s does not compile: %v", e.t.Name, err)
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(input))
 	if err != nil {
-		return []catalog.Issue{{Path: []any{}, Message: "input is not valid JSON"}}, nil
+		return []wire.Issue{{Path: []any{}, Message: "input is not valid JSON"}}, nil
 	}
 	verr := sch.Validate(inst)
 	if verr == nil {
@@ -53,20 +53,20 @@ func (e *entry) validate(input []byte) ([]catalog.Issue, error) {
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(verr, &ve) {
-		return []catalog.Issue{{Path: []any{}, Message: verr.Error()}}, nil
+		return []wire.Issue{{Path: []any{}, Message: verr.Error()}}, nil
 	}
 	p := message.NewPrinter(language.English)
-	var issues []catalog.Issue
+	var issues []wire.Issue
 	collectIssues(ve, inst, p, &issues)
 	if len(issues) == 0 {
-		issues = []catalog.Issue{{Path: []any{}, Message: ve.ErrorKind.LocalizedString(p)}}
+		issues = []wire.Issue{{Path: []any{}, Message: ve.ErrorKind.LocalizedString(p)}}
 	}
 	sort.SliceStable(issues, func(i, j int) bool { return pathKey(issues[i].Path) < pathKey(issues[j].Path) })
 	return issues, nil
 }
 
 // collectIssues turns the leaves of a validation error tree into issues.
-func collectIssues(ve *jsonschema.ValidationError, inst any, p *message.Printer, out *[]catalog.Issue) {
+func collectIssues(ve *jsonschema.ValidationError, inst any, p *message.Printer, out *[]wire.Issue) {
 	if len(ve.Causes) > 0 {
 		for _, c := range ve.Causes {
 			collectIssues(c, inst, p, out)
@@ -77,24 +77,24 @@ func collectIssues(ve *jsonschema.ValidationError, inst any, p *message.Printer,
 	switch k := ve.ErrorKind.(type) {
 	case *kind.Required:
 		for _, m := range k.Missing {
-			*out = append(*out, catalog.Issue{Path: appendPath(path, m), Message: "required"})
+			*out = append(*out, wire.Issue{Path: appendPath(path, m), Message: "required"})
 		}
 	case *kind.AdditionalProperties:
 		for _, prop := range k.Properties {
-			*out = append(*out, catalog.Issue{Path: appendPath(path, prop), Message: "unknown property"})
+			*out = append(*out, wire.Issue{Path: appendPath(path, prop), Message: "unknown property"})
 		}
 	case *kind.Enum:
 		want := make([]string, len(k.Want))
 		for i, w := range k.Want {
 			want[i] = string(marshal(w))
 		}
-		*out = append(*out, catalog.Issue{Path: path, Message: "must be one of " + strings.Join(want, ", ")})
+		*out = append(*out, wire.Issue{Path: path, Message: "must be one of " + strings.Join(want, ", ")})
 	case *kind.Const:
-		*out = append(*out, catalog.Issue{Path: path, Message: "must be " + string(marshal(k.Want))})
+		*out = append(*out, wire.Issue{Path: path, Message: "must be " + string(marshal(k.Want))})
 	case *kind.Type:
-		*out = append(*out, catalog.Issue{Path: path, Message: "expected " + strings.Join(k.Want, " or ")})
+		*out = append(*out, wire.Issue{Path: path, Message: "expected " + strings.Join(k.Want, " or ")})
 	default:
-		*out = append(*out, catalog.Issue{Path: path, Message: ve.ErrorKind.LocalizedString(p)})
+		*out = append(*out, wire.Issue{Path: path, Message: ve.ErrorKind.LocalizedString(p)})
 	}
 }
 
@@ -139,7 +139,7 @@ func pathKey(path []any) string {
 }
 
 // issuesMessage summarizes issues in one line.
-func issuesMessage(tool string, issues []catalog.Issue) string {
+func issuesMessage(tool string, issues []wire.Issue) string {
 	if len(issues) == 0 {
 		return "invalid input for " + tool
 	}

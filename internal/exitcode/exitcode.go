@@ -1,7 +1,7 @@
-// Package exitcode is agsh's one table of exit statuses (cli.md, "Exit
-// status") and the rule that turns an error into one: an error carries its
-// own status through an ExitCode method. It is a leaf: every package may
-// import it.
+// Package exitcode is agsh's one table of exit statuses
+// (docs/cli.md#exit-status) and the rule that turns an error into one: an
+// error carries its own status through an ExitCode method. It is a leaf:
+// every package may import it.
 package exitcode
 
 import (

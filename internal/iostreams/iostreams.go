@@ -81,8 +81,9 @@ func System(getenv Getenv) *IOStreams {
 	return s
 }
 
-// ColorPolicy is cli.md's one color rule: NO_COLOR set and non-empty → no;
-// CLICOLOR_FORCE set and not "0" → yes; TERM=dumb → no; else tty.
+// ColorPolicy is the one color rule of docs/cli.md#color: NO_COLOR set and
+// non-empty → no; CLICOLOR_FORCE set and not "0" → yes; TERM=dumb → no; else
+// tty.
 func ColorPolicy(getenv Getenv, tty bool) bool {
 	if getenv("NO_COLOR") != "" {
 		return false

@@ -1,6 +1,6 @@
 // Package pager sends a one-shot command's long output through the user's
-// pager (cli.md [wave 2]), as git and gh do: only on a terminal, only when
-// the output is taller than the screen, through $PAGER (default
+// pager (docs/cli.md#the-pager), as git and gh do: only on a terminal, only
+// when the output is taller than the screen, through $PAGER (default
 // "less -FRX"); AGSH_PAGER="" or PAGER=cat turns it off. What goes to
 // standard error meanwhile (notes, the session line) is held and written
 // after the pager exits, so it is neither lost in nor drawn over the pager.

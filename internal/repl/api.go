@@ -2,8 +2,10 @@ package repl
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -54,6 +56,19 @@ type Config struct {
 	// Secrets are credential values: a line containing any of them is never
 	// written to the history, and is echoed with them replaced by ***.
 	Secrets []string
+	// Redact masks the credentials in what the REPL writes to the terminal
+	// past Out (a line's output sent through the pager); the caller passes
+	// the masking its Out applies. Nil: every value of Secrets becomes ***.
+	Redact func(string) string
+	// Escape shows text that may come from the deployment and that the
+	// REPL draws itself (completion candidates and their descriptions, the
+	// line being edited) so that it cannot drive the terminal or pose as
+	// other text: C1 controls, bidi controls and the zero-width space come
+	// back as visible escapes. The REPL never gives it C0 controls (it
+	// draws them as ^X or spaces). The caller passes the escaping of every
+	// other label it writes. Nil: every character outside printable ASCII
+	// shows as a \u escape.
+	Escape func(string) string
 
 	Runner    Runner
 	Completer Completer // nil: Tab does nothing
@@ -69,7 +84,7 @@ type Config struct {
 	// Terminal, when set, is attached to the running REPL so that a line's
 	// rendering may have the terminal to itself for a moment (Exclusive).
 	Terminal *Terminal
-	// NoColor turns off the dimmed styles of the REPL (cmd/agsh sets it
+	// NoColor turns off the dimmed styles of the REPL (internal/cli sets it
 	// from its color policy); the cursor stays in reverse video.
 	NoColor bool
 	// CompleteTimeout bounds one Tab; 0 means 2 s.
@@ -104,6 +119,39 @@ func (c Config) completeTimeout() time.Duration {
 		return c.CompleteTimeout
 	}
 	return defaultCompleteTimeout
+}
+
+// redact is Redact or its default.
+func (c Config) redact(s string) string {
+	if c.Redact != nil {
+		return c.Redact(s)
+	}
+	return maskSecrets(s, c.Secrets)
+}
+
+// escape is Escape or its default.
+func (c Config) escape(s string) string {
+	if c.Escape != nil {
+		return c.Escape(s)
+	}
+	return escapeNonASCII(s)
+}
+
+// escapeNonASCII shows every character outside printable ASCII as a \u
+// escape (\U above the basic plane).
+func escapeNonASCII(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		case r <= 0xffff:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+	}
+	return b.String()
 }
 
 func (c Config) historyLimit() int {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -245,8 +246,8 @@ func TestCommonPrefixAndSpan(t *testing.T) {
 
 // Candidates are deployment names: in the list and, once inserted, in the
 // line, a bidi control, a zero-width space or a C1 control shows escaped
-// (issue 12), so no name can pose as another or drive the terminal;
-// right-to-left letters and emoji joiners stay.
+// (docs/rendering.md#terminal-safety), so no name can pose as another or
+// drive the terminal; right-to-left letters and emoji joiners stay.
 func TestTabListEscapesNames(t *testing.T) {
 	answers := map[string]Completion{
 		"ev": {Start: 0, End: 2, Candidates: []Candidate{{Text: "evil\u202eexe"}, {Text: "evbad\u009b2J"},
@@ -272,5 +273,34 @@ func TestTabListEscapesNames(t *testing.T) {
 	}
 	if got := string(h.m.ed.buf); got != "evil\u202eexe " {
 		t.Fatalf("the line holds %q: the name itself must stay", got)
+	}
+}
+
+// Without Config.Escape, every character outside printable ASCII that the
+// REPL draws itself shows escaped; with it, what it answers is drawn.
+func TestEscapeDefault(t *testing.T) {
+	in := "\u00e9v\u202eil\u009b \U0001F600"
+	m := newModel(context.Background(), Config{Runner: &fakeRunner{}})
+	if got, want := m.visible(in), `\u00e9v\u202eil\u009b \U0001f600`; got != want {
+		t.Errorf("default visible = %q, want %q", got, want)
+	}
+	if got, want := m.drawn(in), `\u00e9v\u202eil\u009b \U0001f600`; got != want {
+		t.Errorf("default drawn = %q, want %q", got, want)
+	}
+	m = newModel(context.Background(), Config{Runner: &fakeRunner{}, Escape: safeLabel})
+	if got, want := m.visible(in), "\u00e9v\\u202eil\\u009b \U0001F600"; got != want {
+		t.Errorf("visible = %q, want %q", got, want)
+	}
+}
+
+// What the REPL pages is masked by Config.Redact, else every secret is.
+func TestRedactDefault(t *testing.T) {
+	c := Config{Secrets: []string{"tok"}}
+	if got, want := c.redact("a tok"), "a ***"; got != want {
+		t.Errorf("default redact = %q, want %q", got, want)
+	}
+	c.Redact = strings.ToUpper
+	if got, want := c.redact("a tok"), "A TOK"; got != want {
+		t.Errorf("redact = %q, want %q", got, want)
 	}
 }

@@ -3,8 +3,9 @@
 // line-reading shell used when only standard output is piped (RunPlain).
 //
 // The package knows nothing of the interpreter, the renderer or the
-// deployment: it reaches them through the small Runner and Completer
-// interfaces, wired in cmd/agsh.
+// deployment, and imports nothing of agsh: it reaches them through the
+// small Runner and Completer interfaces and the Escape and Redact
+// functions of its Config, wired in internal/cli.
 //
 // # Models
 //

@@ -25,6 +25,9 @@ func newTestProgram(t *testing.T, cfg Config) *teatest.TestModel {
 	if cfg.Runner == nil {
 		cfg.Runner = &fakeRunner{out: "row 1\nrow 2\n"}
 	}
+	if cfg.Escape == nil {
+		cfg.Escape = safeLabel
+	}
 	tm := teatest.NewTestModel(t, newModel(context.Background(), cfg), teatest.WithInitialTermSize(goldenWidth, 12))
 	waitOutput(t, tm, "session: ses_42")
 	return tm

@@ -2,6 +2,7 @@ package repl
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -77,6 +78,22 @@ func (c *fakeCompleter) Complete(ctx context.Context, line string, cursor int) (
 	return c.answers[line[:cursor]], nil
 }
 
+// safeLabel stands for the escaping the shell passes as Config.Escape
+// (agsh's label escaping) in what these tests draw: C1 controls, the bidi
+// controls and the zero-width space as \u escapes, every other character
+// kept.
+func safeLabel(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200b {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 // printedLine is a tea.Println seen by the harness.
 type printedLine string
 
@@ -104,6 +121,9 @@ func newHarness(t *testing.T, cfg Config) *harness {
 	}
 	if cfg.AgentName == "" {
 		cfg.AgentName = "agent"
+	}
+	if cfg.Escape == nil {
+		cfg.Escape = safeLabel
 	}
 	cfg.NoColor = true
 	h.m = newModel(context.Background(), cfg)

@@ -200,7 +200,7 @@ func (m *model) echo(suffix string) string {
 				b.WriteByte('\n')
 			}
 			b.WriteString(m.promptFor(n))
-			b.WriteString(drawn(maskSecrets(part, m.cfg.Secrets)))
+			b.WriteString(m.drawn(maskSecrets(part, m.cfg.Secrets)))
 			n++
 		}
 	}

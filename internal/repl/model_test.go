@@ -392,8 +392,9 @@ func TestWindowSize(t *testing.T) {
 }
 
 // The echo of a line run is drawn as the editor drew it: a completed name's
-// bidi control or zero-width space shows escaped, never raw (issue 12); the
-// command runs with the line as typed.
+// bidi control or zero-width space shows escaped, never raw
+// (docs/rendering.md#terminal-safety); the command runs with the line as
+// typed.
 func TestEchoEscapesLikeTheEditor(t *testing.T) {
 	r := &fakeRunner{}
 	h := newHarness(t, Config{Runner: r})

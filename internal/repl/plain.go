@@ -70,7 +70,7 @@ func (sh *plainShell) loop() int {
 		select {
 		case <-sh.ctx.Done():
 			fmt.Fprintln(sh.cfg.ErrOut)
-			return statusInterrupted
+			return StatusInterrupted
 		case <-sh.intr:
 			// The terminal dropped the line typed; start afresh. The
 			// read asked for is still outstanding.
@@ -110,7 +110,7 @@ func (sh *plainShell) line(l lineRead) (done bool, status int) {
 			if st, _, interrupted := sh.run(src); !interrupted {
 				return true, st
 			}
-			return true, statusInterrupted
+			return true, StatusInterrupted
 		}
 		return true, sh.status
 	}
@@ -125,7 +125,7 @@ func (sh *plainShell) line(l lineRead) (done bool, status int) {
 	}
 	st, exit, interrupted := sh.run(src)
 	if interrupted && sh.ctx.Err() != nil {
-		return true, statusInterrupted
+		return true, StatusInterrupted
 	}
 	sh.status = st
 	return exit || l.eof, st

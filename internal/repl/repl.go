@@ -5,12 +5,11 @@ import (
 	"errors"
 
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/agsh-dev/agsh/internal/exitcode"
 )
 
-// statusInterrupted is the status of a shell ended by an interrupt.
-const statusInterrupted = exitcode.Interrupted
+// StatusInterrupted is the status of a shell ended by an interrupt: 130,
+// the shell's status for an interrupt (docs/cli.md#exit-status).
+const StatusInterrupted = 130
 
 // Run is the bubbletea REPL, for standard input and output that are
 // terminals. The whole interface and every result are written to cfg.Out:
@@ -37,9 +36,9 @@ func Run(ctx context.Context, cfg Config) (status int, err error) {
 	m.shutdown()
 	switch {
 	case errors.Is(err, tea.ErrInterrupted):
-		return statusInterrupted, nil
+		return StatusInterrupted, nil
 	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
-		return statusInterrupted, nil
+		return StatusInterrupted, nil
 	case err != nil:
 		return 1, err
 	}

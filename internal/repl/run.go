@@ -10,8 +10,6 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mattn/go-runewidth"
-
-	"github.com/agsh-dev/agsh/internal/iostreams"
 )
 
 const (
@@ -154,7 +152,7 @@ func (m *model) finishRun() tea.Cmd {
 		// The pager writes to the terminal itself (through a pipe less
 		// acts as cat), so the secrets the output writer masks are masked
 		// here.
-		c.Stdin = strings.NewReader(iostreams.Redact(held, m.cfg.Secrets...))
+		c.Stdin = strings.NewReader(m.cfg.redact(held))
 		if f := terminalFile(m.cfg.Out); f != nil {
 			c.Stdout, c.Stderr = f, f
 		}

@@ -55,7 +55,7 @@ func TestHelperREPL(t *testing.T) {
 	st, err := Run(context.Background(), Config{
 		AgentName: "cm", Target: "https://agents.example/cm", Session: "ses_1",
 		HistoryPath: os.Getenv("AGSH_REPL_HISTORY"), Secrets: []string{"tok-secret"},
-		Runner: scriptRunner{}, Completer: c,
+		Runner: scriptRunner{}, Completer: c, Escape: safeLabel,
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 	})
 	fmt.Fprintf(os.Stderr, "[status %d err %v]\n", st, err)

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agsh-dev/agsh/render"
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mattn/go-runewidth"
@@ -173,7 +172,7 @@ func (m *model) completionPages() [][]string {
 	wide := 0
 	for _, c := range list {
 		described = described || c.Description != ""
-		wide = max(wide, runewidth.StringWidth(display(c)))
+		wide = max(wide, runewidth.StringWidth(m.display(c)))
 	}
 	if described {
 		var pages [][]string
@@ -195,7 +194,7 @@ func (m *model) completionPages() [][]string {
 		rows := make([]string, n)
 		for i, c := range page {
 			r, col := i%n, i/n
-			d := display(c)
+			d := m.display(c)
 			if col > 0 {
 				rows[r] += strings.Repeat(" ", (wide+2)*col-runewidth.StringWidth(rows[r]))
 			}
@@ -214,7 +213,7 @@ func (m *model) completionPages() [][]string {
 func (m *model) describedRows(list []Candidate, wide int) []string {
 	rows := make([]string, 0, len(list))
 	for _, c := range list {
-		d := display(c)
+		d := m.display(c)
 		row := m.fit(d)
 		if c.Description != "" {
 			pad := strings.Repeat(" ", wide-runewidth.StringWidth(d)+2)
@@ -228,12 +227,12 @@ func (m *model) describedRows(list []Candidate, wide int) []string {
 	return rows
 }
 
-func display(c Candidate) string {
+func (m *model) display(c Candidate) string {
 	d := c.Display
 	if d == "" {
 		d = c.Text
 	}
-	return visible(d)
+	return m.visible(d)
 }
 
 // fit cuts s to the terminal width.
@@ -241,7 +240,7 @@ func (m *model) fit(s string) string { return m.fitAfter(0, s) }
 
 // fitAfter cuts s to what is left of the width after used cells.
 func (m *model) fitAfter(used int, s string) string {
-	s = visible(s)
+	s = m.visible(s)
 	if m.width <= 0 {
 		return s
 	}
@@ -254,10 +253,10 @@ func (m *model) fitAfter(used int, s string) string {
 
 // visible replaces control characters (a description's newline, a tab) so
 // that one entry stays on one row, and shows C1 controls, bidi controls and
-// the zero-width space escaped (render.SafeLabel): candidates are the
+// the zero-width space escaped (Config.Escape): candidates are the
 // deployment's names, which must not drive the terminal or pose as others.
-func visible(s string) string {
-	return render.SafeLabel(strings.Map(func(r rune) rune {
+func (m *model) visible(s string) string {
+	return m.cfg.escape(strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f {
 			return ' '
 		}

@@ -3,7 +3,6 @@ package repl
 import (
 	"strings"
 
-	"github.com/agsh-dev/agsh/render"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/mattn/go-runewidth"
 )
@@ -32,7 +31,7 @@ func (m *model) wrap(prompt string, rs []rune, cur int) []string {
 		used += w
 	}
 	for i, r := range rs {
-		cell, w := cellOf(r)
+		cell, w := m.cellOf(r)
 		put(cell, w, i == cur)
 	}
 	if cur == len(rs) {
@@ -42,10 +41,10 @@ func (m *model) wrap(prompt string, rs []rune, cur int) []string {
 }
 
 // drawn is s as the editor draws it, rune by rune (cellOf).
-func drawn(s string) string {
+func (m *model) drawn(s string) string {
 	plain := true
 	for _, r := range s {
-		if c, _ := cellOf(r); c != string(r) {
+		if c, _ := m.cellOf(r); c != string(r) {
 			plain = false
 			break
 		}
@@ -55,14 +54,14 @@ func drawn(s string) string {
 	}
 	var b strings.Builder
 	for _, r := range s {
-		c, _ := cellOf(r)
+		c, _ := m.cellOf(r)
 		b.WriteString(c)
 	}
 	return b.String()
 }
 
 // cellOf is how a rune of the line is drawn and how many columns it takes.
-func cellOf(r rune) (string, int) {
+func (m *model) cellOf(r rune) (string, int) {
 	switch {
 	case r < 0x20:
 		return "^" + string(r+'@'), 2
@@ -71,8 +70,8 @@ func cellOf(r rune) (string, int) {
 	case r >= 0x80:
 		// A C1 control, a bidi control or a zero-width space (a name
 		// completed from the deployment, a paste) shows escaped.
-		if c := string(r); render.SafeLabel(c) != c {
-			c = render.SafeLabel(c)
+		if c := string(r); m.cfg.escape(c) != c {
+			c = m.cfg.escape(c)
 			return c, len(c)
 		}
 	}

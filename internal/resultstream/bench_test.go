@@ -44,19 +44,19 @@ func benchChain(b *testing.B, o Options) {
 	}
 }
 
-// BenchmarkIssue15ReadChain50MB: a streamed read result of 50 MB, decoded,
+// BenchmarkReadChain50MB: a streamed read result of 50 MB, decoded,
 // reformatted line by line and written (the read200 row's work in agsh,
 // without the network).
-func BenchmarkIssue15ReadChain50MB(b *testing.B) {
+func BenchmarkReadChain50MB(b *testing.B) {
 	benchChain(b, Options{Spec: spec("read"), Last: true})
 }
 
-// BenchmarkIssue15TextChain50MB: the same text as a plain text result.
-func BenchmarkIssue15TextChain50MB(b *testing.B) {
+// BenchmarkTextChain50MB: the same text as a plain text result.
+func BenchmarkTextChain50MB(b *testing.B) {
 	benchChain(b, Options{Last: true, Render: render.Options{}})
 }
 
-// BenchmarkIssue15JSONChain50MB: the same text under --output json.
-func BenchmarkIssue15JSONChain50MB(b *testing.B) {
+// BenchmarkJSONChain50MB: the same text under --output json.
+func BenchmarkJSONChain50MB(b *testing.B) {
 	benchChain(b, Options{Spec: spec("read"), Format: render.JSON, Last: true})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -91,7 +92,7 @@ func TestFeedHeld(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := New(&got, Options{Format: render.JSON, Last: true})
-		res := &catalog.CallResult{Result: []byte(c.result)}
+		res := &catalog.CallResult{CallResult: wire.CallResult{Result: []byte(c.result)}}
 		if !FeedHeld(s.Func(), render.JSON, res) || !res.Streamed || res.Result != nil {
 			t.Fatalf("%.20s: not fed", c.result)
 		}
@@ -113,9 +114,9 @@ func TestFeedHeld(t *testing.T) {
 		json bool
 		res  catalog.CallResult
 	}{
-		{true, catalog.CallResult{Result: []byte(`"x"`), IsError: true}},
-		{false, catalog.CallResult{Result: []byte(`"x"`)}},
-		{true, catalog.CallResult{Result: []byte(`{"x":1}`)}},
+		{true, catalog.CallResult{CallResult: wire.CallResult{Result: []byte(`"x"`), IsError: true}}},
+		{false, catalog.CallResult{CallResult: wire.CallResult{Result: []byte(`"x"`)}}},
+		{true, catalog.CallResult{CallResult: wire.CallResult{Result: []byte(`{"x":1}`)}}},
 	} {
 		if FeedHeld(s.Func(), formatOf(c.json), &c.res) {
 			t.Errorf("%s (json %v, isError %v): fed", c.res.Result, c.json, c.res.IsError)

@@ -1,6 +1,6 @@
 // Package spin shows the REPL's spinner for a one-shot call that takes a
-// while (cli.md [wave 2]): on standard error, only on a terminal, after a
-// delay, erased when the call ends so that nothing of it stays.
+// while (docs/cli.md#output-streams): on standard error, only on a terminal,
+// after a delay, erased when the call ends so that nothing of it stays.
 package spin
 
 import (

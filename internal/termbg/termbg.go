@@ -1,5 +1,6 @@
 // Package termbg finds out whether a terminal's background is light, for
-// picking light or dark color styles (render.md, "Color and highlighting").
+// picking light or dark color styles
+// (docs/rendering.md#color-and-highlighting).
 //
 // The facts come from the caller (only cmd/agsh reads the environment):
 // COLORFGBG first; otherwise the terminal is asked with an OSC 11 query on

@@ -3,7 +3,9 @@
 // for this project) are always there; the shared corpus of real definitions
 // beside the repository (../shared/corpus, other projects' text, never copied
 // in) is an extra sweep: absent, it is skipped on a developer's machine and a
-// failure in CI (CI=true). Only tests import this package.
+// failure in CI (CI=true). The same goes for the specification pages beside
+// it that docs/ was written from (SpecFile). Only tests import this package,
+// and no other file of the repository names the shared folder.
 package testcorpus
 
 import (
@@ -70,6 +72,15 @@ func Shared(tb testing.TB, elem ...string) string {
 		tb.Skipf("%s is absent: the shared sweep is skipped outside CI (the testdata/ run covers the rules)", dir)
 	}
 	return dir
+}
+
+// SpecFile answers the page name of the specification the repository's docs/
+// were written from, ../shared/spec/<name> beside the repository, for the
+// contract tests that compare docs/ or the code with it. Absent, the test is
+// skipped, or fails when CI=true, as with Shared.
+func SpecFile(tb testing.TB, name string) string {
+	tb.Helper()
+	return filepath.Join(Shared(tb, "spec"), name)
 }
 
 // Schemas answers the repository's own tool definitions, laid out like the

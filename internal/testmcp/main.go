@@ -1,12 +1,13 @@
-// Command testmcp is a small stdio MCP server for agsh's end-to-end tests
-// (issue 14): its tools answer every kind of MCP content (text, image,
-// audio, embedded text and blob resources, a resource link), a
-// structuredContent that merely wraps the text, a next-page cursor, several
-// text parts that make one JSON value, an isError result with an image; they
-// declare an indented (template-literal) description, a `target` property
-// (and session, team and continuation_token ones), a union property, a long
-// enum, a JSON-valued array of objects and the destructive, idempotent and open-world annotations. Tests build it with
-// `go build` and serve it through agsh-devserver --mcp.
+// Command testmcp is a small stdio MCP server for agsh's end-to-end tests:
+// its tools answer every kind of MCP content (text, image, audio, embedded
+// text and blob resources, a resource link), a structuredContent that merely
+// wraps the text, a next-page cursor, several text parts that make one JSON
+// value, an isError result with an image; they declare an indented
+// (template-literal) description, a `target` property (and session, team and
+// continuation_token ones), a union property, a long enum, a JSON-valued
+// array of objects and the destructive, idempotent and open-world
+// annotations. Tests build it with `go build` and serve it through
+// agsh-devserver --mcp.
 package main
 
 import (

@@ -333,8 +333,8 @@ func (l *lexer) lineBreak(k int) int {
 }
 
 // continuation consumes a backslash and the k-rune line break after it. A
-// continuation with nothing after it leaves the input incomplete: the script's
-// last line asks for one more (shell.md).
+// continuation with nothing after it leaves the input incomplete: the
+// script's last line asks for one more (docs/shell.md#language).
 func (l *lexer) continuation(k int) error {
 	p := l.pos()
 	if _, ok := l.peek(1 + k); !ok && !l.partial {

@@ -13,9 +13,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver"
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // Start starts a server with cfg on 127.0.0.1 (a free port unless cfg.Addr
@@ -70,7 +70,7 @@ func Echo(name, effect string) *tool.Tool {
 		Description: "Answers its input.",
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 		Effect:      effect,
-		Source:      catalog.Source{Kind: "authored"},
+		Source:      wire.Source{Kind: "authored"},
 		Call: func(_ context.Context, c *tool.Call) (tool.Result, error) {
 			return tool.Result{Value: c.Input}, nil
 		},
@@ -149,8 +149,9 @@ func SetTurn(t testing.TB, agentURL, token string, turn Turn) {
 	}
 }
 
-// Fault is the body of POST /v1/dev/faults (wire.md). Body, when non-nil,
-// replaces the answer's body byte for byte.
+// Fault is the body of POST /v1/dev/faults
+// (docs/wire.md#development-only-routes). Body, when non-nil, replaces the
+// answer's body byte for byte.
 type Fault struct {
 	Route    string  `json:"route"`
 	Count    int     `json:"count,omitempty"`

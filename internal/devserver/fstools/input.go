@@ -6,8 +6,8 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // input is a decoded input object; numbers stay json.Number.
@@ -111,7 +111,7 @@ func (in input) strings(name string) ([]string, error) {
 	for i, x := range arr {
 		s, ok := x.(string)
 		if !ok {
-			return nil, &tool.InputError{Issues: []catalog.Issue{{Path: []any{name, i}, Message: "must be a string"}}}
+			return nil, &tool.InputError{Issues: []wire.Issue{{Path: []any{name, i}, Message: "must be a string"}}}
 		}
 		out = append(out, s)
 	}
@@ -120,5 +120,5 @@ func (in input) strings(name string) ([]string, error) {
 
 // rootIssue is an InputError about the input object as a whole.
 func rootIssue(msg string) *tool.InputError {
-	return &tool.InputError{Issues: []catalog.Issue{{Path: []any{}, Message: msg}}}
+	return &tool.InputError{Issues: []wire.Issue{{Path: []any{}, Message: msg}}}
 }

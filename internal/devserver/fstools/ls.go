@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // lsBudget is how many bytes of rows ls prints (indentation and newlines
@@ -34,7 +34,7 @@ func (w *workspace) ls(ctx context.Context, in input) (string, error) {
 		if g != "" {
 			cg, err := compileGlob(g)
 			if err != nil {
-				return "", &tool.InputError{Issues: []catalog.Issue{{Path: []any{"ignore_globs", i}, Message: err.Error()}}}
+				return "", &tool.InputError{Issues: []wire.Issue{{Path: []any{"ignore_globs", i}, Message: err.Error()}}}
 			}
 			pats = append(pats, cg)
 		}

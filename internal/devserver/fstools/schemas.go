@@ -14,7 +14,8 @@ const (
 	listChangesDescription = "List the recent commits of the workspace root, newest first, with their changed files."
 )
 
-// Input schemas, as spec/file-tools.md gives them.
+// Input schemas, as docs/file-tools.md gives them (descriptions aside: those
+// are ours).
 const (
 	readSchema = `{"type": "object", "required": ["path"], "properties": {
   "path":   {"type": "string",  "description": "Absolute path of the file."},

@@ -1,6 +1,7 @@
 // Package fstools implements the development deployment's authored workspace
-// tools — read, ls, grep, glob, diff and list_changes — over the mounts of the
-// virtual workspace, as spec/file-tools.md and spec/devserver.md describe.
+// tools — read, ls, grep, glob, diff and list_changes — over the mounts of
+// the virtual workspace, as docs/file-tools.md and
+// docs/devserver.md#executor-tools describe.
 //
 // The workspace is a virtual namespace: each tool.Mount maps an absolute
 // virtual path ("/repo") to a real directory, the first mount is the
@@ -19,8 +20,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // Tools returns the executor's authored workspace tools over the mounts —
@@ -63,7 +64,7 @@ func authored(name, title, desc, schema string, fn func(context.Context, *tool.C
 		Description: desc,
 		InputSchema: json.RawMessage(schema),
 		Effect:      "read",
-		Source:      catalog.Source{Kind: "authored"},
+		Source:      wire.Source{Kind: "authored"},
 		Validate:    true,
 		Call:        fn,
 	}

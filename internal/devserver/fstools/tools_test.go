@@ -60,50 +60,56 @@ func stripDescriptions(v any) any {
 	return v
 }
 
-// TestSchemasMatchSpec compares each schema, descriptions aside, with the
-// spec's JSON block kept in the repository (testdata/filetools/<tool>.json);
-// the "spec" subtest checks those blocks against spec/file-tools.md beside
-// the repository (skipped outside CI when absent).
-func TestSchemasMatchSpec(t *testing.T) {
-	byName := map[string]json.RawMessage{}
-	for _, tl := range Tools(nil) {
-		byName[tl.Name] = tl.InputSchema
+// schemaBlocks answers the first JSON block of each section of a markdown
+// page whose heading names a tool, by tool name, descriptions stripped:
+// heading matches `## The read tool` (docs/) or "### `read` — high" (the
+// specification).
+func schemaBlocks(t *testing.T, page string, heading string) map[string]any {
+	t.Helper()
+	text, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
 	}
-	files, _ := filepath.Glob(testcorpus.Testdata(t, "filetools", "*.json"))
-	if len(files) != 5 {
-		t.Fatalf("found %d schema blocks in testdata/filetools, want 5", len(files))
+	blocks := map[string]any{}
+	for _, m := range regexp.MustCompile("(?s)"+heading+"[^\n]*\n(?:(?:[^#`\n][^\n]*)?\n)*?```json\n(.*?)```").FindAllStringSubmatch(string(text), -1) {
+		var v any
+		if err := json.Unmarshal([]byte(m[2]), &v); err != nil {
+			t.Fatalf("%s: the %s block: %v", page, m[1], err)
+		}
+		blocks[m[1]] = stripDescriptions(v)
 	}
-	blocks := map[string][]byte{}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".json")
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	return blocks
+}
+
+// TestSchemasMatchDocs compares each tool's input schema, descriptions aside
+// (they are ours), with its JSON block in docs/file-tools.md; the "spec"
+// subtest checks those blocks against the specification docs/ was written
+// from (skipped outside CI when it is absent).
+func TestSchemasMatchDocs(t *testing.T) {
+	docs := schemaBlocks(t, filepath.Join(testcorpus.Root(t), "docs", "file-tools.md"), "## The (\\w+) tool")
+	tools := Tools(nil)
+	if len(docs) != len(tools) {
+		t.Errorf("docs/file-tools.md has %d schema blocks for %d tools", len(docs), len(tools))
+	}
+	for _, tl := range tools {
+		var got any
+		if err := json.Unmarshal(tl.InputSchema, &got); err != nil {
+			t.Fatalf("%s: %v", tl.Name, err)
 		}
-		blocks[name] = b
-		var want, got any
-		if err := json.Unmarshal(b, &want); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if err := json.Unmarshal(byName[name], &got); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if !reflect.DeepEqual(stripDescriptions(got), stripDescriptions(want)) {
-			t.Errorf("%s schema differs from the spec:\n got %s\nwant %s", name, byName[name], b)
+		if want, ok := docs[tl.Name]; !ok {
+			t.Errorf("docs/file-tools.md has no schema block for %s", tl.Name)
+		} else if got = stripDescriptions(got); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s schema differs from docs/file-tools.md:\n got %v\nwant %v", tl.Name, got, want)
 		}
 	}
 	t.Run("spec", func(t *testing.T) {
-		spec, err := os.ReadFile(filepath.Join(testcorpus.Shared(t, "spec"), "file-tools.md"))
-		if err != nil {
-			t.Fatal(err)
+		spec := schemaBlocks(t, testcorpus.SpecFile(t, "file-tools.md"), "### `(\\w+)`")
+		if len(spec) < 5 {
+			t.Fatalf("found %d schema blocks in the specification, want the 5 workspace tools", len(spec))
 		}
-		found := regexp.MustCompile("(?s)### `(\\w+)`[^\\n]*\\n```json\\n(.*?)```").FindAllStringSubmatch(string(spec), -1)
-		if len(found) != len(blocks) {
-			t.Fatalf("found %d schema blocks in the spec, testdata/filetools holds %d", len(found), len(blocks))
-		}
-		for _, b := range found {
-			if string(blocks[b[1]]) != b[2] {
-				t.Errorf("testdata/filetools/%s.json is not the spec's block (copy it again):\n%s", b[1], b[2])
+		for name, want := range spec {
+			if !reflect.DeepEqual(docs[name], want) {
+				t.Errorf("the %s block of docs/file-tools.md differs from the specification's:\n got %v\nwant %v", name, docs[name], want)
 			}
 		}
 	})

@@ -179,7 +179,7 @@ func (w *workspace) displayPath(mount int, rel string) string {
 }
 
 // dirWalker is a walker of the real directory l (a missing one, or a file,
-// is the spec's error).
+// is an error result of docs/file-tools.md#the-workspace).
 func (w *workspace) dirWalker(ctx context.Context, l loc) (*walker, error) {
 	fi, err := stat(l)
 	if err != nil {
@@ -191,7 +191,8 @@ func (w *workspace) dirWalker(ctx context.Context, l loc) (*walker, error) {
 	return &walker{ctx: ctx, ws: w, mount: l.mount}, nil
 }
 
-// statError turns a failed stat or open of l into the spec's one-line error.
+// statError turns a failed stat or open of l into the one-line error result
+// of docs/file-tools.md#the-workspace.
 func statError(l loc, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

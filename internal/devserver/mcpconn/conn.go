@@ -11,8 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // maxListPages bounds the tools/list pages read from one server, so a server
@@ -35,6 +35,9 @@ type conn struct {
 	// readOnlyHint and idempotentHint even when false, so the echo tools
 	// serve their files' annotations.
 	annotationsOf func(mcpName string) json.RawMessage
+	// approvalOf, when set, answers whether a tool needs approval (the
+	// echo tools' files may say so; MCP has no such declaration).
+	approvalOf func(mcpName string) bool
 	// cleanup releases what the session runs on (an in-process server
 	// session, a child process); it runs after the client session closes.
 	cleanup func() error
@@ -166,7 +169,7 @@ func (c *conn) makeTool(lt listedTool) *tool.Tool {
 		Description:  lt.Description,
 		InputSchema:  nonNull(lt.InputSchema),
 		OutputSchema: nonNull(lt.OutputSchema),
-		Source:       catalog.Source{Kind: "connection", Connection: c.name, Connector: connector},
+		Source:       wire.Source{Kind: "connection", Connection: c.name, Connector: connector},
 		Call:         c.caller(lt.Name),
 	}
 	if c.schemasOf != nil {
@@ -185,13 +188,16 @@ func (c *conn) makeTool(lt listedTool) *tool.Tool {
 		}
 	}
 	if len(annotations) > 0 {
-		var a catalog.Annotations
+		var a wire.Annotations
 		if json.Unmarshal(annotations, &a) == nil {
 			t.Annotations = &a
 		}
 	}
 	if t.Title == "" && t.Annotations != nil {
 		t.Title = t.Annotations.Title
+	}
+	if c.approvalOf != nil {
+		t.NeedsApproval = c.approvalOf(lt.Name)
 	}
 	return t
 }
@@ -244,10 +250,10 @@ func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Re
 			input = []byte("{}")
 		}
 		if !json.Valid(input) {
-			return tool.Result{}, &tool.InputError{Issues: []catalog.Issue{{Path: []any{}, Message: "input is not valid JSON"}}}
+			return tool.Result{}, &tool.InputError{Issues: []wire.Issue{{Path: []any{}, Message: "input is not valid JSON"}}}
 		}
 		if input[0] != '{' {
-			return tool.Result{}, &tool.InputError{Issues: []catalog.Issue{{Path: []any{}, Message: "input must be a JSON object"}}}
+			return tool.Result{}, &tool.InputError{Issues: []wire.Issue{{Path: []any{}, Message: "input must be a JSON object"}}}
 		}
 		session, err := c.live(ctx)
 		if err != nil {
@@ -256,9 +262,11 @@ func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Re
 		slot := &rawSlot{}
 		res, err := session.CallTool(withSlot(ctx, slot), &mcp.CallToolParams{Name: mcpName, Arguments: json.RawMessage(input)})
 		slot.release()
-		if raw := slot.bytes(); raw != nil {
+		if raw := slot.bytes(); raw != nil && (err == nil || ctx.Err() == nil) {
 			// The server answered a result. It is served as sent even when
-			// the SDK could not decode it (a number beyond float64, say).
+			// the SDK could not decode it (a number beyond float64, say),
+			// but not to a caller that gave up: a result that raced the
+			// cancellation in is dropped with the call.
 			var flag struct {
 				IsError bool `json:"isError"`
 			}

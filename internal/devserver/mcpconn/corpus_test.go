@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/testcorpus"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // corpusTool is one corpus file.
@@ -80,9 +80,9 @@ func testCorpusEchoKeepsSchemasAndInputs(t *testing.T, dir string) {
 		}
 		// The annotations are the file's: the SDK's server would add a
 		// false readOnlyHint and idempotentHint the file does not declare.
-		var wantAnn *catalog.Annotations
+		var wantAnn *wire.Annotations
 		if f.def.Annotations != nil {
-			wantAnn = &catalog.Annotations{}
+			wantAnn = &wire.Annotations{}
 			if err := json.Unmarshal(f.def.Annotations, wantAnn); err != nil {
 				t.Fatalf("%s: annotations: %v", f.file, err)
 			}

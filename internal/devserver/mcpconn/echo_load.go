@@ -25,6 +25,9 @@ type echoDef struct {
 	outputSchema json.RawMessage
 	annotations  json.RawMessage
 	meta         json.RawMessage
+	// needsApproval is the file's "needsApproval": the deployment's own
+	// declaration, beside MCP's (a call by the scripted agent then parks).
+	needsApproval bool
 }
 
 // fileTool is a tool definition as a file holds it.
@@ -36,6 +39,8 @@ type fileTool struct {
 	OutputSchema json.RawMessage `json:"outputSchema"`
 	Annotations  json.RawMessage `json:"annotations"`
 	Meta         json.RawMessage `json:"_meta"`
+	// NeedsApproval is not MCP's: agent-sdk declares it on a tool.
+	NeedsApproval bool `json:"needsApproval"`
 }
 
 // loadEcho loads the definitions of every --echo-tools path, reporting and
@@ -192,6 +197,7 @@ func parseToolDef(raw json.RawMessage) (echoDef, error) {
 		name: ft.Name, title: ft.Title, description: ft.Description,
 		inputSchema: in, sdkSchema: sdk,
 		outputSchema: nonNull(ft.OutputSchema), annotations: nonNull(ft.Annotations), meta: nonNull(ft.Meta),
+		needsApproval: ft.NeedsApproval,
 	}, nil
 }
 

@@ -91,7 +91,7 @@ func TestEchoToolsFromFiles(t *testing.T) {
 	writeFiles(t, root, map[string]string{
 		"Tracker/create.json":       "{\n  \"name\": \"create\",\n  \"title\": \"Create\",\n  \"inputSchema\": {\n    \"type\": \"object\",\n    \"properties\": {\"z\": {}, \"a\": {}}\n  }\n}\n",
 		"Tracker/anything.json":     `{"name":"anything","inputSchema":{},"annotations":{"title":"Take anything","readOnlyHint":true}}`,
-		"Tracker/pair.json":         `[{"name":"first","inputSchema":{"type":"object"}},{"name":"second","inputSchema":{"type":"object"}}]`,
+		"Tracker/pair.json":         `[{"name":"first","inputSchema":{"type":"object"}},{"name":"second","inputSchema":{"type":"object"},"needsApproval":true}]`,
 		"Tracker/wrapped.json":      `{"tools":[{"name":"wrapped","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}]}`,
 		"Tracker/broken.json":       `{"name":`,
 		"Tracker/nameless.json":     `{"inputSchema":{}}`,
@@ -150,6 +150,10 @@ func TestEchoToolsFromFiles(t *testing.T) {
 	}
 	if r, _ := callTool(t, anything, `{"n":1.0e-7,"s":"x"}`); string(r.StructuredContent) != `{"n":1.0e-7,"s":"x"}` {
 		t.Errorf("anything echoed %s", r.StructuredContent)
+	}
+	// A file may declare needsApproval, the deployment's own field.
+	if toolNamed(t, planner, "tracker_first").NeedsApproval || !toolNamed(t, planner, "tracker_second").NeedsApproval {
+		t.Errorf("needsApproval: first %v, second %v", toolNamed(t, planner, "tracker_first").NeedsApproval, toolNamed(t, planner, "tracker_second").NeedsApproval)
 	}
 	if got := string(toolNamed(t, planner, "tracker_wrapped").OutputSchema); got != `{"type":"object","properties":{"ok":{"type":"boolean"}}}` {
 		t.Errorf("wrapped: output schema %s", got)

@@ -46,6 +46,10 @@ func startEcho(ctx context.Context, paths []string, logf func(string, ...any)) (
 		}
 		return nil, nil
 	}
+	c.approvalOf = func(mcpName string) bool {
+		d, ok := byMCPName[mcpName]
+		return ok && d.needsApproval
+	}
 	c.annotationsOf = func(mcpName string) json.RawMessage {
 		if d, ok := byMCPName[mcpName]; ok {
 			return d.annotations

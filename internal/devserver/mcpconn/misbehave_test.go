@@ -30,10 +30,10 @@ func wantConnectionFailed(t *testing.T, err error, contains string) {
 	}
 }
 
-// Item 7: a server that prints log lines on standard output (plain text,
-// JSON records that are not JSON-RPC, blank lines, escapes) works; the
-// lines are logged and skipped. A tool that requires MCP tasks is left out
-// with a log line; an optional one stays.
+// TestNoisyServerTolerated: a server that prints log lines on standard output
+// (plain text, JSON records that are not JSON-RPC, blank lines, escapes)
+// works; the lines are logged and skipped. A tool that requires MCP tasks is
+// left out with a log line; an optional one stays.
 func TestNoisyServerTolerated(t *testing.T) {
 	bin := testServer(t)
 	logs := &logSink{}
@@ -62,9 +62,9 @@ func TestNoisyServerTolerated(t *testing.T) {
 	}
 }
 
-// Item 7: a connection that dies mid-call answers that call 502
-// connection_failed; its tools stay listed; the next call restarts the
-// server and goes through.
+// TestDeadConnectionRestartsOnNextCall: a connection that dies mid-call
+// answers that call 502 connection_failed; its tools stay listed; the next
+// call restarts the server and goes through.
 func TestDeadConnectionRestartsOnNextCall(t *testing.T) {
 	bin := testServer(t)
 	logs := &logSink{}
@@ -91,8 +91,9 @@ func TestDeadConnectionRestartsOnNextCall(t *testing.T) {
 	}
 }
 
-// Item 7: a restart that fails answers 502; until the backoff has passed
-// calls answer 502 at once without another attempt; a later call restarts.
+// TestFailedRestartBacksOff: a restart that fails answers 502; until the
+// backoff has passed calls answer 502 at once without another attempt; a
+// later call restarts.
 func TestFailedRestartBacksOff(t *testing.T) {
 	bin := testServer(t)
 	once := filepath.Join(t.TempDir(), "once")
@@ -142,7 +143,8 @@ func TestRestartAfterBackoff(t *testing.T) {
 	}
 }
 
-// Item 7: a silent server delays start-up by at most the default budget.
+// TestDefaultStartTimeoutIsTenSeconds: a silent server delays start-up by at
+// most the default budget.
 func TestDefaultStartTimeoutIsTenSeconds(t *testing.T) {
 	if DefaultStartTimeout != 10*time.Second {
 		t.Fatalf("DefaultStartTimeout = %s", DefaultStartTimeout)

@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 // Tool is one tool an agent of the development deployment serves.
@@ -26,8 +26,8 @@ type Tool struct {
 	// Execution is "server" (callable) or "agent" (a direct call answers 400
 	// agent_tool). "" means server.
 	Execution   string
-	Annotations *catalog.Annotations
-	Source      catalog.Source
+	Annotations *wire.Annotations
+	Source      wire.Source
 	// Validate asks the server to validate the input against InputSchema
 	// before Call runs (authored tools); invalid input answers 400
 	// invalid_input with issues.
@@ -96,7 +96,7 @@ func JSON(v any) (Result, error) {
 // InputError makes the server answer 400 invalid_input before or instead of
 // a result (an invalid regular expression, an unknown grep type).
 type InputError struct {
-	Issues []catalog.Issue
+	Issues []wire.Issue
 }
 
 func (e *InputError) Error() string {
@@ -123,7 +123,7 @@ const CodeConnectionFailed = "connection_failed"
 
 // BadInput is a one-issue InputError at the property named by field.
 func BadInput(field, format string, args ...any) *InputError {
-	return &InputError{Issues: []catalog.Issue{{Path: []any{field}, Message: fmt.Sprintf(format, args...)}}}
+	return &InputError{Issues: []wire.Issue{{Path: []any{field}, Message: fmt.Sprintf(format, args...)}}}
 }
 
 // Mount maps a virtual workspace path ("/repo") to a real directory.
