@@ -66,7 +66,7 @@ func (st *colStat) add(t *tableData, c tcell) {
 	switch t.data[c.start] {
 	case '"':
 		st.strs++
-		if longID(b) {
+		if st.longIDs == st.nonEmpty-1 && longID(b) { // every cell so far was one
 			st.longIDs++
 		}
 		if !st.nonAtomic {
