@@ -80,6 +80,8 @@ type Client struct {
 	display string   // the target for messages: no userinfo, no query
 	opts    Options
 	hc      *http.Client
+	// maxSkip, when set, replaces MaxSkipBytes (tests).
+	maxSkip int64
 }
 
 // New returns a client of the deployment at target, an http:// or https://

@@ -285,6 +285,13 @@ func (c *Client) statusError(ctx context.Context, r *request, resp *http.Respons
 		return c.interrupted(ctx, r, true)
 	}
 	if env, ok := parseEnvelope(raw); ok {
+		if resp.StatusCode == http.StatusNotFound && r.feature != "" &&
+			env.Error != CodeUnknownSession && env.Error != CodeUnknownCall {
+			return c.notExposed(r)
+		}
+		if resp.StatusCode == http.StatusNotFound && r.records && env.Error == codeRouteNotFound {
+			return c.noRecords(r)
+		}
 		if resp.StatusCode == http.StatusNotFound && r.probe && env.Error == codeRouteNotFound {
 			// The host answers, but no route of an agent is there: the
 			// target's path names no agent (e.g. …/executor/v1).
@@ -301,6 +308,10 @@ func (c *Client) statusError(ctx context.Context, r *request, resp *http.Respons
 				SettingContinuationToken.mark()})
 	case status == http.StatusNotFound && r.probe:
 		return c.notAnAgent(ctx)
+	case status == http.StatusNotFound && r.records:
+		return c.noRecords(r)
+	case status == http.StatusNotFound && r.feature != "":
+		return c.notExposed(r)
 	case status == http.StatusUnauthorized:
 		return c.remote(r, status, envelopeFields{Error: CodeUnauthorized})
 	case status == http.StatusForbidden:
@@ -317,6 +328,19 @@ func (c *Client) statusError(ctx context.Context, r *request, resp *http.Respons
 			r.route(), statusLine(resp), contentType(resp), snippet(raw, c.opts.BearerToken))})
 }
 
+// noRecords is the error of a deployment without a record route.
+func (c *Client) noRecords(r *request) *Error {
+	return c.fail(&Error{ErrCode: CodeNoRecords, Status: http.StatusNotFound, Route: r.route(),
+		Message: "this deployment does not expose session records (" + r.route() +
+			" answered 404)"})
+}
+
+// notExposed is the error of a console route the deployment does not have.
+func (c *Client) notExposed(r *request) *Error {
+	return c.fail(&Error{ErrCode: CodeNotExposed, Status: http.StatusNotFound, Route: r.route(),
+		Message: "this deployment does not expose " + r.feature + " (" + r.route() + " answered 404)"})
+}
+
 // remote is the *Error of an envelope refusal.
 func (c *Client) remote(r *request, status int, env envelopeFields) *Error {
 	session := env.SessionID
@@ -324,7 +348,8 @@ func (c *Client) remote(r *request, status int, env envelopeFields) *Error {
 		session = r.session
 	}
 	e := &Error{ErrCode: env.Error, Status: status, Message: env.Message, Remote: true,
-		Available: env.Available, Issues: env.Issues, SessionID: session, Tool: r.tool, Route: r.route()}
+		Available: env.Available, Issues: env.Issues, SessionID: session, Tool: r.tool, Route: r.route(),
+		CallID: r.call}
 	if env.Error == "" && status == http.StatusUnauthorized {
 		e.ErrCode = CodeUnauthorized
 	}

@@ -32,6 +32,8 @@ type Error struct {
 	Tool string
 	// Route is the request, e.g. "POST /v1/tools/read"; "" when none.
 	Route string
+	// CallID is the call a decision named ("" for other routes).
+	CallID string
 	// Exit overrides the exit status derived from ErrCode and Status.
 	Exit int
 	// IssueFlag, when set, names the flag of an issue path in invalid_input
@@ -133,6 +135,16 @@ func (e *Error) remoteText() string {
 			return text
 		}
 		return withMsg(text)
+	case CodeUnknownCall:
+		return withMsg(fmt.Sprintf("%s has no call %s that asked for approval", session, e.callText()))
+	case CodeNotParked:
+		return withMsg(fmt.Sprintf("call %s of %s no longer waits for a decision: it was decided already, or its turn ended",
+			e.callText(), session))
+	case CodeStaleContinuationToken:
+		return withMsg("the continuation token is stale: a later message to its session rotated it away, " +
+			"and the answer to that message carried the new one")
+	case CodeTaskSession:
+		return withMsg(session + " is a task session: it runs the turn it was created with and takes no further message")
 	case CodeUnauthorized:
 		return withMsg(fmt.Sprintf("the deployment refused the credentials (%s)", e.statusText()))
 	case CodeForbidden:
@@ -151,6 +163,14 @@ func (e *Error) remoteText() string {
 		return fmt.Sprintf("deployment refused the request: %s (%s)", code, e.statusText())
 	}
 	return fmt.Sprintf("%s: %s", code, msg)
+}
+
+// callText is the call id named, "" shown as "(none)".
+func (e *Error) callText() string {
+	if e.CallID == "" {
+		return "(none)"
+	}
+	return e.CallID
 }
 
 // statusText is "HTTP 409" or "no HTTP status".

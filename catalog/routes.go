@@ -22,7 +22,23 @@ const (
 	pathTools    = "/v1/tools"    // GET: the listing; GET/POST + "/{name}": detail, invoke
 	pathSessions = "/v1/sessions" // GET: the caller's sessions [shape assumed]
 	pathAgents   = "/v1/agents"   // GET on the host root: mounted agents [shape assumed]
+	// pathSession + "/{id}" + a suffix: a session's record routes
+	// (docs/wire.md#session-records-and-console-routes).
+	pathSession  = "/v1/session"
+	suffixEvents = "/events" // GET: the whole record, {"ok":true,"events":[…]} or NDJSON [route stated, shape assumed]
+	suffixStream = "/stream" // GET ?startIndex=N: NDJSON, replay then live [observed]
+	// The console's routes (console.go): POST pathSession starts a session
+	// or, with a continuation token, sends a follow-up [route stated,
+	// follow-up body assumed]; POST pathSession + "/{id}" + suffixApprovals
+	// + "/{callId}" decides a parked call [route stated, body assumed];
+	// POST pathSession + "/{id}" + suffixInterrupt ends the running turn
+	// [route assumed].
+	suffixApprovals = "/approvals"
+	suffixInterrupt = "/interrupt"
 )
+
+// queryStartIndex is the stream's first index [observed].
+const queryStartIndex = "startIndex"
 
 // Query fields carrying a session binding on GET routes. That the listing
 // takes the invocation's binding is stated; the field names, the invocation
@@ -49,6 +65,16 @@ const (
 	// CodeNoSessionsRoute is agsh's code for a deployment that has no
 	// GET /v1/sessions route, so the default binding cannot work (exit 5).
 	CodeNoSessionsRoute = "no_sessions_route"
+	// CodeNoRecords is agsh's code for a deployment that answers 404 (not
+	// the envelope, or not_found) on a record route (exit 3).
+	CodeNoRecords = "no_session_records"
+	// CodeNoSession is agsh's code for a console command without a session
+	// to read: none given, and the run is unbound (exit 3).
+	CodeNoSession = "no_session"
+	// CodeNotExposed is agsh's code for a console route the deployment
+	// answers 404 without a code agsh knows there (exit 3): it does not
+	// expose approvals, interrupts or session messages.
+	CodeNotExposed = "not_exposed"
 )
 
 // Exit statuses of docs/cli.md#exit-status (agsh's one table: exitcode).
@@ -69,7 +95,9 @@ func exitForCode(code string) (int, bool) {
 	case CodeUsage, CodeNoTarget, CodeNotAnAgent, CodeUnknownTool:
 		return ExitUsage, true
 	case CodeInvalidInput, CodeSessionBusy, CodeUnknownSession, CodeWorkspaceUnavailable,
-		CodeAgentTool, CodeInvalidContinuationToken, CodeConflictingBinding, CodeUnknownDeployment:
+		CodeAgentTool, CodeInvalidContinuationToken, CodeConflictingBinding, CodeUnknownDeployment,
+		CodeNoRecords, CodeNoSession, CodeNotExposed, CodeStaleContinuationToken, CodeTaskSession,
+		CodeNotParked, CodeUnknownCall:
 		return ExitRefused, true
 	case CodeUnauthorized, CodeForbidden, CodeNoCredential:
 		return ExitAuth, true

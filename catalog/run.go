@@ -25,6 +25,11 @@ type Run struct {
 	tools   []ToolEntry
 	details map[string]*ToolDetail
 	mu      sync.Mutex
+
+	// tokens are the continuation tokens the run's messages rotated to, by
+	// session id; rotated is the session of the last one.
+	tokens  map[string]string
+	rotated string
 }
 
 // NewRun starts a run against c; explicit is the binding the user asked for
@@ -50,8 +55,57 @@ func (r *Run) Reached() bool { return r.reached }
 func (r *Run) Called() bool { return r.called }
 
 // SessionLine is the final standard-error line (SessionLine of the binding
-// and the last answer's session).
-func (r *Run) SessionLine() string { return SessionLine(r.binding, r.answer) }
+// and the last answer's session); after a message of the run rotated the
+// bound session's token, the new token follows:
+// "→ ses_… (continuation token …)".
+func (r *Run) SessionLine() string {
+	if r.rotated == "" || r.answer != "" && r.answer != r.rotated {
+		return SessionLine(r.binding, r.answer)
+	}
+	b := r.binding
+	if b.IsZero() {
+		b = r.explicit // a one-shot message, before any call bound the run
+	}
+	if b.SessionID == r.rotated || b.ContinuationToken == r.tokens[r.rotated] {
+		return "→ " + r.rotated + " (continuation token " + r.tokens[r.rotated] + ")"
+	}
+	return SessionLine(b, r.answer)
+}
+
+// Rotated records that a message of the run rotated the continuation token
+// of session id from old to token (the message's answer): a run bound by
+// the old token is bound by the new one from then on (the old one is
+// refused), a run not bound yet is bound to id, and Token gives the new
+// token for the next message.
+func (r *Run) Rotated(id, old, token string) {
+	if r.tokens == nil {
+		r.tokens = map[string]string{}
+	}
+	r.tokens[id] = token
+	r.rotated = id
+	r.reached = true
+	if !r.bound && r.binding.IsZero() && r.explicit.IsZero() {
+		// A one-shot run sent its message to the latest session: bound.
+		r.binding, r.bound = Binding{SessionID: id}, true
+	}
+	if old == "" {
+		return
+	}
+	if r.binding.ContinuationToken == old {
+		r.binding.ContinuationToken = token
+	}
+	if r.explicit.ContinuationToken == old {
+		r.explicit.ContinuationToken = token
+	}
+}
+
+// Token is the continuation token a message of the run last rotated
+// session id to, "" when none did.
+func (r *Run) Token(id string) string { return r.tokens[id] }
+
+// Explicit is the binding asked for at the start (zero: the latest), as
+// rotated since.
+func (r *Run) Explicit() Binding { return r.explicit }
 
 // Info fetches /v1/info once.
 func (r *Run) Info(ctx context.Context) (*Info, error) {

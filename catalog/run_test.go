@@ -56,3 +56,31 @@ func TestRun(t *testing.T) {
 		t.Errorf("session line %q, want the answer's session", got)
 	}
 }
+
+// TestRunRotated: a message's rotated token replaces the old one in the
+// binding, binds a run that was not bound yet, and is named on the session
+// line.
+func TestRunRotated(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		explicit Binding
+		want     Binding
+		line     string
+	}{
+		{"bound by token", Binding{ContinuationToken: "tok_1"}, Binding{ContinuationToken: "tok_2"},
+			"→ ses_1 (continuation token tok_2)"},
+		{"bound by id", Binding{SessionID: "ses_1"}, Binding{SessionID: "ses_1"}, "→ ses_1 (continuation token tok_2)"},
+		{"the latest", Binding{}, Binding{SessionID: "ses_1"}, "→ ses_1 (continuation token tok_2)"},
+		{"another session", Binding{SessionID: "ses_0"}, Binding{SessionID: "ses_0"}, "→ ses_0"},
+	} {
+		r := NewRun(nil, tt.explicit)
+		r.Rotated("ses_1", "tok_1", "tok_2")
+		got := r.Binding()
+		if got.IsZero() {
+			got = r.Explicit()
+		}
+		if got != tt.want || r.SessionLine() != tt.line || r.Token("ses_1") != "tok_2" || !r.Reached() {
+			t.Errorf("%s: binding %+v, line %q, token %q", tt.name, got, r.SessionLine(), r.Token("ses_1"))
+		}
+	}
+}

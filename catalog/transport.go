@@ -30,6 +30,19 @@ type request struct {
 	sessions bool
 	// stream: a call whose text result may be streamed (CallStream).
 	stream StreamFunc
+	// records: a route of a session's record, read as it arrives: bounded
+	// per event (eventread.go) and per pause of its body, not as a whole;
+	// a 404 that is not the envelope means the deployment has no records.
+	records bool
+	// live: the record's stream, which may pause for as long as the agent
+	// does: no limit on its pauses.
+	live bool
+	// feature names what a console route is for ("approvals"): a 404 that
+	// is not unknown_session or unknown_call means the deployment does not
+	// expose it (CodeNotExposed).
+	feature string
+	// call is the call id a decision names, for its refusals.
+	call string
 }
 
 func (r *request) get() bool { return r.method == http.MethodGet }
@@ -150,6 +163,8 @@ func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, *body
 			timedOut.Store(true)
 			cancel()
 		})
+	}
+	if r.get() && !r.records {
 		whole = time.AfterFunc(c.opts.GetTimeout, func() {
 			expired.Store(true)
 			cancel()
@@ -177,17 +192,23 @@ func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, *body
 		in.limit = c.opts.MaxAnswerBytes
 		in.maxValues = in.limit / callBytesPerValue
 	}
+	if r.records {
+		// Bounded per event by the reader; a record may be gigabytes.
+		in.limit, in.maxValues = 1<<62, 0
+	}
 	b := &body{rc: resp.Body, in: in, cancel: cancel,
 		whole: whole, expired: &expired}
 	b.idle = c.opts.StallTimeout
 	if r.get() {
 		b.idle = c.opts.HeaderTimeout
 	}
-	b.timer = time.AfterFunc(time.Hour, func() {
-		b.timedOut.Store(true)
-		cancel()
-	})
-	b.timer.Stop()
+	if !r.live {
+		b.timer = time.AfterFunc(time.Hour, func() {
+			b.timedOut.Store(true)
+			cancel()
+		})
+		b.timer.Stop()
+	}
 	resp.Body = b
 	return resp, b, nil, false
 }

@@ -21,6 +21,8 @@ type (
 	ErrorBody        = wire.ErrorBody
 	Agent            = wire.Agent
 	AgentsResponse   = wire.AgentsResponse
+	MessageRequest   = wire.MessageRequest
+	MessageAnswer    = wire.MessageResponse
 )
 
 // CallResult is the 200 answer of POST /v1/tools/{name} as the client
@@ -44,4 +46,8 @@ const (
 	CodeUnknownSession           = wire.CodeUnknownSession
 	CodeUnauthorized             = wire.CodeUnauthorized
 	CodeForbidden                = wire.CodeForbidden
+	CodeStaleContinuationToken   = wire.CodeStaleContinuationToken
+	CodeTaskSession              = wire.CodeTaskSession
+	CodeNotParked                = wire.CodeNotParked
+	CodeUnknownCall              = wire.CodeUnknownCall
 )

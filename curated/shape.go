@@ -219,3 +219,28 @@ func mainType(raw json.RawMessage) string {
 	}
 	return ""
 }
+
+// Argv is the command line that sends input with this command (the words
+// after its name, unquoted; generated.Line quotes them): the operands and
+// flags of the bound shape, read back through Parse before they are kept,
+// or --input-json when they cannot send it (generated.ArgvWith).
+func (s *Shape) Argv(input json.RawMessage) (words []string, inputJSON bool, err error) {
+	if !s.Bound {
+		return s.Flags.Argv(input)
+	}
+	ops := make([]generated.Operand, len(s.Operands))
+	for i, o := range s.Operands {
+		ops[i] = generated.Operand{Field: o.Field, Required: o.Required, Default: o.Default}
+	}
+	return s.Flags.ArgvWith(input, generated.ArgvOptions{Operands: ops, Parse: func(words []string) (map[string]any, error) {
+		call, err := s.Parse(words)
+		if err != nil {
+			return nil, err
+		}
+		if call.Parsed.Help {
+			return nil, &UsageError{"help"}
+		}
+		// The input sent, operands included (Parse adds them to it).
+		return call.Parsed.Input, nil
+	}})
+}

@@ -95,7 +95,8 @@ func (b *builder) top() error {
 	if len(props) == 0 {
 		// A top-level union of object schemas: offer the properties of every
 		// branch, none of them required (the branches are alternatives).
-		for _, br := range v.union() {
+		bs, _ := v.union()
+		for _, br := range bs {
 			bv, err := b.w.viewOf(br)
 			if err != nil {
 				return err

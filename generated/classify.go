@@ -11,7 +11,7 @@ const (
 	vNumber               // JSON number syntax, sent as written
 	vBoolean              // valueless flag
 	vEnum                 // one of listed values, compared as text
-	vUnion                // union of scalars: first accepting branch
+	vUnion                // union of scalars: typed by the text (docs/mapping.md#unions-of-scalars)
 	vJSON                 // parsed as JSON
 	vObject               // object with declared properties: flattened
 	vArray                // array: one element per occurrence
@@ -22,6 +22,7 @@ type valueSpec struct {
 	kind     vkind
 	enum     []*jvalue    // vEnum: allowed values, in order
 	branches []*valueSpec // vUnion: scalar branches in declared order
+	null     bool         // vUnion: null is one of its types; a scalar: its schema also admits null
 	fallback bool         // vJSON: text that is not JSON is sent as a string
 	object   bool         // vJSON: the value must be a JSON object
 	item     *valueSpec   // vArray: the element spec (scalar or vJSON)
@@ -93,9 +94,19 @@ func (w *walker) classify(v *view, inherit []string) (*valueSpec, error) {
 	if s := enumSpec(v); s != nil {
 		return s, nil
 	}
-	if bs := v.union(); bs != nil {
-		return w.unionSpec(bs, types)
+	if bs, bnull := v.union(); bs != nil {
+		return w.unionSpec(bs, types, null || bnull)
 	}
+	s, err := classifyTypes(v, w, types, null)
+	if s != nil && null {
+		s.null = true
+	}
+	return s, err
+}
+
+// classifyTypes is classify for a view that is neither an object with
+// properties, an enum nor a multi-branch union: by its type list.
+func classifyTypes(v *view, w *walker, types []string, null bool) (*valueSpec, error) {
 	switch len(types) {
 	case 0:
 		if null {
@@ -125,7 +136,7 @@ func (w *walker) classify(v *view, inherit []string) (*valueSpec, error) {
 		}
 		return jsonSpec(true), nil
 	}
-	u := &valueSpec{kind: vUnion}
+	u := &valueSpec{kind: vUnion, null: null}
 	for _, t := range types {
 		switch t {
 		case "object", "array":
@@ -201,11 +212,13 @@ func enumSpec(v *view) *valueSpec {
 	return &valueSpec{kind: vEnum, enum: kept}
 }
 
-// unionSpec classifies a multi-branch anyOf/oneOf: a union of scalars when
-// every branch is scalar, else a JSON value with a string fallback when a
-// branch takes strings.
-func (w *walker) unionSpec(bs []*jvalue, inherit []string) (*valueSpec, error) {
-	u := &valueSpec{kind: vUnion}
+// unionSpec classifies a multi-branch anyOf/oneOf: an enum when every
+// branch is a const or an enum (oneOf of const, as written for titled
+// choices), a union of scalars when every branch is scalar, else a JSON
+// value with a string fallback when a branch takes strings. null says a
+// branch (or the enclosing type list) admits null.
+func (w *walker) unionSpec(bs []*jvalue, inherit []string, null bool) (*valueSpec, error) {
+	u := &valueSpec{kind: vUnion, null: null}
 	fallback, allScalar := false, true
 	var specs []*valueSpec
 	for _, b := range bs {
@@ -219,6 +232,9 @@ func (w *walker) unionSpec(bs []*jvalue, inherit []string) (*valueSpec, error) {
 			return nil, err
 		}
 		specs = append(specs, s)
+		if s.null {
+			u.null = true
+		}
 		switch {
 		case s.kind == vUnion:
 			u.branches = append(u.branches, s.branches...)
@@ -234,7 +250,29 @@ func (w *walker) unionSpec(bs []*jvalue, inherit []string) (*valueSpec, error) {
 	if !allScalar {
 		return jsonOf(fallback, specs...), nil
 	}
+	if e := mergeEnums(u.branches); e != nil {
+		return e, nil
+	}
 	return u, nil
+}
+
+// mergeEnums is one enum of every branch's values when each branch is an
+// enum or a const, in order, repeated values once; nil otherwise.
+func mergeEnums(bs []*valueSpec) *valueSpec {
+	e := &valueSpec{kind: vEnum}
+	seen := map[string]bool{}
+	for _, b := range bs {
+		if b.kind != vEnum {
+			return nil
+		}
+		for _, x := range b.enum {
+			if k := string(x.raw()); !seen[k] {
+				seen[k] = true
+				e.enum = append(e.enum, x)
+			}
+		}
+	}
+	return e
 }
 
 // takesString reports whether the spec accepts arbitrary strings.

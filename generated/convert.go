@@ -41,12 +41,7 @@ func (s *valueSpec) convert(text string) (any, bool) {
 		}
 		return nil, false
 	case vUnion:
-		for _, b := range s.branches {
-			if v, ok := b.convert(text); ok {
-				return v, true
-			}
-		}
-		return nil, false
+		return s.convertUnion(text)
 	}
 	// vJSON: the parsed value only when its type is one the schema allows
 	// (docs/mapping.md#values); otherwise the text as a string when a string
@@ -63,6 +58,44 @@ func (s *valueSpec) convert(text string) (any, bool) {
 // takesRef reports a JSON-valued position without a string branch: a
 // value "@file" or "@-" there names where the JSON is (ParseOptions.ReadRef).
 func (s *valueSpec) takesRef() bool { return s.kind == vJSON && !s.fallback }
+
+// convertUnion reads the text of a union of scalars (docs/mapping.md#unions-of-scalars):
+// null, true, false and a JSON number are sent typed when a branch takes
+// that value (an integer branch only a whole number within int64); a
+// JSON-quoted string is always that string; any other text is the string
+// itself, when a branch takes it. Anything else is not a value.
+func (s *valueSpec) convertUnion(text string) (any, bool) {
+	switch {
+	case text == "null":
+		if s.null {
+			return nil, true
+		}
+	case text == "true" || text == "false":
+		if b := text == "true"; s.allows(b) {
+			return b, true
+		}
+	case isJSONNumber(text):
+		if n := json.Number(text); s.allows(n) {
+			return n, true
+		}
+	case len(text) >= 2 && text[0] == '"':
+		if v, ok := decodeJSON(text); ok {
+			str, isStr := v.(string)
+			return str, isStr && s.allows(str)
+		}
+	}
+	if s.allows(text) {
+		return text, true
+	}
+	for _, b := range s.branches {
+		if b.kind == vEnum {
+			if v, ok := b.convert(text); ok {
+				return v, true // an enum value written as its text ({"a":1})
+			}
+		}
+	}
+	return nil, false
+}
 
 // allows reports whether a decoded JSON value (numbers as json.Number) is
 // of a type the spec takes.
@@ -193,9 +226,12 @@ func (s *valueSpec) expected() string {
 		}
 		return "one of " + strings.Join(texts, ", ")
 	case vUnion:
-		parts := make([]string, len(s.branches))
-		for i, b := range s.branches {
-			parts[i] = b.expected()
+		parts := make([]string, 0, len(s.branches)+1)
+		for _, b := range s.branches {
+			parts = append(parts, b.expected())
+		}
+		if s.null {
+			parts = append(parts, "null")
 		}
 		return strings.Join(parts, " or ")
 	}

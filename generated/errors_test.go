@@ -29,6 +29,8 @@ func TestParseErrors(t *testing.T) {
 			"unknown flag --output-3 (did you mean --output-2 or --output?); flags: " + all},
 		{"misspelled global", [][]string{{"--sesion", "s"}},
 			"unknown flag --sesion (did you mean --session?); flags: " + all},
+		{"agsh's valueless option given a value", [][]string{{"--yes=no"}},
+			`invalid value "no" for --yes: expected no value (--yes alone)`},
 		{"integer not a number", [][]string{{"--count", "abc"}, {"--count=abc"}},
 			`invalid value "abc" for --count: expected an integer`},
 		{"integer decimal", [][]string{{"--count", "1.5"}},

@@ -11,7 +11,7 @@ type Flag struct {
 	Path        []string          // property path from the input object: ["telemetry","context"]
 	Renamed     bool              // got a collision suffix or literal-conflict rename: help shows the property
 	Type        string            // "string","integer","number","boolean","json","enum","union"
-	Placeholder string            // "<string>","<integer>","<number>","<json>","<a|b|c>","<value>"; "" for booleans
+	Placeholder string            // "<string>","<integer>","<number>","<json>","<a|b|c>","<string|integer|null>"; "" for booleans
 	Repeatable  bool              // arrays: one element per occurrence
 	Required    bool              // it and all its ancestors are required
 	Description string            // the schema's description, verbatim
@@ -143,9 +143,41 @@ func typeAndPlaceholder(s *valueSpec, repeated bool) (string, string) {
 		}
 		return "enum", ph
 	case vUnion:
-		return "union", "<value>"
+		return "union", unionPlaceholder(s)
 	}
 	return "json", "<json>"
+}
+
+// unionPlaceholder names the types of a union of scalars in their order,
+// null last when allowed: "<string|number|boolean|null>". An enum branch
+// shows its values, or their type when that would be long.
+func unionPlaceholder(s *valueSpec) string {
+	var names []string
+	add := func(n string) {
+		if !contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	for _, b := range s.branches {
+		if b.kind != vEnum {
+			t, _ := typeAndPlaceholder(b, false)
+			add(t)
+			continue
+		}
+		var labels []string
+		for _, e := range b.enum {
+			labels = append(labels, e.label())
+		}
+		if l := strings.Join(labels, "|"); len(l) <= maxEnumPlaceholder/2 {
+			add(l)
+		} else {
+			add(enumType(b.enum))
+		}
+	}
+	if s.null {
+		add("null")
+	}
+	return "<" + strings.Join(names, "|") + ">"
 }
 
 // str returns the first string value of a keyword among the parts.

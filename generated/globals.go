@@ -83,6 +83,7 @@ var GlobalOptions = []GlobalOption{
 	{Name: "--timeout", Placeholder: "<duration>", Check: func(v string) error { _, err := ParseTimeout(v); return err },
 		Help: "give up on a call whose whole answer has not arrived after this\nlong (30s, 2m; exit 5: the call may still complete); a tool's\nown timeout property is spelled --timeout-2"},
 	{Name: "--help", Short: "-h", Help: "help"},
+	{Name: "--yes", Help: "do not ask before a write or a decision: agsh asks on a terminal before\ncalling a tool that declares it writes, and before :approve and :deny"},
 	{Name: "--version", Scope: BeforeCommand, Help: "agsh's version (with --output json: an object); before any command"},
 	{Name: "--completion", Placeholder: "<bash|zsh|fish>", Values: []string{"bash", "zsh", "fish"}, Scope: BeforeCommand,
 		Help: "print the shell's completion script; before any command"},

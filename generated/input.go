@@ -94,7 +94,7 @@ func (c *Command) checkMembers(obj map[string]any, prefix []string) error {
 		if c.parentOf(path) {
 			child, ok := v.(map[string]any)
 			if !ok {
-				return &BadValueError{Flag: memberName(path), Value: valueText(v), Expected: "a JSON object"}
+				return &BadValueError{Flag: memberName(path), Value: memberText(v), Expected: "a JSON object"}
 			}
 			if err := c.checkMembers(child, path); err != nil {
 				return err
@@ -129,13 +129,13 @@ func (c *Command) parentOf(path []string) bool {
 // checkValue checks a member's value as the flag would take it.
 func (f *Flag) checkValue(path []string, v any) error {
 	bad := func(spec *valueSpec) error {
-		return &BadValueError{Flag: memberName(path), Value: valueText(v), Expected: spec.expected()}
+		return &BadValueError{Flag: memberName(path), Value: memberText(v), Expected: spec.expected()}
 	}
 	spec := f.spec
 	if spec.kind == vArray && f.Repeatable {
 		list, ok := v.([]any)
 		if !ok {
-			return &BadValueError{Flag: memberName(path), Value: valueText(v), Expected: "an array"}
+			return &BadValueError{Flag: memberName(path), Value: memberText(v), Expected: "an array"}
 		}
 		for i, e := range list {
 			if !spec.elem(i).allows(e) {
@@ -176,9 +176,9 @@ func memberName(path []string) string {
 	return "member " + strconv.Quote(strings.Join(path, ".")) + " of --input-json"
 }
 
-// valueText is a member's value as an error shows it: a string's text, else
+// memberText is a member's value as an error shows it: a string's text, else
 // its compact JSON.
-func valueText(v any) string {
+func memberText(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}

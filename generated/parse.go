@@ -107,6 +107,15 @@ func (ps *parser) long(a string) {
 		ps.p.Help = true
 		return
 	}
+	if o, ok := LookupGlobal(name); ok && o.Reserves() && !o.TakesValue() {
+		// A valueless option of agsh's own (--yes).
+		if hasVal {
+			ps.fail(&BadValueError{Flag: name, Value: val, Expected: "no value (" + name + " alone)"})
+			return
+		}
+		ps.p.Globals = append(ps.p.Globals, Global{Name: name, Value: "true"})
+		return
+	}
 	if IsGlobalWithValue(name) {
 		if f := ps.c.RenamedFrom(name); f != nil && connectionOptions[name] != "" {
 			// A connection option after the command name whose spelling a

@@ -125,6 +125,7 @@ func TestParseGlobalsOperandsHelp(t *testing.T) {
 		{[]string{"--name=-h"}, `{"name":"-h"}`, "", "", false},
 		{[]string{"--bogus", "--help"}, `{}`, "", "", true},
 		{[]string{"-5", "-", "x"}, `{}`, "-5 - x", "", false},
+		{[]string{"--yes", "--name", "x"}, `{"name":"x"}`, "", "--yes=true", false},
 	}
 	for _, tt := range tests {
 		p, err := c.Parse(tt.args)

@@ -282,14 +282,15 @@ func (v *view) required(name string) bool {
 }
 
 // union returns the branches of the first anyOf/oneOf with two or more
-// non-null branches.
-func (v *view) union() []*jvalue {
+// non-null branches, and whether it also had a null branch.
+func (v *view) union() ([]*jvalue, bool) {
 	for _, p := range v.parts {
 		for _, k := range [...]string{"anyOf", "oneOf"} {
-			if b := branches(p.get(k)); len(b) >= 2 {
-				return b
+			list := p.get(k)
+			if b := branches(list); len(b) >= 2 {
+				return b, len(b) < len(list.arr)
 			}
 		}
 	}
-	return nil
+	return nil, false
 }

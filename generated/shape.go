@@ -84,7 +84,7 @@ func (w *walker) shape(v *view, depth int) string {
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
-	if bs := v.union(); bs != nil {
+	if bs, _ := v.union(); bs != nil {
 		var alts []string
 		for _, br := range bs {
 			bv, err := w.viewOf(br)

@@ -30,9 +30,11 @@ func trimRightANSI(l string) string {
 	return l
 }
 
-// hardWrap splits a line wider than width cells into pieces of at most
-// width cells, keeping escape sequences whole (they take no room). Each
-// continuation keeps the line's indentation when that leaves room.
+// hardWrap splits a line wider than width cells at its spaces into pieces
+// of at most width cells, keeping escape sequences whole (they take no
+// room). A word is never broken: one wider than the room stays whole on a
+// line of its own. Each continuation keeps the line's indentation when that
+// leaves room.
 func hardWrap(l string, width int) []string {
 	if displayWidth(l) <= width {
 		return []string{l}
@@ -41,27 +43,47 @@ func hardWrap(l string, width int) []string {
 	if indent > width/2 {
 		indent = 0
 	}
-	var out []string
-	var cur strings.Builder
-	w := 0
+	// The line as words, each with the spaces before it; escape sequences
+	// belong to the word they stand in or before.
+	type word struct {
+		sp, text string
+		w        int
+	}
+	var words []word
 	cond := widthCond()
 	for i := 0; i < len(l); {
-		if n := escapeLen(l[i:]); n > 0 {
-			cur.WriteString(l[i : i+n])
-			i += n
-			continue
+		j := i
+		for j < len(l) && l[j] == ' ' {
+			j++
 		}
-		r, size := decodeRune(l[i:])
-		rw := cond.RuneWidth(r)
-		if w+rw > width && w > indent {
+		k, w := j, 0
+		for k < len(l) && l[k] != ' ' {
+			if n := escapeLen(l[k:]); n > 0 {
+				k += n
+				continue
+			}
+			r, size := decodeRune(l[k:])
+			w += cond.RuneWidth(r)
+			k += size
+		}
+		words = append(words, word{sp: l[i:j], text: l[j:k], w: w})
+		i = k
+	}
+	var out []string
+	var cur strings.Builder
+	cw := 0
+	for n, wd := range words {
+		if n > 0 && cw > indent && cw+len(wd.sp)+wd.w > width {
 			out = append(out, trimRightANSI(cur.String()))
 			cur.Reset()
 			cur.WriteString(spaces(indent))
-			w = indent
+			cw = indent
+		} else {
+			cur.WriteString(wd.sp)
+			cw += len(wd.sp)
 		}
-		cur.WriteString(l[i : i+size])
-		w += rw
-		i += size
+		cur.WriteString(wd.text)
+		cw += wd.w
 	}
 	if s := trimRightANSI(cur.String()); !visibleBlank(s) {
 		out = append(out, s)

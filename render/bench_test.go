@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -71,4 +72,20 @@ func largestCorpusPage(b *testing.B) HelpPage {
 	}
 	return HelpPage{Name: best.Name, Title: best.Title, Synopsis: best.Name + " [options...]", Description: best.Description,
 		Options: []HelpItem{{Term: "--operation <string>", Description: "The operation.", Facts: "Required."}}}
+}
+
+// BenchmarkPropertyLongValue wraps one long string value of a property view
+// (1 MiB and 4 MiB of words at 80 columns): the cost grows with the value's
+// length, not with its length times its lines.
+func BenchmarkPropertyLongValue(b *testing.B) {
+	for _, n := range []int{1 << 20, 4 << 20} {
+		v := jsonValue(`{"k":"` + strings.Repeat("word ", n/5) + `"}`)
+		b.Run(strconv.Itoa(n>>20)+"MiB", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if err := Write(io.Discard, io.Discard, v, Options{Width: 80}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

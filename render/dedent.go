@@ -10,6 +10,11 @@ import "strings"
 // its own leading blanks; blank lines count for nothing and leading and
 // trailing blank lines go. Indentation is compared byte for byte (a tab is
 // not four spaces).
+//
+// A description whose first line is indented is an indented template: its
+// lines written at the left margin (text a server interpolates into the
+// template, as a container notice) are left as they are and do not count,
+// so the template's own indentation still goes.
 func Dedent(s string) string {
 	if !strings.Contains(s, "\n") {
 		return strings.TrimLeft(s, " \t")
@@ -26,7 +31,8 @@ func Dedent(s string) string {
 		return ""
 	}
 	from := 0
-	if indentOf(lines[0]) == "" {
+	template := indentOf(lines[0]) != ""
+	if !template {
 		from = 1
 	}
 	prefix, have := "", false
@@ -35,6 +41,9 @@ func Dedent(s string) string {
 			continue
 		}
 		ind := indentOf(l)
+		if template && ind == "" {
+			continue // interpolated at the margin
+		}
 		if !have {
 			prefix, have = ind, true
 			continue

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -43,10 +44,12 @@ func startsObject(raw []byte) bool {
 }
 
 // ErrorText is the text of the error line for a call answered with isError:
-// the error wrapper's text when the value is one, else the text (trailing
-// newlines dropped), else a message or error field of an object, else the
-// value's compact JSON; for an error with none of these (no result, an
-// empty text), that the tool gave no message.
+// for an MCP result whose parts are all text, those parts' text read as
+// below (not its structuredContent); the error wrapper's text when the
+// value is one, else the text (trailing newlines dropped), else a message
+// or error field of an object, else the value's compact JSON; for an error
+// with none of these (no result, an empty text), that the tool gave no
+// message.
 func ErrorText(v Value) string {
 	if msg := errorText(v); strings.TrimSpace(msg) != "" {
 		return msg
@@ -55,6 +58,15 @@ func ErrorText(v Value) string {
 }
 
 func errorText(v Value) string {
+	if len(v.Result) > 0 {
+		// An MCP result: an error keeps its text, whatever its
+		// structuredContent says.
+		if n, err := parseJSON(v.Result); err == nil && isMCPResult(n) && !hasNonText(n) {
+			if t := mcpTexts(n); strings.TrimSpace(t) != "" {
+				return errorText(textOrJSON(t))
+			}
+		}
+	}
 	if msg, ok := ErrorMessage(v); ok {
 		return msg
 	}
@@ -150,11 +162,45 @@ func valueWord(n *node) string {
 	return compactString(n)
 }
 
+// ErrorValue is what a data format writes for a tool-reported error, so
+// that a script tells it from data without the exit status: the MCP result
+// as received when it carries "isError": true, else {"isError": true,
+// "result": <the value>}.
+func ErrorValue(v Value) Value {
+	if v.IsError && len(v.Result) > 0 {
+		return Value{JSON: v.Result, IsJSON: true}
+	}
+	inner := []byte("null")
+	switch {
+	case v.IsJSON && !v.Final:
+		if n, err := v.parsed(); err == nil {
+			inner = n.Raw
+		} else {
+			inner = jsontext.MarshalOrNull(string(v.JSON))
+		}
+	case v.Text != "" || v.Final:
+		inner = jsontext.MarshalOrNull(v.Text)
+	}
+	out := append([]byte(`{"isError":true,"result":`), inner...)
+	return Value{JSON: json.RawMessage(append(out, '}')), IsJSON: true}
+}
+
+// errorLabel is the label of the error line; a text that already begins
+// with it (any case) does not get it twice.
+const errorLabel = "Error:"
+
 // WriteError writes "Error: <text>\n" ("Error:" red when o.Color; the text
-// made safe when o.TTY). Trailing newlines of text are dropped.
+// made safe when o.TTY). Trailing newlines of text are dropped, and so is
+// an "Error:" the text itself begins with.
 func WriteError(w io.Writer, text string, o Options) error {
-	text = o.clean()(strings.TrimRight(text, "\r\n"))
-	label := "Error:"
+	text = strings.TrimRight(text, "\r\n")
+	if len(text) > len(errorLabel) && strings.EqualFold(text[:len(errorLabel)], errorLabel) {
+		if rest := strings.TrimLeft(text[len(errorLabel):], " \t"); rest != "" {
+			text = rest
+		}
+	}
+	text = o.clean()(text)
+	label := errorLabel
 	if o.Color {
 		label = sgrRed + label + sgrReset
 	}

@@ -61,6 +61,12 @@ func TestErrorText(t *testing.T) {
 		{FromResult(nil), "the tool reported an error without a message"},
 		{TextValue(""), "the tool reported an error without a message"},
 		{jsonValue(`"\n"`), "the tool reported an error without a message"},
+		// An MCP error keeps its text, not its structuredContent.
+		{FromResult(json.RawMessage(`{"content":[{"type":"text","text":"quota exceeded"}],"structuredContent":{"used":120,"limit":100},"isError":true}`)), "quota exceeded"},
+		{FromResult(json.RawMessage(`{"content":[{"type":"text","text":"{\"ok\":false,\"error\":\"denied\"}"}],"structuredContent":{"reason":"r"},"isError":true}`)), "denied"},
+		{FromResult(json.RawMessage(`{"content":[{"type":"text","text":"first"},{"type":"text","text":"second"}],"isError":true}`)), "first\nsecond"},
+		{FromResult(json.RawMessage(`{"content":[{"type":"text","text":" "}],"structuredContent":{"message":"from structure"},"isError":true}`)), "from structure"},
+		{FromResult(json.RawMessage(`{"content":[{"type":"text","text":"noted","annotations":{"priority":1}}],"isError":true}`)), "noted"},
 	}
 	for _, tt := range tests {
 		if got := ErrorText(tt.v); got != tt.want {
@@ -79,6 +85,13 @@ func TestWriteError(t *testing.T) {
 		{"boom\n", Options{}, "Error: boom\n"},
 		{"boom", Options{Color: true}, "\x1b[31mError:\x1b[0m boom\n"},
 		{"a\x1b[2Jb", Options{TTY: true, Color: true}, "\x1b[31mError:\x1b[0m a\\x1b[2Jb\n"},
+		// The tool's own "Error:" is not doubled.
+		{"Error: Working directory does not exist: /x", Options{}, "Error: Working directory does not exist: /x\n"},
+		{"error:  lower case", Options{Color: true}, "\x1b[31mError:\x1b[0m lower case\n"},
+		{"ERROR:x", Options{}, "Error: x\n"},
+		{"Error:", Options{}, "Error: Error:\n"},
+		{"Error reading records: no table", Options{}, "Error: Error reading records: no table\n"},
+		{"Errors: 3", Options{}, "Error: Errors: 3\n"},
 	}
 	for _, tt := range tests {
 		var buf bytes.Buffer
@@ -87,6 +100,35 @@ func TestWriteError(t *testing.T) {
 		}
 		if buf.String() != tt.want {
 			t.Errorf("WriteError(%q, %+v) = %q, want %q", tt.text, tt.o, buf.String(), tt.want)
+		}
+	}
+}
+
+// TestErrorValue: a tool-reported error, written by a data format, is the
+// MCP result as received when it says isError itself, else wrapped as
+// {"isError": true, "result": <the value>}.
+func TestErrorValue(t *testing.T) {
+	mcp := `{"content":[{"type":"text","text":"quota exceeded"}],"structuredContent":{"used":120},"isError":true}`
+	tests := []struct {
+		v    Value
+		want string
+	}{
+		{FromResult(json.RawMessage(mcp)), mcp},
+		{FromResult(json.RawMessage(`{"content":[{"type":"text","text":"x"}]}`)), `{"isError":true,"result":"x"}`},
+		{TextValue("file not found"), `{"isError":true,"result":"file not found"}`},
+		{jsonValue(`{"ok":false,"error":"denied"}`), `{"isError":true,"result":{"ok":false,"error":"denied"}}`},
+		{jsonValue(`[1, 2]`), `{"isError":true,"result":[1, 2]}`},
+		{FromResult(nil), `{"isError":true,"result":null}`},
+		{FinalValue(""), `{"isError":true,"result":""}`},
+	}
+	for _, tt := range tests {
+		got := ErrorValue(tt.v)
+		if !got.IsJSON || string(got.JSON) != tt.want {
+			t.Errorf("ErrorValue(%+v) = %s, want %s", tt.v, got.JSON, tt.want)
+		}
+		var buf bytes.Buffer
+		if err := WriteJSON(&buf, got); err != nil || !json.Valid(buf.Bytes()) {
+			t.Errorf("WriteJSON(ErrorValue(%+v)): %v\n%s", tt.v, err, buf.String())
 		}
 	}
 }

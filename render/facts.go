@@ -8,12 +8,12 @@ import (
 
 // FactsLine builds the facts line of an option in help
 // (docs/rendering.md#help-for-one-tool): in order `Required.`,
-// `Default: <json>.`, `One of: a, b, c.` (strings unquoted, other values as
-// JSON) and `Format: <format>.`, each only when given, separated by one
-// space. def is the schema default as raw JSON (nil or empty: none).
-// Validation keywords the schema declares (shown, not enforced:
-// docs/mapping.md#how-a-value-is-read) follow as `Minimum: 1.`,
-// `Pattern: ^a+$.`, ….
+// `Default: <json>.`, `One of: a, b, "c d".` (strings unquoted unless they
+// hold a space, "|" or ",", other values as JSON) and `Format: <format>.`,
+// each only when given, separated by one space. def is the schema default as
+// raw JSON (nil or empty: none). Validation keywords the schema declares
+// (shown, not enforced: docs/mapping.md#how-a-value-is-read) follow as
+// `Minimum: 1.`, `Pattern: ^a+$.`, ….
 func FactsLine(required bool, def json.RawMessage, enum []json.RawMessage, format string, constraints ...Constraint) string {
 	var parts []string
 	if required {
@@ -25,7 +25,7 @@ func FactsLine(required bool, def json.RawMessage, enum []json.RawMessage, forma
 	if len(enum) > 0 {
 		vals := make([]string, len(enum))
 		for i, e := range enum {
-			vals[i] = jsonText(bytes.TrimSpace(e), true)
+			vals[i] = enumText(bytes.TrimSpace(e))
 		}
 		parts = append(parts, "One of: "+strings.Join(vals, ", ")+".")
 	}
@@ -50,6 +50,22 @@ func jsonText(raw []byte, unquote bool) string {
 	}
 	if unquote && n.Kind == kindString {
 		if s := n.Str(); s != "" && !strings.Contains(s, ",") && strings.TrimSpace(s) == s {
+			return s
+		}
+	}
+	return compactString(n)
+}
+
+// enumText is an enum value in the facts line: a string bare unless that
+// would blur the list (empty, or holding a space, "|" or ","): then quoted,
+// as the placeholder shows it ("h:mm A"); anything else as compact JSON.
+func enumText(raw []byte) string {
+	n, err := parseJSON(raw)
+	if err != nil {
+		return string(raw)
+	}
+	if n.Kind == kindString {
+		if s := n.Str(); s != "" && !strings.ContainsAny(s, " \t\n|,") {
 			return s
 		}
 	}

@@ -166,7 +166,7 @@ func (p *page) items(items []HelpItem) []string {
 		if it.Property != "" {
 			term += ` (property "` + SafeLabel(it.Property) + `")`
 		}
-		lines := wrapLine(term, p.width-4, 0, 4)
+		lines := unbreak(wrapLine(keepQuoted(term), p.width-4, 0, 4))
 		if p.o.Color && len(lines) > 0 && strings.HasPrefix(lines[0], "-") {
 			flag, rest, _ := strings.Cut(lines[0], " ")
 			if rest != "" {
@@ -179,8 +179,12 @@ func (p *page) items(items []HelpItem) []string {
 		if it.Shape != "" {
 			shape = "Value: " + it.Shape
 		}
-		for _, text := range []string{Dedent(it.Description), shape, it.Facts} {
-			for _, l := range wrapText(SafeLabel(text), p.width-8) {
+		for i, text := range []string{Dedent(it.Description), shape, it.Facts} {
+			text = SafeLabel(text)
+			if i == 2 {
+				text = keepQuoted(text) // a quoted value stays on one line
+			}
+			for _, l := range unbreak(wrapText(text, p.width-8)) {
 				if l != "" {
 					l = "    " + l
 				}
@@ -190,3 +194,55 @@ func (p *page) items(items []HelpItem) []string {
 	}
 	return body
 }
+
+// keepQuoted joins the words of each JSON-quoted span of agsh's own text
+// (a placeholder, a facts line: `"h:mm A"`) with no-break spaces, so the
+// wrapper never breaks inside it; unbreak turns them back into spaces. A
+// span wider than maxQuoted, or one never closed, is left breakable.
+func keepQuoted(s string) string {
+	if !strings.Contains(s, `"`) {
+		return s
+	}
+	b := []byte(s)
+	for i := 0; i < len(b); i++ {
+		if b[i] != '"' {
+			continue
+		}
+		end := -1
+		for j := i + 1; j < len(b); j++ {
+			if b[j] == '\\' {
+				j++
+				continue
+			}
+			if b[j] == '"' {
+				end = j
+				break
+			}
+		}
+		if end < 0 {
+			break
+		}
+		if end-i <= maxQuoted {
+			span := strings.ReplaceAll(string(b[i:end]), " ", nbsp)
+			b = append(b[:i], append([]byte(span), b[end:]...)...)
+			end = i + len(span)
+		}
+		i = end
+	}
+	return string(b)
+}
+
+// unbreak turns keepQuoted's no-break spaces back into spaces.
+func unbreak(lines []string) []string {
+	for i, l := range lines {
+		lines[i] = strings.ReplaceAll(l, nbsp, " ")
+	}
+	return lines
+}
+
+// nbsp is the no-break space the wrapper does not break at; maxQuoted the
+// widest quoted span kept on one line.
+const (
+	nbsp      = "\u00a0"
+	maxQuoted = 60
+)

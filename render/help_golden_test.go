@@ -219,7 +219,10 @@ func TestGoldenHelpMarkdown(t *testing.T) {
 
 	got := helpOut(t, page, Options{Width: 80})
 	for _, want := range []string{"<path to file>", "<uid>", "<usage>", "</usage>", "<sku>", "<examples>", "<warehouse>",
-		"<tags>", "<!-- internal", "# Operations", "Ctrl+C", `\x07`, "not_found"} {
+		"<tags>", "<!-- internal", "# Operations", "Ctrl+C", `\x07`, "not_found",
+		// No word is broken across lines, not even one wider than the line.
+		"https://example.com/a/very/long/url/that/does/not/fit/on/one/line/of/eighty/columns/at/all/really",
+		`"north-east-distribution-center-number-0042"`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("description lacks %q", want)
 		}

@@ -1,19 +1,22 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
 )
 
-func TestFactsLine(t *testing.T) {
-	raw := func(s ...string) []json.RawMessage {
-		var r []json.RawMessage
-		for _, x := range s {
-			r = append(r, json.RawMessage(x))
-		}
-		return r
+// raw is a list of raw JSON values.
+func raw(s ...string) []json.RawMessage {
+	var r []json.RawMessage
+	for _, x := range s {
+		r = append(r, json.RawMessage(x))
 	}
+	return r
+}
+
+func TestFactsLine(t *testing.T) {
 	tests := []struct {
 		req    bool
 		def    string
@@ -27,12 +30,36 @@ func TestFactsLine(t *testing.T) {
 		{false, `null`, nil, "", "Default: null."},
 		{false, ``, nil, "", ""},
 		{true, ``, nil, "uri", "Required. Format: uri."},
-		{false, ``, raw(`"a, b"`, `"c"`, `" d"`, `"x y"`), "", `One of: "a, b", c, " d", x y.`},
+		// A value holding a space, "|" or "," is quoted: the list reads.
+		{false, ``, raw(`"a, b"`, `"c"`, `" d"`, `"x y"`, `"p|q"`), "", `One of: "a, b", c, " d", "x y", "p|q".`},
 	}
 	for _, tt := range tests {
 		if got := FactsLine(tt.req, json.RawMessage(tt.def), tt.enum, tt.format); got != tt.want {
 			t.Errorf("FactsLine(%v, %s, %s, %q) = %q, want %q", tt.req, tt.def, tt.enum, tt.format, got, tt.want)
 		}
+	}
+}
+
+// TestHelpKeepsQuotedValues: enum values with spaces are quoted and each
+// stays on one line however the facts line wraps (time-mcp's formats).
+func TestHelpKeepsQuotedValues(t *testing.T) {
+	facts := FactsLine(false, json.RawMessage(`"YYYY-MM-DD HH:mm:ss"`), raw(`"h:mm A"`, `"h:mm:ss A"`, `"YYYY-MM-DD HH:mm:ss"`, `"YYYY-MM-DD"`, `"YYYY-MM"`, `"MM/DD/YYYY"`, `"MM/DD/YY"`, `"YYYY/MM/DD"`, `"YYYY/MM"`), "")
+	for _, width := range []int{40, 60, 80, 100} {
+		var b bytes.Buffer
+		if err := WriteHelp(&b, HelpPage{Name: "current_time", Synopsis: "current_time [options...]",
+			Options: []HelpItem{{Term: `--format <"h:mm A"|"h:mm:ss A"|"YYYY-MM-DD HH:mm:ss">`, Description: "The format of the time", Facts: facts}}}, Options{Width: width}); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, v := range []string{`"h:mm A"`, `"h:mm:ss A"`, `"YYYY-MM-DD HH:mm:ss"`} {
+			if strings.Count(out, v) < 2 {
+				t.Errorf("width %d: %s is not whole on one line twice (placeholder and facts):\n%s", width, v, out)
+			}
+		}
+		if strings.Contains(out, "\u00a0") {
+			t.Errorf("width %d: a no-break space is left in the page", width)
+		}
+		checkStructure(t, out, structure{width: width, sections: []string{"NAME", "SYNOPSIS", "OPTIONS"}})
 	}
 }
 
@@ -59,8 +86,12 @@ func TestWrapLine(t *testing.T) {
 		{"one two three four", 9, 0, 0, []string{"one two", "three", "four"}},
 		{"one two three", 9, 0, 4, []string{"one two", "    three"}},
 		{"--kind <small|medium|large|huge>", 16, 0, 4, []string{"--kind <small|", "    medium|", "    large|huge>"}},
-		{"abcdefghijkl", 5, 0, 0, []string{"abcde", "fghij", "kl"}},
-		{"東京都庁舎", 5, 0, 0, []string{"東京", "都庁", "舎"}},
+		// A word is never broken: one wider than the line stands alone.
+		{"abcdefghijkl", 5, 0, 0, []string{"abcdefghijkl"}},
+		{"a abcdefghijkl b", 5, 0, 2, []string{"a", "  abcdefghijkl", "  b"}},
+		{"東京都庁舎", 5, 0, 0, []string{"東京都庁舎"}},
+		// A no-break space holds what it joins together.
+		{"One of: \"h:mm\u00a0A\", x", 10, 0, 0, []string{"One of:", "\"h:mm\u00a0A\",", "x"}},
 		{"", 10, 0, 0, nil},
 	}
 	for _, tt := range tests {
@@ -97,8 +128,13 @@ func TestPrepareMarkdown(t *testing.T) {
 			t.Errorf("prepareMarkdown(%q)\n got %q\nwant %q", tt.in, got, tt.want)
 		}
 	}
+	// A code line too wide is split at its spaces only, never inside a word.
 	long := "```\n" + strings.Repeat("x", 30) + "\n```"
-	if got, want := prepareMarkdown(long, 22), "```\n"+strings.Repeat("x", 20)+"\n"+strings.Repeat("x", 10)+"\n```"; got != want {
+	if got := prepareMarkdown(long, 22); got != long {
+		t.Errorf("code split: got %q, want %q", got, long)
+	}
+	words := "```\n" + strings.Repeat("abcd ", 8) + "\n```"
+	if got, want := prepareMarkdown(words, 22), "```\nabcd abcd abcd abcd \nabcd abcd abcd abcd \n```"; got != want {
 		t.Errorf("code split: got %q, want %q", got, want)
 	}
 }

@@ -40,13 +40,54 @@ func renderMarkdown(md string, width int, style string) ([]string, error) {
 	width = max(width, 8)
 	md = escapeReferences(SafeLabel(md))
 	md = prepareMarkdown(strings.ReplaceAll(md, "\t", "    "), width)
-	out, err := glamourRender(protectHyphens(md), width, style)
+	out, err := glamourRender(protectLongWords(protectHyphens(md), width), width, style)
 	color := style != styles.NoTTYStyle
 	if err != nil {
 		return nil, err
 	}
 	out = safeRendered(out, color)
-	return tidyLines(strings.ReplaceAll(out, nbHyphen, "-"), width), nil
+	out = strings.ReplaceAll(strings.ReplaceAll(out, nbHyphen, "-"), dotStandIn, ".")
+	return tidyLines(out, width), nil
+}
+
+// dotStandIn stands in for the dots of a word too wide for the line while
+// glamour wraps: it breaks a link's text after a dot
+// ("https://example.\ncom/…"), and a word is never broken across lines.
+const dotStandIn = "\u2024"
+
+// protectLongWords replaces the dots of every word (a run without spaces)
+// wider than width with dotStandIn; shorter words keep theirs (and a link
+// that fits keeps its link style).
+func protectLongWords(md string, width int) string {
+	if !strings.Contains(md, ".") {
+		return md
+	}
+	var b strings.Builder
+	start := -1
+	flush := func(end int) {
+		w := md[start:end]
+		if strings.Contains(w, ".") && textWidth(w) > width {
+			w = strings.ReplaceAll(w, ".", dotStandIn)
+		}
+		b.WriteString(w)
+		start = -1
+	}
+	for i, r := range md {
+		if r == ' ' || r == '\n' || r == '\t' {
+			if start >= 0 {
+				flush(i)
+			}
+			b.WriteRune(r)
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		flush(len(md))
+	}
+	return b.String()
 }
 
 // maxMarkdown is the longest description rendered as markdown; a longer

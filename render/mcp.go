@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // bytesHint follows the placeholder of a part whose bytes the text view
@@ -28,9 +30,10 @@ func isMCPResult(n *node) bool {
 	return true
 }
 
-// mcpWhole reports whether an MCP result is kept whole as the value: some
-// content part is not text (step 1 of docs/rendering.md#the-value-to-render).
-func mcpWhole(n *node) bool {
+// hasNonText reports whether some content part of an MCP result is not
+// text: the result is kept whole (step 1 of
+// docs/rendering.md#the-value-to-render).
+func hasNonText(n *node) bool {
 	for _, part := range n.Field("content").Vals {
 		if part.Field("type").Str() != "text" {
 			return true
@@ -39,22 +42,66 @@ func mcpWhole(n *node) bool {
 	return false
 }
 
-// isMCPWhole reports whether n is an MCP result that FromResult keeps whole
-// (it has a part that is not text): its text view is mcpTextLines.
+// carriesMore reports whether an MCP result carries what its text alone
+// would lose (docs/rendering.md#mcp-text-results): a content part with
+// annotations or a _meta of its own, or a result _meta with a key other
+// than the next-page cursor. Keys under a prefix MCP reserves for itself
+// (io.modelcontextprotocol/serverInfo, which newer servers put on every
+// answer) are the protocol's bookkeeping, as the cursor is.
+func carriesMore(n *node) bool {
+	for _, part := range n.Field("content").Vals {
+		if nonEmpty(part.Field("annotations")) || metaKeys(part.Field("_meta")) {
+			return true
+		}
+	}
+	return metaKeys(n.Field("_meta"))
+}
+
+// metaKeys reports whether a _meta object has a key other than the cursor
+// and the protocol's own.
+func metaKeys(m *node) bool {
+	if m == nil || m.Kind != kindObject {
+		return false
+	}
+	for _, k := range m.Keys {
+		if k != "nextCursor" && !reservedMetaKey(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// reservedMetaKey reports a _meta key whose prefix MCP reserves: the
+// labels before the "/" have "modelcontextprotocol" or "mcp" second
+// ("io.modelcontextprotocol/serverInfo", "dev.mcp/x").
+func reservedMetaKey(k string) bool {
+	prefix, _, ok := strings.Cut(k, "/")
+	if !ok {
+		return false
+	}
+	labels := strings.Split(prefix, ".")
+	return len(labels) >= 2 && (labels[1] == "modelcontextprotocol" || labels[1] == "mcp")
+}
+
+// mcpWhole reports whether an MCP result is kept whole as the value: some
+// content part is not text, or the result carries annotations or _meta
+// beyond the cursor.
+func mcpWhole(n *node) bool { return hasNonText(n) || carriesMore(n) }
+
+// isMCPWhole reports whether n is an MCP result that FromResult keeps whole:
+// its text view is mcpTextLines (with a part that is not text) or that of
+// its text value (mcpTextValue).
 func isMCPWhole(n *node) bool {
 	return n != nil && n.Kind == kindObject && isMCPResult(n) && mcpWhole(n)
 }
 
-// fromMCP normalizes an MCP tool result (step 1 of
-// docs/rendering.md#the-value-to-render):
-//   - every part text: structuredContent when present and not null, unless it
-//     merely wraps the joined text (an object whose only member equals it);
-//     else the text parts joined with "\n", read as text or JSON text;
-//   - any other part: the result object itself, as received, so that
-//     --output json and filters get every part (the text view shows the text
-//     parts and one line for each other part: mcpTextLines).
+// fromMCP normalizes an MCP tool result (docs/rendering.md#mcp-text-results):
+//   - a part that is not text, or annotations or _meta beyond the cursor:
+//     the result object itself, as received, so that --output json and
+//     filters get everything (the text view shows the parts);
+//   - else its text value (mcpTextValue).
 //
-// _meta never changes the value.
+// The next-page cursor never changes the value.
 func fromMCP(n *node) Value {
 	isErr := false
 	if e := n.Field("isError"); e != nil && e.Kind == kindBool && string(e.Raw) == "true" {
@@ -64,21 +111,57 @@ func fromMCP(n *node) Value {
 	if mcpWhole(n) {
 		v = Value{JSON: json.RawMessage(n.Raw), IsJSON: true}
 	} else {
-		parts := n.Field("content").Vals
-		texts := make([]string, len(parts))
-		for i, part := range parts {
-			texts[i] = stringField(part, "text")
-		}
-		joined := strings.Join(texts, "\n")
-		if sc := n.Field("structuredContent"); sc != nil && sc.Kind != kindNull && !wrapsText(sc, joined) {
-			v = fromNode(sc, false)
-		} else {
-			v = textOrJSON(joined)
-		}
+		v = mcpTextValue(n)
 	}
 	v.IsError = isErr
 	v.Result = json.RawMessage(n.Raw)
 	return v
+}
+
+// mcpTextValue is the value of an MCP result whose parts are all text:
+// its structuredContent when present and not null, unless that merely
+// wraps the joined text (an object whose only member equals it); else one
+// part's text, read as text or JSON text (so are several parts whose joined
+// text is one JSON value: a JSON text sent in pieces); else, for several
+// parts, the array of the parts' values, each part read as text or JSON
+// text, shown part after part in the text view.
+func mcpTextValue(n *node) Value {
+	parts := n.Field("content").Vals
+	texts := make([]string, len(parts))
+	for i, part := range parts {
+		texts[i] = stringField(part, "text")
+	}
+	joined := strings.Join(texts, "\n")
+	if sc := n.Field("structuredContent"); sc != nil && sc.Kind != kindNull && !wrapsText(sc, joined) {
+		return fromNode(sc, false)
+	}
+	if v := textOrJSON(joined); len(texts) <= 1 || v.IsJSON {
+		return v // one part; or one JSON text split into parts
+	}
+	arr := []byte{'['}
+	for i, t := range texts {
+		if i > 0 {
+			arr = append(arr, ',')
+		}
+		if pv := textOrJSON(t); pv.IsJSON {
+			arr = appendCompact(arr, pv.JSON)
+		} else {
+			arr = append(arr, jsontext.MarshalOrNull(t)...)
+		}
+	}
+	arr = append(arr, ']')
+	return Value{JSON: json.RawMessage(arr), IsJSON: true, parts: true}
+}
+
+// mcpTexts is the text parts of an MCP result joined with "\n".
+func mcpTexts(n *node) string {
+	var texts []string
+	for _, part := range n.Field("content").Vals {
+		if part.Field("type").Str() == "text" {
+			texts = append(texts, stringField(part, "text"))
+		}
+	}
+	return strings.Join(texts, "\n")
 }
 
 // wrapsText reports whether structured content merely wraps the text of

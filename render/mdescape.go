@@ -173,11 +173,15 @@ func splitCodeLines(doc ast.Node, src []byte, width int) []byte {
 			prefix := src[lineStart:seg.Start]
 			room := max(width-codeMargin-textWidth(string(prefix)), 20)
 			line := string(bytes.TrimRight(src[seg.Start:seg.Stop], "\r\n"))
-			for off := 0; textWidth(line) > room; {
-				head, rest := splitWidth(line, room)
-				off += len(head)
+			// Cut at spaces only: a word is never broken across lines.
+			for off := 0; ; {
+				i := wordCut(line, room)
+				if i <= 0 || i >= len(line) {
+					break
+				}
+				off += i
 				cuts = append(cuts, cutAt{seg.Start + off, prefix})
-				line = rest
+				line = line[i:]
 			}
 		}
 		return ast.WalkSkipChildren, nil

@@ -37,6 +37,9 @@ type Value struct {
 	// tree (an array: the table view reads the bytes, and a view that
 	// needs the tree builds it then).
 	checked []byte
+	// parts marks JSON as the array of the values of an MCP result's
+	// several text parts: the text view shows them one after another.
+	parts bool
 }
 
 // isChecked reports that v.JSON is still the bytes FromResult checked.

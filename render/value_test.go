@@ -10,6 +10,9 @@ import (
 func TestFromResult(t *testing.T) {
 	img := strings.Repeat("QUFB", 4848) // 14544 bytes decoded
 	mixed := `{"content":[{"type":"text","text":"see"},{"type":"image","data":"` + img + `","mimeType":"image/png"},{"type":"resource_link","uri":"file:///x.log","name":"x"},{"type":"audio","mimeType":"audio/wav"},{"type":"resource","resource":{"uri":"file:///r.txt","mimeType":"text/plain","text":"abc"}},{"type":"weird"}]}`
+	annotated := `{"content":[{"type":"text","text":"Error: Operation failed","annotations":{"audience":["user"],"priority":1}}]}`
+	withMeta := `{"content":[{"type":"text","text":"x"}],"_meta":{"nextCursor":"c","trace":"t1"}}`
+	partMeta := `{"content":[{"type":"text","text":"x","_meta":{"k":1}}]}`
 	tests := []struct {
 		name string
 		in   string
@@ -30,8 +33,19 @@ func TestFromResult(t *testing.T) {
 			Value{JSON: json.RawMessage(`{"n":1}`), IsJSON: true}},
 		{"mcp structured null falls back to text", `{"content":[{"type":"text","text":"x"}],"structuredContent":null}`,
 			Value{Text: "x"}},
-		{"mcp text parts joined", `{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}`,
-			Value{Text: "a\nb"}},
+		{"mcp text parts each a value", `{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}`,
+			Value{JSON: json.RawMessage(`["a","b"]`), IsJSON: true, parts: true}},
+		{"mcp text parts parsed each", `{"content":[{"type":"text","text":"Results:"},{"type":"text","text":"{\"n\": 1}"},{"type":"text","text":"[2]"}]}`,
+			Value{JSON: json.RawMessage(`["Results:",{"n":1},[2]]`), IsJSON: true, parts: true}},
+		{"mcp annotated text stays whole", annotated, Value{JSON: json.RawMessage(annotated), IsJSON: true}},
+		{"mcp _meta beyond the cursor stays whole", withMeta, Value{JSON: json.RawMessage(withMeta), IsJSON: true}},
+		{"mcp part _meta stays whole", partMeta, Value{JSON: json.RawMessage(partMeta), IsJSON: true}},
+		{"mcp protocol _meta does not count", `{"content":[{"type":"text","text":"x","_meta":{"io.modelcontextprotocol/related-task":{}}}],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s"},"nextCursor":"c"}}`,
+			Value{Text: "x"}},
+		{"mcp _meta of a vendor counts", `{"content":[{"type":"text","text":"x"}],"_meta":{"com.example/trace":"t"}}`,
+			Value{JSON: json.RawMessage(`{"content":[{"type":"text","text":"x"}],"_meta":{"com.example/trace":"t"}}`), IsJSON: true}},
+		{"mcp empty annotations do not count", `{"content":[{"type":"text","text":"x","annotations":{}}],"_meta":{}}`,
+			Value{Text: "x"}},
 		{"mcp text part with json", `{"content":[{"type":"text","text":"[{\"id\":1}]"}]}`,
 			Value{JSON: json.RawMessage(`[{"id":1}]`), IsJSON: true}},
 		{"mcp other parts stay whole", mixed, Value{JSON: json.RawMessage(mixed), IsJSON: true}},
@@ -67,7 +81,7 @@ func TestFromResult(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got := FromResult(json.RawMessage(tt.in))
 			if got.Text != tt.want.Text || string(got.JSON) != string(tt.want.JSON) ||
-				got.IsJSON != tt.want.IsJSON || got.IsError != tt.want.IsError || got.Final {
+				got.IsJSON != tt.want.IsJSON || got.IsError != tt.want.IsError || got.Final || got.parts != tt.want.parts {
 				t.Errorf("FromResult(%s)\n got %+v (JSON %s)\nwant %+v (JSON %s)", tt.in, got, got.JSON, tt.want, tt.want.JSON)
 			}
 		})

@@ -2,6 +2,7 @@ package render
 
 import (
 	"strings"
+	"unicode"
 )
 
 // wrapText word-wraps plain text to width cells. Line breaks in s are kept,
@@ -33,9 +34,14 @@ type token struct {
 	glue bool
 }
 
+// breakable reports a space a line may break at: any Unicode space but
+// the no-break space (U+00A0), which keeps what it joins on one line.
+func breakable(r rune) bool { return r != '\u00a0' && unicode.IsSpace(r) }
+
 // wrapLine word-wraps one line of text to width cells: the first line
 // indented by first spaces, continuations by next. Breaks go at spaces and
-// after `|`; a word wider than the room is hard-cut.
+// after `|`; a word is never broken: one wider than the room gets a line of
+// its own, wider than the width.
 func wrapLine(s string, width, first, next int) []string {
 	if 2*first > width {
 		first = 0
@@ -44,7 +50,7 @@ func wrapLine(s string, width, first, next int) []string {
 		next = 0
 	}
 	var toks []token
-	for _, word := range strings.Fields(s) {
+	for _, word := range strings.FieldsFunc(s, breakable) {
 		glue := false
 		for word != "" {
 			i := strings.IndexByte(word, '|')
@@ -61,12 +67,6 @@ func wrapLine(s string, width, first, next int) []string {
 	var cur strings.Builder
 	cur.WriteString(spaces(first))
 	w, empty := first, true
-	newLine := func() {
-		out = append(out, cur.String())
-		cur.Reset()
-		cur.WriteString(spaces(next))
-		w, empty = next, true
-	}
 	for _, t := range toks {
 		tw := textWidth(t.text)
 		sep := 1
@@ -74,26 +74,18 @@ func wrapLine(s string, width, first, next int) []string {
 			sep = 0
 		}
 		if !empty && w+sep+tw > width {
-			newLine()
-			sep = 0
+			out = append(out, cur.String())
+			cur.Reset()
+			cur.WriteString(spaces(next))
+			w, empty, sep = next, true, 0
 		}
 		if sep == 1 {
 			cur.WriteByte(' ')
 			w++
 		}
-		// Only a word wider than a whole line gets here without room: cut it.
-		text := t.text
-		for w+tw > width && text != "" {
-			head, rest := splitWidth(text, max(width-w, 1))
-			cur.WriteString(head)
-			text, tw = rest, textWidth(rest)
-			newLine()
-		}
-		if text != "" {
-			cur.WriteString(text)
-			w += tw
-			empty = false
-		}
+		cur.WriteString(t.text)
+		w += tw
+		empty = false
 	}
 	if !empty {
 		out = append(out, cur.String())
@@ -101,16 +93,29 @@ func wrapLine(s string, width, first, next int) []string {
 	return out
 }
 
-// splitWidth splits s after at most room cells (at least one rune).
-func splitWidth(s string, room int) (string, string) {
-	w := 0
+// wordCut is where a line wider than room cells breaks without breaking a
+// word: just after the last space that leaves at most room cells before
+// it, else after the first space past room; -1 when the line fits, or has
+// no space to break at (past its leading spaces). It reads the line only
+// as far as the cut.
+func wordCut(s string, room int) int {
+	lead := len(s) - len(strings.TrimLeft(s, " "))
 	cond := widthCond()
+	w, last := 0, -1
 	for i, r := range s {
-		rw := cond.RuneWidth(r)
-		if w+rw > room && i > 0 {
-			return s[:i], s[i:]
+		if i >= lead && r == ' ' {
+			if w+1 > room && last >= 0 {
+				return last
+			}
+			last = i + 1
+			if w+1 > room {
+				return last
+			}
 		}
-		w += rw
+		w += cond.RuneWidth(r)
+		if w > room && last >= 0 {
+			return last
+		}
 	}
-	return s, ""
+	return -1
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"encoding/json"
 	"io"
 	"strings"
 )
@@ -21,6 +22,9 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 	}
 	if !v.IsJSON {
 		return writeText(w, v.Text, o)
+	}
+	if v.parts {
+		return writeParts(w, notes, v, o)
 	}
 	if t := scanTable(v.JSON, o.cleanLabel()); t != nil {
 		if lines := partRows(t); lines != nil {
@@ -50,6 +54,11 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 		return writeLines(w, listLines(n, o.cleanLabel()))
 	case kindObject:
 		if isMCPWhole(n) {
+			if !hasNonText(n) {
+				// Kept whole for its annotations or _meta: the text view
+				// is that of its text.
+				return Write(w, notes, mcpTextValue(n), o)
+			}
 			if o.TTY && o.Color {
 				return writeMCPPreview(w, n, o)
 			}
@@ -58,10 +67,30 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 		if isContentPart(n) {
 			return writeLines(w, []string{o.clean()(partLine(n))})
 		}
-		return writeLines(w, propertyLines(nil, n, 0, o.cleanLabel()))
+		return writeLines(w, propertyLines(nil, n, 0, o.width(), o.cleanLabel()))
 	default:
 		return writeText(w, string(n.Raw), o)
 	}
+}
+
+// writeParts writes the values of an MCP result's several text parts one
+// after another, each by its own view.
+func writeParts(w, notes io.Writer, v Value, o Options) error {
+	n, err := v.parsed()
+	if err != nil || n.Kind != kindArray {
+		v.parts = false
+		return Write(w, notes, v, o)
+	}
+	for _, el := range n.Vals {
+		pv := Value{JSON: json.RawMessage(el.Raw), IsJSON: true, tree: el}
+		if el.Kind == kindString {
+			pv = Value{Text: el.Str()}
+		}
+		if err := Write(w, notes, pv, o); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeText prints text verbatim with one trailing newline added when it

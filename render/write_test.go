@@ -50,6 +50,12 @@ func TestWriteViews(t *testing.T) {
 			"S      O            F\nx⏎y z  {\"b\":[1,2]}  false\n"},
 		{"table header bold with color", jsonValue(`[{"a":1}]`), Options{Color: true}, "\x1b[1mA\x1b[0m\n1\n"},
 		{"table cell on a terminal is safe", jsonValue(`[{"a":"\u001b[31m"}]`), Options{TTY: true}, "A\n\\x1b[31m\n"},
+		// Several text parts of an MCP result: each part in turn, by its view.
+		{"mcp text parts in turn", FromResult(json.RawMessage(`{"content":[{"type":"text","text":"Results:"},{"type":"text","text":"{\"file\":\"a.js\",\"errors\":2}"},{"type":"text","text":"[{\"line\":1},{\"line\":4}]"},{"type":"text","text":"Fix them."}]}`)), Options{},
+			"Results:\nfile:   a.js\nerrors: 2\nLINE\n1\n4\nFix them.\n"},
+		// Kept whole for annotations or _meta: the text view is its text's.
+		{"mcp annotated text", FromResult(json.RawMessage(`{"content":[{"type":"text","text":"{\"a\":1}","annotations":{"priority":1}}],"_meta":{"trace":"t"}}`)), Options{}, "a: 1\n"},
+		{"mcp annotated parts", FromResult(json.RawMessage(`{"content":[{"type":"text","text":"one","annotations":{"audience":["user"]}},{"type":"text","text":"two"}]}`)), Options{}, "one\ntwo\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -284,5 +290,50 @@ func TestManyColumnsLayout(t *testing.T) {
 	if !strings.HasPrefix(out, "K0") || !strings.HasPrefix(notes, "(199997 more columns: k3, k4,") ||
 		!strings.HasSuffix(notes, ", k102, … 199897 others; use --output json or | jq)\n") {
 		t.Errorf("out %.100q notes %.100q", out, notes)
+	}
+}
+
+// TestPropertyViewWraps: a long string value in a property view wraps at the
+// width with a hanging indent under the value's column (git-mcp's
+// 327-character instruction lines); a word is never broken; filters get the
+// lines unwrapped.
+func TestPropertyViewWraps(t *testing.T) {
+	long := strings.Repeat("Before touching git, read the project. ", 8) // 312 cells
+	obj := `{"ok":true,"instructions":"# Wrap-up\n\n` + long + `\nshort line","url":"https://example.com/` + strings.Repeat("x", 90) + `","nested":{"k":"` + strings.Repeat("word ", 30) + `"}}`
+	got, _ := render(t, jsonValue(obj), Options{Width: 60})
+	want := "ok:           true\n" +
+		"instructions: # Wrap-up\n" +
+		"\n"
+	if !strings.HasPrefix(got, want) {
+		t.Fatalf("got\n%s", got)
+	}
+	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	for _, l := range lines {
+		if textWidth(l) > 60 && !strings.HasPrefix(l, "url:") {
+			t.Errorf("line wider than 60: %q", l)
+		}
+	}
+	if lines[3] != "              Before touching git, read the project. Before" || lines[4] != "              touching git, read the project. Before" {
+		t.Errorf("hanging indent:\n%s", got)
+	}
+	if !strings.Contains(got, "\nurl:          https://example.com/"+strings.Repeat("x", 90)+"\n") {
+		t.Errorf("the long word is not whole on its line:\n%s", got)
+	}
+	if !strings.Contains(got, "\n  k: word word") || !strings.Contains(got, "\n     word word") {
+		t.Errorf("nested value:\n%s", got)
+	}
+	if !strings.Contains(got, "\n              touching git, read the project.\n              short line\n") {
+		t.Errorf("the value's own line breaks are not kept:\n%s", got)
+	}
+	// Far-right value column: the wrap hangs under the key instead.
+	key := strings.Repeat("k", 45)
+	got, _ = render(t, jsonValue(`{"`+key+`":"`+strings.Repeat("abc ", 20)+`"}`), Options{Width: 60})
+	if !strings.Contains(got, "\n  abc abc") {
+		t.Errorf("far-right column:\n%s", got)
+	}
+	// The filters' property lines do not wrap.
+	pl, err := PropertyLines(json.RawMessage(obj), 60)
+	if err != nil || !strings.Contains(strings.Join(pl, "\n"), strings.TrimSpace(long)) {
+		t.Errorf("PropertyLines wrapped: %v\n%s", err, strings.Join(pl, "\n"))
 	}
 }

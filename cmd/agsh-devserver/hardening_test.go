@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -88,7 +89,20 @@ func startBinaryGuarded(t *testing.T, guard time.Duration, env []string, args ..
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	t.Cleanup(func() {
+		// Stopped as an operator stops it, so that it ends the --mcp
+		// servers it started (a SIGKILL would leave them running); killed
+		// if it does not stop.
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
 	if guard > 0 {
 		timer := time.AfterFunc(guard, func() { _ = cmd.Process.Kill() })
 		defer timer.Stop()
@@ -283,18 +297,18 @@ func stdioServer(t *testing.T) string {
 }
 
 // TestBinaryMCPMisbehaving: two silent --mcp servers cost the start-up one
-// budget of 10 s (in parallel), not two minutes each, and are reported
-// absent; a server logging on standard output is served, its tool requiring
+// --mcp-start-timeout (in parallel), not two minutes each, and are reported
+// as still starting, their tools absent meanwhile; a server logging on standard output is served, its tool requiring
 // MCP tasks left out with a log line; a call during which it dies answers 502
 // connection_failed, its tools stay listed and the next call restarts it.
 func TestBinaryMCPMisbehaving(t *testing.T) {
 	noisy := stdioServer(t)
 	executor, stderr := startBinaryGuarded(t, 90*time.Second, nil,
-		"--mcp", "quiet=sleep 600", "--mcp", "quiet2=sleep 600", "--mcp", "noisy="+noisy+" -raw -noisy")
+		"--mcp-start-timeout", "2s", "--mcp", "quiet=sleep 600", "--mcp", "quiet2=sleep 600", "--mcp", "noisy="+noisy+" -raw -noisy")
 	planner := strings.TrimSuffix(executor, "/executor") + "/planner"
 	wants := []string{
-		`mcp quiet: starting "sleep 600": no MCP answer within 10s; its tools are absent`,
-		`mcp quiet2: starting "sleep 600": no MCP answer within 10s; its tools are absent`,
+		`mcp quiet: not ready within 2s (--mcp-start-timeout); it keeps starting, and its tools appear when it is ready`,
+		`mcp quiet2: not ready within 2s (--mcp-start-timeout); it keeps starting, and its tools appear when it is ready`,
 		`mcp noisy: skipped a line on standard output that is not JSON-RPC: stdioserver 1.0 listening on stdio`,
 		`mcp noisy: tool "tasky" is left out: it requires MCP tasks`,
 	}

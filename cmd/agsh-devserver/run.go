@@ -34,6 +34,9 @@ Flags:
       --allow-anonymous        admit non-loopback callers without a token
       --mcp 'NAME=COMMAND ARGS…'
                                serve a stdio MCP server's tools on the planner as NAME_… (repeatable)
+      --mcp-start-timeout DURATION
+                               how long the start waits for each --mcp server (default 30s); one not ready
+                               by then keeps starting, and its tools appear when it is ready (logged)
       --echo-tools PATH        serve JSON tool definitions (a file or a directory) that echo their input (repeatable)
       --state DIR              keep sessions in DIR across restarts (default: in memory)
   -h, --help                   show this help
@@ -104,6 +107,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.StringArrayVar(&tokenFiles, "bearer-token-file", nil, "")
 	fs.BoolVar(&o.AllowAnonymous, "allow-anonymous", false, "")
 	fs.StringArrayVar(&o.MCP, "mcp", nil, "")
+	fs.DurationVar(&o.MCPStartTimeout, "mcp-start-timeout", devserver.DefaultMCPStartTimeout, "")
 	fs.StringArrayVar(&o.EchoTools, "echo-tools", nil, "")
 	fs.StringVar(&o.StateDir, "state", "", "")
 	fs.StringArrayVar(&cpTeams, "cp-team", nil, "")
@@ -126,6 +130,9 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	}
 	if o.Addr == "" {
 		return o, errors.New("--addr: empty address")
+	}
+	if o.MCPStartTimeout <= 0 {
+		return o, fmt.Errorf("--mcp-start-timeout: %s is not a positive duration", o.MCPStartTimeout)
 	}
 	for _, m := range mounts {
 		mt, err := devserver.ParseMount(m)

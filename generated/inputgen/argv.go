@@ -9,7 +9,9 @@ import (
 )
 
 // Argv writes an input object as flags of cmd, always in the --x=value
-// form: strings verbatim, numbers as JSON numbers, true as the bare flag
+// form: strings verbatim (in JSON quotes for a union flag when they look
+// like null, a boolean, a number or a quoted string), numbers as JSON
+// numbers, null as null, true as the bare flag
 // and false as --x=false for valueless flags, each array element as its
 // own occurrence, JSON-valued leaves and tuple elements as compact JSON.
 // Keys are written in sorted order. It fails on a key no flag stands for.
@@ -69,8 +71,11 @@ func writeFlag(f *generated.Flag, val any, out *[]string) error {
 
 // text is a value's text for its flag.
 func text(f *generated.Flag, v any) string {
-	if f.Type == "json" {
+	switch f.Type {
+	case "json":
 		return string(compact(v))
+	case "union":
+		return unionText(v)
 	}
 	return textOf(v)
 }

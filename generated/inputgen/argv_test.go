@@ -28,7 +28,8 @@ func TestArgv(t *testing.T) {
 		"pair":{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}]},
 		"m":{"type":"object"},"u":{"type":["boolean","string"]},"any":{},
 		"o":{"properties":{"x":{"type":"string"}}},"-A":{"type":"integer"},"-q":{"type":"boolean"},
-		"output":{"type":"string"}}}`
+		"output":{"type":"string"},
+		"v":{"type":"array","items":{"type":["string","number","boolean","null"]}}}}`
 	c, err := generated.Build(json.RawMessage(schema), generated.BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -40,6 +41,9 @@ func TestArgv(t *testing.T) {
 		{`{"pair":["x",2]}`, `--pair="x" --pair=2`},
 		{`{"m":{"a":"<&>"},"any":"text","u":true}`, `--any="text" --m={"a":"<&>"} --u=true`},
 		{`{"o":{"x":"y"},"-A":-2,"-q":true,"output":"z"}`, `-A=-2 -q --o-x=y --output-2=z`},
+		{`{"u":"true"}`, `--u="true"`},
+		{`{"v":[41,"41",null,"null",false,"x y","\"q\"","007",1e3,"1e3"]}`,
+			`--v=41 --v="41" --v=null --v="null" --v=false --v=x y --v="\"q\"" --v=007 --v=1e3 --v="1e3"`},
 	}
 	for _, tt := range tests {
 		in := decode(t, tt.input)

@@ -1,9 +1,9 @@
 // Package inputgen generates tool inputs that are valid against an input
 // schema and lie in the round-trip domain of
-// docs/mapping.md#the-round-trip-property (no nulls, no empty arrays, no
-// empty or undeclared-key objects at flattened positions, scalar-union values
-// in the form of their first accepting branch), and writes such an input as
-// command-line flags.
+// docs/mapping.md#the-round-trip-property (no nulls but those of a union of
+// scalars that takes null, no empty arrays, no empty or undeclared-key
+// objects at flattened positions), and writes such an input as command-line
+// flags.
 //
 // It exists to test package generated: Parse(Argv(Generate(schema))) must
 // give back the generated input. It reads schemas on its own, without the

@@ -41,7 +41,7 @@ func Generate(schema json.RawMessage, r *rand.Rand) (map[string]any, error) {
 	defer g.done(v)
 	props := v.props()
 	if len(props) == 0 {
-		if bs := v.union(); bs != nil {
+		if bs, _ := v.union(); bs != nil {
 			// The mapper offers the properties of every branch; an input
 			// valid against the schema follows one branch.
 			bv := g.viewOf(true, bs[g.r.IntN(len(bs))])
@@ -134,8 +134,8 @@ func (g *gen) valueT(v *view, flat bool, inherit []string) (any, error) {
 	if !present {
 		types = inherit
 	}
-	if bs := v.union(); bs != nil {
-		return g.unionValue(bs, types, flat)
+	if bs, bnull := v.union(); bs != nil {
+		return g.unionValue(bs, types, flat, null || bnull)
 	}
 	switch len(types) {
 	case 0:
@@ -155,13 +155,8 @@ func (g *gen) valueT(v *view, flat bool, inherit []string) (any, error) {
 	case 1:
 		return g.typed(v, types[0], flat)
 	}
-	if sb, ok := typeBranches(types); ok {
-		t := types[g.r.IntN(len(types))]
-		val, err := g.typed(v, t, flat)
-		if err != nil {
-			return nil, err
-		}
-		return firstAccepting(sb, val), nil
+	if scalarTypes(types) && null && g.r.IntN(5) == 0 {
+		return nil, nil // a union of scalars that takes null
 	}
 	return g.typed(v, types[g.r.IntN(len(types))], flat)
 }

@@ -5,73 +5,71 @@ import (
 	"strconv"
 )
 
-// sbranch is one scalar branch of a union, as the mapper converts text.
-type sbranch struct {
-	kind string // "string", "integer", "number", "boolean", "enum"
-	enum []any
-}
-
-func typeBranches(types []string) ([]sbranch, bool) {
-	var out []sbranch
+// scalarTypes reports whether every type of a type list is a scalar one
+// (string, integer, number, boolean): the mapper makes such a list a union
+// of scalars.
+func scalarTypes(types []string) bool {
 	for _, t := range types {
 		switch t {
 		case "string", "integer", "number", "boolean":
-			out = append(out, sbranch{kind: t})
 		default:
-			return nil, false
+			return false
 		}
 	}
-	return out, true
+	return true
 }
 
-// scalarBranches classifies a view as scalar branches, or reports false.
-func (g *gen) scalarBranches(v *view, inherit []string) ([]sbranch, bool) {
+// scalarUnion reports whether a view is made of scalars only (an enum, a
+// scalar type list, or a union of such), as a branch of a union of
+// scalars, and whether null is among the values it takes.
+func (g *gen) scalarUnion(v *view, inherit []string) (null, ok bool) {
 	if v.cyclic || v.isFlattened() {
-		return nil, false
+		return false, false
 	}
-	if vals, ok := v.enumValues(); ok {
-		if len(vals) == 0 {
-			vals = []any{nil}
-		}
-		return []sbranch{{kind: "enum", enum: vals}}, true
+	if _, ok := v.enumValues(); ok {
+		return false, true // an enum's null is dropped, as the mapper does
 	}
 	types, null, present := v.types()
 	if !present {
 		types = inherit
 	}
-	if bs := v.union(); bs != nil {
-		var out []sbranch
+	if bs, bnull := v.union(); bs != nil {
+		null = null || bnull
 		for _, b := range bs {
 			bv := g.viewOf(true, b)
-			sb, ok := g.scalarBranches(bv, types)
+			n, ok := g.scalarUnion(bv, types)
 			g.done(bv)
 			if !ok {
-				return nil, false
+				return false, false
 			}
-			out = append(out, sb...)
+			null = null || n
 		}
-		return out, true
+		return null, true
 	}
-	if len(types) == 0 || null && len(types) == 0 {
-		return nil, false
+	if len(types) == 0 {
+		return false, false
 	}
-	return typeBranches(types)
+	return null, scalarTypes(types)
 }
 
-// unionValue generates a value for a multi-branch anyOf/oneOf. A union of
-// scalars yields the form of its first accepting branch.
-func (g *gen) unionValue(bs []any, inherit []string, flat bool) (any, error) {
-	var all []sbranch
+// unionValue generates a value for a multi-branch anyOf/oneOf: the value
+// of one branch, as that branch generates it (a union of scalars sends
+// every value typed, docs/mapping.md#unions-of-scalars), or now and then null when a union
+// of scalars takes null. null says the enclosing schema takes null.
+func (g *gen) unionValue(bs []any, inherit []string, flat, null bool) (any, error) {
 	scalar := true
 	for _, b := range bs {
 		bv := g.viewOf(true, b)
-		sb, ok := g.scalarBranches(bv, inherit)
+		n, ok := g.scalarUnion(bv, inherit)
 		g.done(bv)
 		if !ok {
 			scalar = false
 			break
 		}
-		all = append(all, sb...)
+		null = null || n
+	}
+	if scalar && null && g.r.IntN(5) == 0 {
+		return nil, nil
 	}
 	for _, i := range g.r.Perm(len(bs)) {
 		bv := g.viewOf(flat, bs[i])
@@ -88,53 +86,9 @@ func (g *gen) unionValue(bs []any, inherit []string, flat bool) (any, error) {
 		if err != nil {
 			continue
 		}
-		if scalar {
-			return firstAccepting(all, val), nil
-		}
 		return val, nil
 	}
 	return nil, ErrNoValue
-}
-
-// firstAccepting converts val through its text by the first branch that
-// accepts the text, as the mapper does.
-func firstAccepting(bs []sbranch, val any) any {
-	text := textOf(val)
-	for _, b := range bs {
-		if v, ok := b.convert(text); ok {
-			return v
-		}
-	}
-	return val
-}
-
-func (b sbranch) convert(text string) (any, bool) {
-	switch b.kind {
-	case "string":
-		return text, true
-	case "integer":
-		n, err := strconv.ParseInt(text, 10, 64)
-		if err != nil {
-			return nil, false
-		}
-		return json.Number(strconv.FormatInt(n, 10)), true
-	case "number":
-		if !isJSONNumber(text) {
-			return nil, false
-		}
-		return json.Number(text), true
-	case "boolean":
-		if text == "true" || text == "false" {
-			return text == "true", true
-		}
-	case "enum":
-		for _, e := range b.enum {
-			if textOf(e) == text {
-				return e, true
-			}
-		}
-	}
-	return nil, false
 }
 
 // textOf is the command-line text of a scalar: a string verbatim, anything
@@ -149,6 +103,21 @@ func textOf(v any) string {
 		return strconv.FormatBool(x)
 	}
 	return string(compact(v))
+}
+
+// unionText is the text of a value of a union of scalars: a string that a
+// union could read as something else (null, true, false, a JSON number, or
+// text in JSON quotes) is written JSON-quoted, whatever the union's
+// branches; anything else as textOf.
+func unionText(v any) string {
+	s, ok := v.(string)
+	if !ok {
+		return textOf(v)
+	}
+	if s == "null" || s == "true" || s == "false" || isJSONNumber(s) || len(s) > 0 && s[0] == '"' {
+		return string(compact(s))
+	}
+	return s
 }
 
 func isJSONNumber(s string) bool {

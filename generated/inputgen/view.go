@@ -226,15 +226,18 @@ func (v *view) required(name string) bool {
 	return false
 }
 
-func (v *view) union() []any {
+// union returns the branches of the first anyOf/oneOf with two or more
+// non-null branches, and whether it had a null branch too.
+func (v *view) union() ([]any, bool) {
 	for _, p := range v.parts {
 		for _, k := range []string{"anyOf", "oneOf"} {
 			if b := nonNull(p[k]); len(b) >= 2 {
-				return b
+				all, _ := p[k].([]any)
+				return b, len(b) < len(all)
 			}
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // isFlattened reports whether the view is an object the mapper flattens.

@@ -9,6 +9,7 @@ import (
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/internal/repl"
 	"github.com/agsh-dev/agsh/internal/termbg"
 	"github.com/agsh-dev/agsh/render"
 )
@@ -32,7 +33,8 @@ type app struct {
 	// bg says whether the terminal's background is light, asked only when
 	// colored markdown or highlighting is written.
 	bg      *termbg.Detector
-	spinOut io.Writer            // standard error's terminal, for the spinner (not held by the pager)
+	spinOut io.Writer            // standard error's terminal, for the spinner and the write guard's question (not held by the pager)
+	term    *repl.Terminal       // the running REPL's terminal, which a question is asked through; nil outside the REPL
 	late    []command.LateOption // connection options after the command name
 	// stdinRead: an @- value read standard input (it can be read once).
 	stdinRead bool
@@ -43,6 +45,11 @@ type app struct {
 	// debug: AGSH_DEBUG asks for every request and answer on standard error
 	// (catalog.WithDebug); never for completion.
 	debug bool
+
+
+	// putLine, in the REPL, puts a line on the editor for the next input
+	// (:replay); nil elsewhere.
+	putLine func(string)
 }
 
 // debugWanted reports whether AGSH_DEBUG asks for the wire: a list of

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
@@ -35,7 +36,7 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		Redact:      redact,
 		Escape:      escape,
 		Runner:      &interpRunner{runner: runner, out: a.out, errOut: a.errOut},
-		Completer:   quietCompleter{command.NewCompleter(a.run, h.table)},
+		Completer:   quietCompleter{a.completer(h)},
 		In:          a.ios.In,
 		Out:         repl.TerminalOut(a.out, a.ios.Out),
 		ErrOut:      a.errOut,
@@ -44,9 +45,14 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 	}
 	var status int
 	if a.ios.OutTTY {
+		// :replay puts its line on the editor.
+		lp := &linePutter{Runner: cfg.Runner}
+		cfg.Runner, a.putLine = lp, lp.put
+		defer func() { a.putLine = nil }()
 		// The background query runs with Bubble Tea's hold released.
 		cfg.Terminal = &repl.Terminal{}
 		a.bg.Exclusive = cfg.Terminal.Exclusive
+		a.term = cfg.Terminal
 		status, err = repl.Run(ctx, cfg)
 	} else {
 		status, err = repl.RunPlain(ctx, cfg)
@@ -88,4 +94,35 @@ func (a *app) connectShell(ctx context.Context, h *shellHandler) (string, error)
 		return "", &catalog.Error{ErrCode: catalog.CodeInterrupted, Message: "interrupted"}
 	}
 	return name, nil
+}
+
+// linePutter is the REPL's runner with the line a command put on the
+// editor (repl.LinePutter).
+type linePutter struct {
+	repl.Runner
+	next string
+}
+
+func (l *linePutter) put(s string) { l.next = s }
+
+// Live implements repl.LiveRunner: a line that starts with a live console
+// word (:tail) is never held for the pager.
+func (l *linePutter) Live(src string) bool {
+	f := strings.Fields(src)
+	return len(f) > 0 && metaLive(f[0])
+}
+
+// NextLine implements repl.LinePutter.
+func (l *linePutter) NextLine() string {
+	s := l.next
+	l.next = ""
+	return s
+}
+
+// completer is the REPL's Tab: the catalog's commands and flags, and the
+// console words' operands from the deployment.
+func (a *app) completer(h *shellHandler) *command.Completer {
+	c := command.NewCompleter(a.run, h.table)
+	c.Records = true
+	return c
 }

@@ -70,6 +70,9 @@ func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
 	if err != nil {
 		return fail(err)
 	}
+	if err := a.guardCall(ctx, r); err != nil {
+		return fail(err)
+	}
 	stop := func() {}
 	if !r.inShell && a.ios.ErrTTY && a.ios.OutTTY { // one-shot on a terminal: the REPL has its own
 		stop = spin.Start(a.spinOut, 300*time.Millisecond, 100*time.Millisecond)
@@ -222,10 +225,11 @@ func (a *app) callTimeout(r *toolRequest) time.Duration {
 func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error) {
 	if msg, isWrapper := render.ErrorMessage(v); isError || isWrapper {
 		if r.format.IsData() && r.last {
-			_ = r.format.Data.Value(r.stdout, v)
+			// Marked as an error, so a script tells it from data.
+			_ = r.format.Data.Value(r.stdout, render.ErrorValue(v))
 			return outcome{status: exitcode.ToolError, rendered: true}, nil
 		}
-		if !isWrapper {
+		if isError {
 			msg = render.ErrorText(v)
 		}
 		render.WriteError(r.stderr, a.safeErr(msg), a.errOpts())

@@ -89,7 +89,10 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 	if err := a.connect(ctx); err != nil {
 		return a.report(ctx, a.errOut, command.WithShadowHint(a.late, err))
 	}
-	endPager := a.paged()
+	endPager := func() {}
+	if !metaLive(name) {
+		endPager = a.paged()
+	}
 	status := a.dispatch(ctx, name, args)
 	a.flush()
 	a.sessionLine(false)
@@ -113,6 +116,9 @@ func (a *app) paged() func() {
 // tool of that name, or a tool.
 func (a *app) dispatch(ctx context.Context, name string, args []string) int {
 	if isMeta(name) {
+		if a.g.Help { // agsh :trace --help: the scan took --help as agsh's
+			args = append(args, "--help")
+		}
 		return a.meta(ctx, append([]string{name}, args...), true, false, a.out, a.errOut).status
 	}
 	if name == "help" {

@@ -195,6 +195,41 @@ var scriptCommands = map[string]func(ts *testscript.TestScript, neg bool, args [
 			ts.Setenv(args[2], id)
 		}
 	},
+	// jsonvar FILE KEY VAR: set $VAR to the first string member KEY of
+	// FILE (stdout or stderr: the last command's).
+	"jsonvar": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 3 {
+			ts.Fatalf("usage: jsonvar FILE KEY VAR")
+		}
+		text := strings.ReplaceAll(ts.ReadFile(args[0]), `": "`, `":"`)
+		v := jsonField(text, args[1])
+		if v == "" {
+			ts.Fatalf("no %q in %s:\n%s", args[1], args[0], text)
+		}
+		ts.Setenv(args[2], v)
+	},
+	// waitsession URL ID STATUS: poll URL/v1/sessions until session ID's
+	// row has STATUS (waiting_approval, running, waiting), for at most 30 s
+	// (a hang detector, not a timing assertion).
+	"waitsession": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 3 {
+			ts.Fatalf("usage: waitsession URL ID STATUS")
+		}
+		want := `"sessionId":"` + args[1] + `"`
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			body := postJSON(ts, http.MethodGet, args[0]+"/v1/sessions", "", false)
+			for _, row := range strings.Split(body, "},{") {
+				if strings.Contains(row, want) && strings.Contains(row, `"status":"`+args[2]+`"`) {
+					return
+				}
+			}
+			if time.Now().After(deadline) {
+				ts.Fatalf("session %s never had status %s: %s", args[1], args[2], body)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	},
 	// delete URL: DELETE it.
 	"delete": func(ts *testscript.TestScript, neg bool, args []string) {
 		if len(args) != 1 {

@@ -5,12 +5,16 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agsh-dev/agsh/internal/devserver"
 	"github.com/agsh-dev/agsh/internal/devserver/devservertest"
@@ -116,5 +120,60 @@ func TestServerEverything(t *testing.T) {
 		if status != 0 || name == "" || !strings.Contains(text, "[resource_link ") || !strings.Contains(text, " "+name) {
 			t.Errorf("%s: status %d, name %q; text view\n%s", links, status, name, text)
 		}
+	}
+}
+
+// TestLateMCPServer: an --mcp server that misses --mcp-start-timeout keeps
+// starting; agsh does not see its tools until it is ready, then does (the
+// log says when), and the tool detail passes its icons and _meta through.
+func TestLateMCPServer(t *testing.T) {
+	dir := t.TempDir()
+	bin, err := buildTestMCP(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gate := filepath.Join(dir, "gate")
+	var logs strings.Builder
+	var mu sync.Mutex
+	logged := func() string { mu.Lock(); defer mu.Unlock(); return logs.String() }
+	srv := devservertest.StartDeployment(t, devserver.Options{
+		MCP:             []string{"late=" + bin + " -gate " + gate},
+		MCPStartTimeout: 100 * time.Millisecond,
+		Logf: func(format string, args ...any) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(&logs, format+"\n", args...)
+		},
+	})
+	target := srv.AgentURL("planner")
+	if out, _ := runAgsh(t, target, "help"); strings.Contains(out, "late_") {
+		t.Fatalf("tools of a server not ready yet:\n%s", out)
+	}
+	if !strings.Contains(logged(), "mcp late: not ready within 100ms (--mcp-start-timeout); it keeps starting, and its tools appear when it is ready\n") {
+		t.Fatalf("log:\n%s", logged())
+	}
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(time.Minute); !strings.Contains(logged(), "mcp late: ready after "); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("the late server never became ready; log:\n%s", logged())
+		}
+	}
+	if out, _ := runAgsh(t, target, "help"); !strings.Contains(out, "    late_kinds ") {
+		t.Errorf("its tools are not listed once it is ready:\n%s", out)
+	}
+	if out, status := runAgsh(t, target, "late_lint", "--output", "json"); status != 0 || !strings.Contains(out, `"Ask before fixing them."`) {
+		t.Errorf("late_lint: status %d\n%s", status, out)
+	}
+	resp, err := http.Get(target + "/v1/tools/late_kinds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(body), `"icons":[{"src":"https://example.com/kinds.png","mimeType":"image/png","sizes":["48x48"]}]`) ||
+		!strings.Contains(string(body), `"_meta":{"com.example/ui":{"resourceUri":"ui://kinds/card"}}`) {
+		t.Errorf("detail: %s", body)
 	}
 }

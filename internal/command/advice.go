@@ -31,6 +31,9 @@ var advice = map[string]string{
 	catalog.CodeInvalidContinuationToken: "; check --continuation-token, or pass --session <id>",
 	catalog.CodeConflictingBinding:       "; pass only one of --session and --continuation-token",
 	catalog.CodeUnauthorized:             "; pass --bearer-token (or set AGENT_SHELL_BEARER_TOKEN), or run agent-sdk login",
+	catalog.CodeUnknownCall:              "; :approvals lists the calls waiting for a decision",
+	catalog.CodeNotParked:                "; :approvals lists the calls still waiting",
+	catalog.CodeTaskSession:              "; :new starts a session that takes messages",
 }
 
 // Advise is the message of err for agsh's user: its text with the settings

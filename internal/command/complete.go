@@ -26,6 +26,11 @@ type Completer struct {
 	// Detail, when set, answers a tool's detail in place of the
 	// deployment: shell completion's catalog cache (internal/shellcomp).
 	Detail func(ctx context.Context, name string) (*catalog.ToolDetail, error)
+	// Records: a console word's operands complete from the deployment,
+	// call ids from the bound session's record and session ids from GET
+	// /v1/sessions (the REPL). Without it only the words and their flags
+	// complete: a host shell's Tab never reads a record.
+	Records bool
 
 	run   *catalog.Run
 	table *Table
@@ -54,6 +59,10 @@ func (c *Completer) Complete(ctx context.Context, line string, cursor int) (repl
 	case p.Words[0] == "help" && len(p.Words) == 1 && !c.table.Resolve("help").IsTool() && !strings.HasPrefix(p.Current, "-"):
 		// help's operand is a tool (or a filter).
 		comp.Candidates = quoteCandidates(c.commandNames(p.Current, false), p.Quote)
+		return comp, nil
+	}
+	if m, ok := LookupMeta(p.Words[0]); ok {
+		comp.Candidates = quoteCandidates(c.metaArguments(ctx, m, p), p.Quote)
 		return comp, nil
 	}
 	cmd, err := c.command(ctx, p.Words[0])
@@ -313,4 +322,90 @@ func QuoteWord(value string, open byte) string {
 		}
 	}
 	return b.String()
+}
+
+// EventTypes are the event types --type completes (the types agsh reads,
+// and their prefixes).
+var EventTypes = []string{"turn", "turn.started", "turn.queued", "turn.completed", "turn.failed",
+	"actions.requested", "action.result", "message.completed", "approval", "approval.requested",
+	"approval.resolved", "session.waiting", "record.truncated"}
+
+// maxCompleted bounds the ids Tab offers.
+const maxCompleted = 200
+
+// metaArguments completes a word after a meta command: its flags, their
+// values (--type's event types, --tool's tools), and with Records its
+// operands (session ids, the record's call ids).
+func (c *Completer) metaArguments(ctx context.Context, m *MetaCommand, p syntax.Partial) []repl.Candidate {
+	if strings.HasPrefix(p.Current, "-") {
+		var all []repl.Candidate
+		for _, f := range m.Flags {
+			display := f.Name
+			if f.Placeholder != "" {
+				display += " " + f.Placeholder
+			}
+			all = append(all, repl.Candidate{Text: f.Name, Display: display, Description: f.Help})
+		}
+		all = append(all, repl.Candidate{Text: "--output"})
+		if m.Name == MetaApprove || m.Name == MetaDeny {
+			all = append(all, repl.Candidate{Text: "--yes", Description: "decide without the question"})
+		}
+		return matching(all, p.Current, func(c repl.Candidate) string { return c.Text })
+	}
+	words := p.Words[1:]
+	if n := len(words); n > 0 {
+		switch prev := words[n-1]; {
+		case prev == "--type":
+			return prefixed(EventTypes, p.Current)
+		case prev == "--tool":
+			return prefixed(c.table.ToolNames(), p.Current)
+		case prev == "--output":
+			return prefixed(render.FormatNames(), p.Current)
+		case m.flag(prev) != nil && m.flag(prev).Placeholder != "":
+			return nil
+		}
+	}
+	op := metaOperandAt(m, words)
+	if op == nil || !c.Records || c.run == nil {
+		return nil
+	}
+	switch {
+	case op.Parked:
+		return prefixed(CompleteParkedIDs(ctx, c.run.Client(), c.run.Binding(), maxCompleted), p.Current)
+	case op.Call:
+		return prefixed(CompleteCallIDs(ctx, c.run.Client(), c.run.Binding(), maxCompleted), p.Current)
+	case op.Session:
+		ss, err := c.run.Client().Sessions(ctx)
+		if err != nil {
+			return nil
+		}
+		var ids []string
+		for _, s := range ss {
+			if s.SessionID != "" && len(ids) < maxCompleted {
+				ids = append(ids, s.SessionID)
+			}
+		}
+		return prefixed(ids, p.Current)
+	}
+	return nil
+}
+
+// metaOperandAt is the operand the next word of a meta command line is,
+// given the words typed after its name; nil when none.
+func metaOperandAt(m *MetaCommand, words []string) *MetaOperand {
+	n := 0
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if strings.HasPrefix(w, "-") && len(w) > 1 {
+			if f := m.flag(w); f != nil && f.Placeholder != "" || w == "--output" {
+				i++
+			}
+			continue
+		}
+		n++
+	}
+	if n < len(m.Operands) {
+		return &m.Operands[n]
+	}
+	return nil
 }

@@ -17,13 +17,14 @@ import (
 // declares) only when the detail declares no effect, and may return nil.
 func HelpPage(cmd *Command, info func() *catalog.Info) render.HelpPage {
 	page := helpPage(cmd)
-	if cmd.Detail.Effect != "" || readOnlyHint(cmd.Detail) {
+	if cmd.Detail.Effect != "" || readOnlyDeclared(cmd.Detail) {
 		return page
 	}
 	if in := info(); in != nil {
 		for _, t := range in.Tools {
 			if t.Name == cmd.Detail.Name && t.Effect != "" {
 				page.Notes = append([]string{effectNote(t.Effect)}, page.Notes...)
+				page.Notes = infoEffectGuard(page.Notes, t.Effect)
 			}
 		}
 	}
@@ -64,10 +65,13 @@ func helpPage(cmd *Command) render.HelpPage {
 	for _, sh := range cmd.Curated.Shorthands() {
 		p.Options = append(p.Options, render.HelpItem{Term: sh.Term, Description: sh.Description})
 	}
-	if d.Effect != "" {
+	switch {
+	case d.Effect != "":
 		p.Notes = append(p.Notes, effectNote(d.Effect))
-	} else if readOnlyHint(d) {
+	case readOnlyHint(d):
 		p.Notes = append(p.Notes, effectNote("read"))
+	case readOnlyDeclared(d):
+		p.Notes = append(p.Notes, "Effect: write (readOnlyHint: false).")
 	}
 	if a := d.Annotations; a != nil {
 		idem := a.IdempotentHint
@@ -80,6 +84,9 @@ func helpPage(cmd *Command) render.HelpPage {
 	}
 	if d.NeedsApproval {
 		p.Notes = append(p.Notes, "Requires approval when the model calls it.")
+	}
+	if n := guardNote(d); n != "" {
+		p.Notes = append(p.Notes, n)
 	}
 	if out := OutputNote(d.OutputSchema); out != "" {
 		p.Notes = append(p.Notes, out)
@@ -101,11 +108,33 @@ func helpPage(cmd *Command) render.HelpPage {
 	return p
 }
 
+// infoEffectGuard words the write guard's note for an effect that only
+// /v1/info declares: a read needs no note; another effect is one the guard
+// does not read (it reads the tool's detail), which the note says.
+func infoEffectGuard(notes []string, effect string) []string {
+	for i, n := range notes {
+		if n != noEffectNote {
+			continue
+		}
+		if effect == "read" {
+			return append(notes[:i:i], notes[i+1:]...)
+		}
+		notes[i] = "agsh does not ask before calling it: its detail declares no effect (only /v1/info does)."
+	}
+	return notes
+}
+
 // readOnlyHint: an MCP tool annotated readOnlyHint: true counts as effect
-// read (docs/wire.md#the-tool-detail). false is no declaration: the Go SDK's
-// servers write it for every annotated tool, so it says nothing about writes.
+// read (docs/wire.md#the-tool-detail).
 func readOnlyHint(d *catalog.ToolDetail) bool {
 	return d.Annotations != nil && d.Annotations.ReadOnlyHint != nil && *d.Annotations.ReadOnlyHint
+}
+
+// readOnlyDeclared: the tool's MCP annotations state readOnlyHint, true or
+// false; help states either (false as "Effect: write (readOnlyHint:
+// false).").
+func readOnlyDeclared(d *catalog.ToolDetail) bool {
+	return d.Annotations != nil && d.Annotations.ReadOnlyHint != nil
 }
 
 func effectNote(effect string) string {
@@ -132,7 +161,12 @@ func OptionItem(f *generated.Flag) render.HelpItem {
 	for _, c := range f.Constraints {
 		cs = append(cs, render.Constraint{Keyword: c.Keyword, Value: c.Value})
 	}
-	item.Facts = render.FactsLine(f.Required, f.Default, f.Enum, f.Format, cs...)
+	item.Facts = render.FactsLine(f.Required && !f.Boolean(), f.Default, f.Enum, f.Format, cs...)
+	if f.Required && f.Boolean() {
+		// A required valueless flag: say how to send false.
+		req := fmt.Sprintf("Required: %s sends true, %s=false sends false.", f.Name, f.Name)
+		item.Facts = strings.TrimSpace(req + " " + item.Facts)
+	}
 	return item
 }
 

@@ -45,9 +45,36 @@ func TestAnnotationNotes(t *testing.T) {
 		t.Errorf("read-only tool notes:\n%s\nwant\n%s", got, want)
 	}
 	got = strings.Join(notes(&catalog.Annotations{ReadOnlyHint: &no, DestructiveHint: &yes, IdempotentHint: &no, OpenWorldHint: &yes}), "\n")
-	for _, w := range []string{"Destructive: ", "Not idempotent: ", "Open world: "} {
+	for _, w := range []string{"Effect: write (readOnlyHint: false).\n", "Destructive: ", "Not idempotent: ", "Open world: "} {
 		if !strings.Contains(got, w) {
 			t.Errorf("writing tool notes lack %q:\n%s", w, got)
 		}
+	}
+	// readOnlyHint false is stated, and /v1/info is not asked then.
+	d := &catalog.ToolDetail{Name: "t", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &catalog.Annotations{ReadOnlyHint: &no}}
+	cmd, err := New(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := HelpPage(cmd, func() *catalog.Info { t.Error("info asked"); return nil })
+	if strings.Join(page.Notes, "\n") != "Effect: write (readOnlyHint: false)." {
+		t.Errorf("notes %q", page.Notes)
+	}
+}
+
+// TestRequiredBooleanFacts: a required valueless flag says how to send
+// false; an optional one says nothing of it.
+func TestRequiredBooleanFacts(t *testing.T) {
+	d := &catalog.ToolDetail{Name: "write_to_sheet", InputSchema: json.RawMessage(`{"type":"object","properties":{"newSheet":{"type":"boolean","description":"Create a new sheet if true"},"quiet":{"type":"boolean","default":false}},"required":["newSheet"]}`)}
+	cmd, err := New(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := HelpPage(cmd, func() *catalog.Info { return nil })
+	if got := page.Options[0].Facts; got != "Required: --new-sheet sends true, --new-sheet=false sends false." {
+		t.Errorf("--new-sheet facts %q", got)
+	}
+	if got := page.Options[1].Facts; got != "Default: false." {
+		t.Errorf("--quiet facts %q", got)
 	}
 }

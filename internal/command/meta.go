@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
@@ -23,15 +24,25 @@ type MetaCommand struct {
 	Name string
 	// Usage is its synopsis (":sessions"), Summary its line in :help.
 	Usage, Summary string
+	// Operands and Flags are what its line takes (help, completion and the
+	// check read them); a row with either is checked by parseMetaArgs.
+	Operands []MetaOperand
+	Flags    []MetaFlag
 	// Check reads the words after the name (--output taken out) without
 	// calling the deployment: nil, or the usage error. A script is checked
-	// whole with it before anything runs.
+	// whole with it before anything runs. Nil: parseMetaArgs by the row.
 	Check func(args []string) error
 	// Run runs it.
 	Run func(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
 	// Wraps: its words are a command line of their own (:curl read …),
 	// which a script's check checks as that command's.
 	Wraps bool
+	// Notes are more lines of its --help ("" when none).
+	Notes string
+	// Writes: it writes its output as it goes (MetaRun.Out), rather than
+	// returning a value; Live: for as long as it is left to run, so no
+	// pager may hold its output.
+	Writes, Live bool
 }
 
 // MetaRun is what a meta command may use.
@@ -48,26 +59,76 @@ type MetaRun struct {
 	// it was given with --bearer-token (no variable holds it).
 	Credential     catalog.CredentialOrigin
 	CredentialFlag bool
+
+	// Out is where a command that Writes writes, rendered for OutOpts;
+	// Format is the line's output format.
+	Out     io.Writer
+	OutOpts render.Options
+	Format  render.Format
+	// Live: standard output is a terminal that shows it as it comes (a
+	// live command runs until Ctrl-C).
+	Live bool
+	// Note writes a note on standard error, made safe.
+	Note func(string)
+	// Tools is the catalog's listing; Command the live command of a tool
+	// (to write a call as a command line). Either may be nil.
+	Tools   func(ctx context.Context) ([]catalog.ToolEntry, error)
+	Command func(ctx context.Context, tool string) (*Command, error)
+	// PutLine, in the REPL, puts a line on the editor for the next input.
+	PutLine func(string)
+
+	// Yes: --yes was given, at launch or on the line (RunMeta reads it).
+	Yes bool
+	// WillAsk reports whether Confirm would ask (a terminal, no --yes);
+	// Confirm asks q and returns nil to go on, or the error of a no (what
+	// says what is then not done). Nil: nothing is ever asked.
+	WillAsk func(yes bool) bool
+	Confirm func(ctx context.Context, yes bool, q Question, what string) error
+	// Rotated records that a message rotated session id's continuation
+	// token from old to token (catalog.Run.Rotated); Token is the token
+	// the run keeps for id ("" when none). Either may be nil.
+	Rotated func(id, old, token string)
+	Token   func(id string) string
 }
+
+// asks reports whether the command's question will be asked.
+func (m *MetaRun) asks() bool { return m.WillAsk != nil && m.Confirm != nil && m.WillAsk(m.Yes) }
 
 // MetaResult is what a meta command produced: its value (rendered, or
 // passed on to the filters) and the notes for standard error after it.
+// Written: it wrote its output itself (there is no value).
 type MetaResult struct {
-	Value render.Value
-	Notes []string
+	Value   render.Value
+	Notes   []string
+	Written bool
 }
 
 // metas is the table of meta commands, in the order :help lists them.
-var metas = []MetaCommand{
+var metas = append(append(append([]MetaCommand{
 	{Name: MetaSessions, Usage: ":sessions", Summary: "the deployment's sessions, the bound one marked",
 		Check: noArguments(MetaSessions), Run: runSessions},
 	{Name: MetaCurl, Usage: ":curl <command…>", Summary: "the curl command of the call (no call is made)",
 		Check: checkCurl, Run: runCurl, Wraps: true},
-	{Name: MetaHelp, Usage: ":help", Summary: "this list", Check: noArguments(MetaHelp)}, // Run: runHelp
-}
+}, consoleRows...), actRows...),
+	MetaCommand{Name: MetaHelp, Usage: ":help", Summary: "this list", Check: noArguments(MetaHelp)}, // Run: runHelp
+)
 
 // The table refers to itself through :help.
-func init() { metas[len(metas)-1].Run = runHelp }
+func init() {
+	metas[len(metas)-1].Run = runHelp
+	for i := range metas {
+		if run := consoleRun(metas[i].Name); run != nil {
+			metas[i].Run = run
+		}
+		if run := actRun(metas[i].Name); run != nil {
+			metas[i].Run = run
+		}
+	}
+}
+
+// MetaCommands are the rows of the meta table, in :help's order (read
+// only).
+func MetaCommands() []MetaCommand { return metas }
 
 // runHelp is :help.
 func runHelp(context.Context, *MetaRun, []string) (MetaResult, error) {
@@ -93,10 +154,24 @@ func MetaNames() []string {
 	return out
 }
 
+// AsksHelp reports a meta command line that asks for its usage: -h or
+// --help before "--".
+func AsksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "--help":
+			return true
+		}
+	}
+	return false
+}
+
 // noArguments is the Check of a meta command that takes no words.
 func noArguments(name string) func([]string) error {
 	return func(args []string) error {
-		if len(args) > 0 {
+		if len(args) > 0 && !AsksHelp(args) {
 			return Usagef("%s takes no arguments (got %q)", name, args[0])
 		}
 		return nil
@@ -116,7 +191,31 @@ func CheckMeta(argv []string) error {
 			return err
 		}
 	}
-	return m.Check(l.Args)
+	args, _ := takeYes(l.Args)
+	if m.Check == nil {
+		_, err := parseMetaArgs(m, args)
+		return err
+	}
+	return m.Check(args)
+}
+
+// takeYes takes agsh's --yes (an option of every command line) out of a
+// meta command's words before "--", and says whether it was there.
+func takeYes(args []string) ([]string, bool) {
+	yes := false
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			out = append(out, args[i:]...)
+			break
+		}
+		if a == "--yes" {
+			yes = true
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, yes
 }
 
 // sessionRow is one row of the :sessions table.
@@ -152,10 +251,12 @@ func SessionsTable(ss []catalog.Session, bound catalog.Binding) (json.RawMessage
 	return data, marked
 }
 
-// sessionState is what a session is doing: running or queued, else its
-// status.
+// sessionState is what a session is doing: waiting for an approval,
+// running or queued, else its status.
 func sessionState(s catalog.Session) string {
 	switch {
+	case s.Status == "waiting_approval":
+		return s.Status // running, and a call waits for the operator
 	case s.Running:
 		return "running"
 	case s.Queued:
@@ -189,7 +290,18 @@ func MetaHelpText() string {
 	var b strings.Builder
 	b.WriteString(metaHelpHead)
 	for _, m := range metas {
-		fmt.Fprintf(&b, "    %-18s%s\n", m.Usage, m.Summary)
+		if len(m.Usage) >= 18 {
+			fmt.Fprintf(&b, "    %s\n    %-18s%s\n", m.Usage, "", m.Summary)
+		} else {
+			fmt.Fprintf(&b, "    %-18s%s\n", m.Usage, m.Summary)
+		}
+		for _, f := range m.Flags {
+			term := f.Name
+			if f.Placeholder != "" {
+				term += " " + f.Placeholder
+			}
+			fmt.Fprintf(&b, "      %-16s  %s\n", term, f.Help)
+		}
 	}
 	b.WriteString(metaHelpTail)
 	return b.String()
@@ -213,21 +325,29 @@ const metaHelpTail = `
 Pipelines: a | b, lists: a ; b, a && b, a || b. Quote with '…' or "…".
 `
 
-// RunMeta runs a meta command line (argv[0] is its name): its value, the
-// notes for standard error after it, and the --output the line gives (""
-// when none).
-func RunMeta(ctx context.Context, m *MetaRun, argv []string) (v render.Value, notes []string, output string, err error) {
-	if err := CheckMeta(argv); err != nil {
-		return v, nil, "", err
-	}
-	meta, _ := LookupMeta(argv[0])
+// RunMeta runs a meta command line (argv[0] is its name): what it
+// produced, and the --output the line gives ("" when none). m.Format is
+// the run's format; the line's --output replaces it.
+func RunMeta(ctx context.Context, m *MetaRun, argv []string) (res MetaResult, output string, err error) {
+	meta, ok := LookupMeta(argv[0])
 	l := ScanWords(argv[1:])
 	output, _ = l.Output()
-	res, err := meta.Run(ctx, m, l.Args)
-	if err != nil {
-		return v, nil, "", err
+	if ok && AsksHelp(l.Args) {
+		// --help before anything is checked, as a tool's.
+		return MetaResult{Value: render.Value{Text: meta.usagePage(), Final: true}}, output, nil
 	}
-	return res.Value, res.Notes, output, nil
+	if err := CheckMeta(argv); err != nil {
+		return res, "", err
+	}
+	run := *m
+	run.Format = LineFormat(output, m.Format)
+	args, yes := takeYes(l.Args)
+	run.Yes = run.Yes || yes
+	res, err = meta.Run(ctx, &run, args)
+	if err != nil {
+		return MetaResult{}, "", err
+	}
+	return res, output, nil
 }
 
 // runSessions is :sessions.

@@ -284,3 +284,22 @@ func (c *Command) Highlight(call *Call, final bool) string {
 	}
 	return c.spec().HighlightOf(call.Parsed.Operands)
 }
+
+// Argv is the command line that sends input with this command: the words
+// after its name, unquoted (see generated.Argv; CommandLine quotes them).
+func (c *Command) Argv(input json.RawMessage) (words []string, inputJSON bool, err error) {
+	if c.Curated != nil {
+		return c.Curated.Argv(input)
+	}
+	return c.Flags.Argv(input)
+}
+
+// CommandLine is the agsh command line, quoted for the shell, that sends
+// input with this command; inputJSON when it is written as --input-json.
+func (c *Command) CommandLine(input json.RawMessage) (line string, inputJSON bool, err error) {
+	words, inputJSON, err := c.Argv(input)
+	if err != nil {
+		return "", false, err
+	}
+	return generated.Line(c.Name, words), inputJSON, nil
+}

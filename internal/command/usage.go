@@ -17,7 +17,9 @@ USAGE
     agsh --help                      this text
     agsh --version                   agsh's version
     agsh --completion bash|zsh|fish  the shell completion script (source <(agsh --completion bash))
+`
 
+const usageOptions = `
 GLOBAL OPTIONS (before or after the tool name)
 `
 
@@ -30,8 +32,9 @@ ENVIRONMENT
     GLAMOUR_STYLE (light or dark colors).
 
 EXIT STATUS
-    0 success; 1 the tool reported an error (or a grep found nothing); 2 usage;
-    3 the deployment refused the call; 4 authentication; 5 unreachable or bad answer;
+    0 success; 1 the tool reported an error (or a grep found nothing, or the operator
+    declined agsh's question before a write: nothing was sent); 2 usage; 3 the
+    deployment refused the call; 4 authentication; 5 unreachable or bad answer;
     130 interrupted.
 `
 
@@ -39,6 +42,25 @@ EXIT STATUS
 func Usage() string {
 	var b strings.Builder
 	b.WriteString(usageHead)
+	b.WriteString("\nMETA COMMANDS (also in the shell, where :help lists them; no tool name has ':')\n")
+	for _, m := range metas {
+		if m.Name == MetaHelp {
+			continue
+		}
+		fmt.Fprintf(&b, "    %-33s%s\n", "agsh "+m.Usage, m.Summary)
+		if len(m.Flags) > 0 {
+			var fs []string
+			for _, f := range m.Flags {
+				if f.Placeholder != "" {
+					fs = append(fs, "["+f.Name+" "+f.Placeholder+"]")
+				} else {
+					fs = append(fs, "["+f.Name+"]")
+				}
+			}
+			fmt.Fprintf(&b, "%37s%s\n", "", strings.Join(fs, " "))
+		}
+	}
+	b.WriteString(usageOptions)
 	for _, o := range Options() {
 		lines := strings.Split(o.Help, "\n")
 		fmt.Fprintf(&b, "    %-33s%s\n", Spelling(o), lines[0])

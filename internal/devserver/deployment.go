@@ -28,6 +28,10 @@ const (
 	RootMount = "/repo"
 )
 
+// DefaultMCPStartTimeout is how long the start waits for each --mcp server
+// unless --mcp-start-timeout says otherwise.
+const DefaultMCPStartTimeout = mcpconn.DefaultStartTimeout
+
 // Options configures the development deployment as agsh-devserver's flags
 // do.
 type Options struct {
@@ -38,8 +42,13 @@ type Options struct {
 	BearerTokens   []string
 	AllowAnonymous bool
 	MCP            []string // --mcp 'NAME=COMMAND ARGS…'
-	EchoTools      []string // --echo-tools PATH
-	StateDir       string
+	// MCPStartTimeout is how long the start waits for each --mcp server
+	// (--mcp-start-timeout); zero means mcpconn.DefaultStartTimeout. A
+	// server not ready by then keeps starting, and its tools join the
+	// planner's when it is ready.
+	MCPStartTimeout time.Duration
+	EchoTools       []string // --echo-tools PATH
+	StateDir        string
 	// ControlPlane turns on the control-plane mode (--cp-team, --cp-key,
 	// --control-plane).
 	ControlPlane ControlPlane
@@ -55,14 +64,15 @@ type Options struct {
 // connection; the planner gets the connection tools (datadog, every --mcp
 // server, the echo tools). The server is returned unstarted; the cleanup
 // function closes it and ends the MCP connections. A connection that fails
-// to start is logged and left out; bad options are an error.
+// to start is logged and left out; one not ready within the start timeout
+// joins the planner's listing when it is ready; bad options are an error.
 func Build(ctx context.Context, opts Options) (*Server, func() error, error) {
 	opts.Logf = SafeLogf(opts.Logf)
 	mounts, err := workspaceMounts(opts.Root, opts.Mounts)
 	if err != nil {
 		return nil, nil, err
 	}
-	set, err := mcpconn.Start(ctx, mcpconn.Config{MCP: opts.MCP, EchoTools: opts.EchoTools, Logf: opts.Logf})
+	set, err := mcpconn.Start(ctx, mcpconn.Config{MCP: opts.MCP, EchoTools: opts.EchoTools, Logf: opts.Logf, StartTimeout: opts.MCPStartTimeout})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -87,6 +97,11 @@ func Build(ctx context.Context, opts Options) (*Server, func() error, error) {
 		_ = set.Close()
 		return nil, nil, err
 	}
+	set.OnLate(func(tools []*tool.Tool) {
+		if err := s.AddTools(PlannerSlug, tools); err != nil {
+			opts.Logf("%v", err)
+		}
+	})
 	cleanup := func() error {
 		err := s.Close()
 		return errors.Join(err, set.Close())

@@ -2,6 +2,8 @@ package devserver_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -12,6 +14,7 @@ import (
 	"github.com/agsh-dev/agsh/internal/devserver"
 	"github.com/agsh-dev/agsh/internal/devserver/devservertest"
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/wire"
 )
 
 func TestDeploymentAgents(t *testing.T) {
@@ -103,5 +106,54 @@ func benchCall(b *testing.B, url string, body []byte) {
 		if resp.StatusCode != 200 || !bytes.Contains(out, []byte(`"isError":false`)) {
 			b.Fatalf("%d %.200s", resp.StatusCode, out)
 		}
+	}
+}
+
+// TestAddTools: tools added after the start (a --mcp server ready late)
+// join the listing and answer their detail and calls; the detail passes an
+// MCP tool's icons and _meta through byte for byte; a tool already served
+// is skipped, another one of a taken name refused; the authored info
+// document does not change.
+func TestAddTools(t *testing.T) {
+	s, _ := start(t)
+	planner := s.AgentURL("planner")
+	_, infoBefore := devservertest.Do(t, http.MethodGet, planner+"/v1/info", "", nil)
+	late := &tool.Tool{Name: "slow_whoami", Title: "Who am I",
+		Icons:  json.RawMessage(`[{"src":"https://example.com/w.png","sizes":["48x48"]}]`),
+		Meta:   json.RawMessage(`{"com.example/ui":{"resourceUri":"ui://w"}}`),
+		Source: wire.Source{Kind: "connection", Connection: "slow"},
+		Call:   func(context.Context, *tool.Call) (tool.Result, error) { return tool.Text("me"), nil }}
+	status, body := devservertest.Do(t, http.MethodGet, planner+"/v1/tools/slow_whoami", "", nil)
+	expectError(t, status, body, http.StatusNotFound, wire.CodeUnknownTool, "")
+	if err := s.AddTools("planner", []*tool.Tool{late}); err != nil {
+		t.Fatal(err)
+	}
+	_, list := devservertest.Do(t, http.MethodGet, planner+"/v1/tools", "", nil)
+	if !strings.Contains(string(list), `{"name":"slow_whoami","title":"Who am I","source":{"kind":"connection","connection":"slow"}}`) {
+		t.Errorf("listing: %s", list)
+	}
+	_, detail := devservertest.Do(t, http.MethodGet, planner+"/v1/tools/slow_whoami", "", nil)
+	if !strings.Contains(string(detail), `"icons":[{"src":"https://example.com/w.png","sizes":["48x48"]}],"_meta":{"com.example/ui":{"resourceUri":"ui://w"}}`) {
+		t.Errorf("detail: %s", detail)
+	}
+	if status, body := post(t, planner, "slow_whoami", "", map[string]any{"input": map[string]any{}}); status != http.StatusOK || !strings.Contains(string(body), `"result":"me"`) {
+		t.Errorf("call: %d %s", status, body)
+	}
+	if err := s.AddTools("planner", []*tool.Tool{late}); err != nil {
+		t.Errorf("the same tool again: %v", err)
+	}
+	other := *late
+	if err := s.AddTools("planner", []*tool.Tool{&other}); err == nil || err.Error() != `devserver: agent planner: tool "slow_whoami" is already served` {
+		t.Errorf("a taken name: %v", err)
+	}
+	_, list2 := devservertest.Do(t, http.MethodGet, planner+"/v1/tools", "", nil)
+	if strings.Count(string(list2), `"slow_whoami"`) != 1 {
+		t.Errorf("listing after the repeats: %s", list2)
+	}
+	if _, infoAfter := devservertest.Do(t, http.MethodGet, planner+"/v1/info", "", nil); string(infoAfter) != string(infoBefore) {
+		t.Errorf("info changed:\n%s\n%s", infoBefore, infoAfter)
+	}
+	if err := s.AddTools("nobody", nil); err == nil {
+		t.Error("an unknown agent took tools")
 	}
 }

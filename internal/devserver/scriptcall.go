@@ -23,7 +23,7 @@ const (
 // result. It answers false when the turn was interrupted meanwhile (its
 // result is then not recorded: the turn's end says what happened).
 func (a *agent) scriptedCall(id string, t *turn, c requestedCall) bool {
-	e := a.byName[c.toolName] // checked when the script was read; tools never change
+	e := a.entry(c.toolName) // checked when the script was read; tools are only ever added
 	var res tool.Result
 	var dur time.Duration
 	switch {

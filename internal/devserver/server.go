@@ -196,6 +196,16 @@ func (s *Server) Agents() []string {
 	return out
 }
 
+// AddTools adds connection tools to the agent of slug after the start: a
+// --mcp server that became ready late. A tool already served is skipped.
+func (s *Server) AddTools(slug string, tools []*tool.Tool) error {
+	a := s.bySlug[slug]
+	if a == nil {
+		return fmt.Errorf("devserver: no agent %q", slug)
+	}
+	return a.addTools(tools)
+}
+
 // Close stops the server gracefully: it ends injected hangs and delays,
 // interrupts the scripted agent's turns (each records turn.failed) and ends
 // the session streams once they wrote those ends, lets in-flight requests

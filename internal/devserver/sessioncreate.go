@@ -35,7 +35,7 @@ func (a *agent) serveNewSession(c *reqCtx) {
 		writeError(c.w, invalidField(`a session needs a message: {"message": "…"}`, "required", "message"))
 		return
 	}
-	sc, aerr := parseScript(*body.Message, func(name string) bool { return a.byName[name] != nil }, a.slug)
+	sc, aerr := parseScript(*body.Message, func(name string) bool { return a.entry(name) != nil }, a.slug)
 	if aerr != nil {
 		writeError(c.w, aerr)
 		return

@@ -2,10 +2,12 @@ package devserver
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
 	"github.com/agsh-dev/agsh/internal/wire"
@@ -18,14 +20,81 @@ var defaultSchema = []byte(`{"type":"object","properties":{}}`)
 // agent is one mounted agent: its tools, sessions and armed faults.
 type agent struct {
 	slug, name, description string
-	tools                   []*entry
-	byName                  map[string]*entry
-	available               []string // tool names, sorted, for unknown_tool
-	infoBody, listBody      []byte   // precomputed: the tools never change
-	sessions                *sessionStore
-	faults                  *faultSet
-	hub                     *hub // the server's turns and streams
-	logf                    func(string, ...any)
+	// set is the agent's tools, replaced whole when tools are added (a
+	// --mcp server that became ready late): readers load it once.
+	set      atomic.Pointer[toolSet]
+	addMu    sync.Mutex // serializes addTools
+	infoBody []byte     // precomputed: the authored tools never change
+	sessions *sessionStore
+	faults   *faultSet
+	hub      *hub // the server's turns and streams
+	logf     func(string, ...any)
+}
+
+// toolSet is an agent's tools with what is precomputed from them; never
+// changed once published (addTools publishes a new one).
+type toolSet struct {
+	tools     []*entry
+	byName    map[string]*entry
+	available []string // tool names, sorted, for unknown_tool
+	list      [][]byte // the listing's tool objects, in order
+	listBody  []byte
+}
+
+// entry finds a tool by name, nil when the agent has none.
+func (a *agent) entry(name string) *entry { return a.set.Load().byName[name] }
+
+// addTools adds connection tools to the agent's listing after the start (a
+// --mcp server that became ready late). A tool already there (the same
+// tool) is skipped; another tool of a taken name is refused.
+func (a *agent) addTools(ts []*tool.Tool) error {
+	a.addMu.Lock()
+	defer a.addMu.Unlock()
+	old := a.set.Load()
+	next := &toolSet{
+		tools:     append([]*entry(nil), old.tools...),
+		byName:    make(map[string]*entry, len(old.byName)+len(ts)),
+		available: append([]string(nil), old.available...),
+		list:      append([][]byte(nil), old.list...),
+	}
+	for k, v := range old.byName {
+		next.byName[k] = v
+	}
+	var errs []error
+	for _, t := range ts {
+		if t == nil {
+			continue
+		}
+		if have := next.byName[t.Name]; have != nil {
+			if have.t != t {
+				errs = append(errs, fmt.Errorf("devserver: agent %s: tool %q is already served", a.slug, t.Name))
+			}
+			continue
+		}
+		e, err := newEntry(t)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("devserver: agent %s: %w", a.slug, err))
+			continue
+		}
+		next.add(e)
+	}
+	sort.Strings(next.available)
+	next.listBody = object(val("ok", true), raw("tools", array(next.list)))
+	a.set.Store(next)
+	return errors.Join(errs...)
+}
+
+// add puts one tool in the set (not yet published).
+func (ts *toolSet) add(e *entry) {
+	t := e.t
+	ts.tools = append(ts.tools, e)
+	ts.byName[t.Name] = e
+	ts.available = append(ts.available, t.Name)
+	ts.list = append(ts.list, object(
+		val("name", t.Name),
+		valIf(t.Title != "", "title", t.Title),
+		val("source", source(t)),
+	))
 }
 
 // entry is one tool with what the server derives from it.
@@ -42,7 +111,6 @@ type entry struct {
 func newAgent(ac AgentConfig, stateDir string, h *hub, logf func(string, ...any)) (*agent, error) {
 	a := &agent{
 		slug: ac.Slug, name: ac.Name, description: ac.Description,
-		byName: map[string]*entry{},
 		faults: &faultSet{},
 		hub:    h,
 		logf:   logf,
@@ -50,18 +118,17 @@ func newAgent(ac AgentConfig, stateDir string, h *hub, logf func(string, ...any)
 	if a.name == "" {
 		a.name = ac.Slug
 	}
-	var infos, list [][]byte
+	set := &toolSet{byName: map[string]*entry{}}
+	var infos [][]byte
 	for _, t := range ac.Tools {
 		e, err := newEntry(t)
 		if err != nil {
 			return nil, fmt.Errorf("devserver: agent %s: %w", ac.Slug, err)
 		}
-		if a.byName[t.Name] != nil {
+		if set.byName[t.Name] != nil {
 			return nil, fmt.Errorf("devserver: agent %s: tool %q configured twice", ac.Slug, t.Name)
 		}
-		a.tools = append(a.tools, e)
-		a.byName[t.Name] = e
-		a.available = append(a.available, t.Name)
+		set.add(e)
 		// The info document is the static authored manifest; connection
 		// tools are only in the live listing (seed: "the info document
 		// stays the static authored manifest").
@@ -75,16 +142,12 @@ func newAgent(ac AgentConfig, stateDir string, h *hub, logf func(string, ...any)
 				val("execution", execution(t)),
 			))
 		}
-		list = append(list, object(
-			val("name", t.Name),
-			valIf(t.Title != "", "title", t.Title),
-			val("source", source(t)),
-		))
 	}
-	sort.Strings(a.available)
+	sort.Strings(set.available)
+	set.listBody = object(val("ok", true), raw("tools", array(set.list)))
+	a.set.Store(set)
 	a.infoBody = object(val("ok", true), val("name", a.name),
 		valIf(a.description != "", "description", a.description), raw("tools", array(infos)))
-	a.listBody = object(val("ok", true), raw("tools", array(list)))
 	store, err := newSessionStore(stateDir, ac.Slug, logf)
 	if err != nil {
 		return nil, err
@@ -112,6 +175,11 @@ func newEntry(t *tool.Tool) (*entry, error) {
 	if len(t.OutputSchema) > 0 && !json.Valid(t.OutputSchema) {
 		return nil, fmt.Errorf("tool %q: output schema is not valid JSON", t.Name)
 	}
+	for what, b := range map[string]json.RawMessage{"icons": t.Icons, "_meta": t.Meta} {
+		if len(b) > 0 && !json.Valid(b) {
+			return nil, fmt.Errorf("tool %q: %s is not valid JSON", t.Name, what)
+		}
+	}
 	e.detail = object(
 		val("name", t.Name),
 		valIf(t.Title != "", "title", t.Title),
@@ -122,6 +190,8 @@ func newEntry(t *tool.Tool) (*entry, error) {
 		val("needsApproval", t.NeedsApproval),
 		val("execution", execution(t)),
 		valIf(t.Annotations != nil, "annotations", t.Annotations),
+		raw("icons", t.Icons),
+		raw("_meta", t.Meta),
 		val("source", source(t)),
 	)
 	return e, nil
@@ -144,12 +214,13 @@ func source(t *tool.Tool) wire.Source {
 
 // lookup finds a tool or builds the 404 unknown_tool envelope.
 func (a *agent) lookup(name string) (*entry, *apiError) {
-	if e := a.byName[name]; e != nil {
+	set := a.set.Load()
+	if e := set.byName[name]; e != nil {
 		return e, nil
 	}
 	err := errorf(http.StatusNotFound, wire.CodeUnknownTool,
 		fmt.Sprintf("no tool %q on agent %s", name, a.slug))
-	err.body.Available = append([]string{}, a.available...)
+	err.body.Available = append([]string{}, set.available...)
 	return nil, err
 }
 
@@ -163,7 +234,7 @@ func (a *agent) serveTools(c *reqCtx) {
 		writeError(c.w, err)
 		return
 	}
-	writeBody(c.w, http.StatusOK, a.listBody)
+	writeBody(c.w, http.StatusOK, a.set.Load().listBody)
 }
 
 // serveTool answers GET (the detail) and POST (a call) of /v1/tools/{name}.

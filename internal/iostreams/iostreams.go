@@ -30,8 +30,18 @@ type IOStreams struct {
 	InFd int
 
 	// termSize asks standard output's terminal for its size (nil when it
-	// is not a terminal).
-	termSize func() (cols, rows int)
+	// is not a terminal); errSize standard error's.
+	termSize, errSize func() (cols, rows int)
+}
+
+// ErrSize is the size of standard error's terminal now (0, 0 when it is
+// not one): where agsh's questions are drawn, standard output may be a
+// pipe.
+func (s *IOStreams) ErrSize() (cols, rows int) {
+	if s.errSize == nil {
+		return 0, 0
+	}
+	return s.errSize()
 }
 
 // Rows is the height of standard output's terminal now (0 when it is not
@@ -77,6 +87,10 @@ func System(getenv Getenv) *IOStreams {
 	}
 	if s.Width == 0 {
 		s.Width = widthFromEnv(getenv)
+	}
+	if s.ErrTTY {
+		fd := int(os.Stderr.Fd())
+		s.errSize = func() (int, int) { w, h, _ := term.GetSize(fd); return w, h }
 	}
 	return s
 }

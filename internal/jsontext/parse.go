@@ -67,7 +67,12 @@ type parser[N any, B Builder[N]] struct {
 	stack    []N
 	keys     []string
 	names    map[string]string
+	decoded  int // keys decoded before the names map is used
 }
+
+// internFrom is how many keys a document has before its keys are decoded
+// once per spelling: a small one costs no map.
+const internFrom = 32
 
 // errorAt is the error for the byte at offset at (what: where in the grammar),
 // or the end of the input.
@@ -182,8 +187,14 @@ func (p *parser[N, B]) key() (string, error) {
 		return "", p.errorAt(at, what)
 	}
 	raw := p.data[p.pos:end]
-	key, ok := p.names[string(raw)]
-	if !ok {
+	var key string
+	if p.decoded < internFrom {
+		// A small document: its few keys are decoded as they come.
+		p.decoded++
+		key = p.b.Key(raw)
+	} else if k, ok := p.names[string(raw)]; ok {
+		key = k
+	} else {
 		key = p.b.Key(raw)
 		if p.names == nil {
 			p.names = map[string]string{}

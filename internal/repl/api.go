@@ -20,6 +20,20 @@ type Runner interface {
 	Incomplete(src string) bool
 }
 
+// LinePutter is a Runner that may hand the REPL a line to put on the
+// editor once a run ends, ready to edit and run (agsh's :replay). NextLine
+// is asked once after each run and returns "" when there is none.
+type LinePutter interface {
+	NextLine() string
+}
+
+// LiveRunner is a Runner that can tell an input whose output goes on until
+// it is interrupted (agsh's :tail): the REPL never holds such output for
+// the pager.
+type LiveRunner interface {
+	Live(src string) bool
+}
+
 // Completer answers Tab. It may be slow (remote paths): the REPL calls it in
 // a tea.Cmd with a short timeout, never blocking typing, and discards answers
 // that arrive after the line has changed.

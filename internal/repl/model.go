@@ -115,7 +115,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.quitting && m.out.idle() {
 			return m, tea.Quit
 		}
-		return m, cmd
+		return m, tea.Batch(cmd, m.askWhenDrawn())
 	case historyLoadedMsg:
 		m.hist.prepend(msg.entries)
 		return m, m.historyError(msg.err)
@@ -129,6 +129,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.completed(msg)
 	case exclusiveMsg:
 		return m, exclusive(msg)
+	case askMsg:
+		return m, m.ask(msg)
 	}
 	return m, nil
 }

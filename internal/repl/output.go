@@ -17,12 +17,21 @@ const outPipeLimit = 1 << 20
 // the reader takes whole lines. It is bounded: a writer waits while more
 // than outPipeLimit bytes of complete lines are waiting to be printed.
 type outPipe struct {
-	mu      sync.Mutex
-	cond    *sync.Cond
-	buf     []byte
-	lastNL  int  // index of the last '\n' in buf, -1 when none
-	closed  bool // the run finished: no more writes
-	aborted bool // the reader is gone: writes fail
+	mu        sync.Mutex
+	cond      *sync.Cond
+	buf       []byte
+	lastNL    int  // index of the last '\n' in buf, -1 when none
+	closed    bool // the run finished: no more writes
+	aborted   bool // the reader is gone: writes fail
+	delivered int  // chunks next has returned
+}
+
+// pending reports whether complete lines wait in the pipe, and how many
+// chunks next has handed out so far.
+func (p *outPipe) pending() (waiting bool, delivered int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lastNL >= 0, p.delivered
 }
 
 func newOutPipe() *outPipe {
@@ -73,6 +82,7 @@ func (p *outPipe) next() (data string, eof bool) {
 	for p.lastNL < 0 && !p.closed && !p.aborted {
 		p.cond.Wait()
 	}
+	p.delivered++
 	if p.closed || p.aborted {
 		data = string(p.buf)
 		p.buf, p.lastNL = nil, -1

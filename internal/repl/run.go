@@ -25,8 +25,10 @@ type runState struct {
 	id          int // increases with every run; messages of older runs are dropped
 	cancel      context.CancelFunc
 	pipe        *outPipe
-	done        bool // the Runner returned
-	drained     bool // all its output has been read
+	done        bool   // the Runner returned
+	next        string // the line the Runner put on the editor
+	live        bool   // the output is never held for the pager (LiveRunner)
+	drained     bool   // all its output has been read
 	exit        bool
 	status      int
 	lastOutput  time.Time // start of the run, then time of the latest output
@@ -38,6 +40,10 @@ type runState struct {
 	held     []string
 	heldRows int
 	paged    bool
+	// received counts the output chunks the model has had; asking holds a
+	// question (Terminal.Ask) until the output before it is drawn.
+	received int
+	asking   *askMsg
 }
 
 // Messages of a run.
@@ -52,6 +58,7 @@ type (
 		status  int
 		exit    bool
 		histErr error
+		next    string // a line to put on the editor (LinePutter)
 	}
 	spinnerTickMsg struct{ id int }
 )
@@ -66,6 +73,9 @@ func (m *model) startRun(src, histEntry string) tea.Cmd {
 		cancel:     cancel,
 		pipe:       newOutPipe(),
 		lastOutput: m.now(),
+	}
+	if lr, ok := m.cfg.Runner.(LiveRunner); ok {
+		m.run.live = lr.Live(src)
 	}
 	id, pipe, runner := m.run.id, m.run.pipe, m.cfg.Runner
 	path, secrets := m.cfg.HistoryPath, m.cfg.Secrets
@@ -84,6 +94,9 @@ func (m *model) startRun(src, histEntry string) tea.Cmd {
 			done.histErr = appendHistory(path, histEntry, secrets)
 		}
 		done.status, done.exit = runner.Run(ctx, src, pipe, pipe)
+		if lp, ok := runner.(LinePutter); ok {
+			done.next = lp.NextLine()
+		}
 		return done
 	}
 	return tea.Batch(run, readOutput(id, pipe), m.tick(id))
@@ -105,11 +118,12 @@ func (m *model) output(msg outputMsg) tea.Cmd {
 	if !m.run.active || msg.id != m.run.id {
 		return nil
 	}
+	m.run.received++
 	var cmds []tea.Cmd
 	if text, ok := printable(msg.data); ok {
 		m.run.lastOutput = m.now()
 		m.run.spinning = false
-		if m.cfg.Pager != "" && m.height > 0 {
+		if m.cfg.Pager != "" && m.height > 0 && !m.run.live {
 			// Held whole lines: the newline printable drops (Println
 			// adds it) is put back, so the pager counts and shows every
 			// line however the output arrived in chunks.
@@ -124,7 +138,34 @@ func (m *model) output(msg outputMsg) tea.Cmd {
 	} else {
 		cmds = append(cmds, readOutput(m.run.id, m.run.pipe))
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.askWhenDrawn())...)
+}
+
+// ask handles a question of the running line (Terminal.Ask): the keys
+// typed ahead are dropped, and the question waits for the output before it.
+func (m *model) ask(msg askMsg) tea.Cmd {
+	m.typeahead = nil
+	if !m.run.active {
+		return exclusive(msg.exclusiveMsg)
+	}
+	m.run.asking = &msg
+	return m.askWhenDrawn()
+}
+
+// askWhenDrawn releases the terminal to the question waiting, once every
+// chunk of output written before it has been printed.
+func (m *model) askWhenDrawn() tea.Cmd {
+	q := m.run.asking
+	if q == nil {
+		return nil
+	}
+	waiting, delivered := m.run.pipe.pending()
+	if waiting || delivered != m.run.received || !m.out.idle() {
+		return nil
+	}
+	m.run.asking = nil
+	m.typeahead = nil
+	return exclusive(q.exclusiveMsg)
 }
 
 // runDone records the Runner's answer; the run ends once its output is read.
@@ -133,7 +174,7 @@ func (m *model) runDone(msg runDoneMsg) tea.Cmd {
 		return nil
 	}
 	m.run.done = true
-	m.run.status, m.run.exit = msg.status, msg.exit
+	m.run.status, m.run.exit, m.run.next = msg.status, msg.exit, msg.next
 	return tea.Batch(m.historyError(msg.histErr), m.finishRun())
 }
 
@@ -161,6 +202,10 @@ func (m *model) finishRun() tea.Cmd {
 	m.run.active = false
 	m.run.spinning = false
 	m.status = m.run.status
+	if m.run.next != "" && m.ed.text() == "" {
+		// Typed-ahead keys go on after it.
+		m.ed.set(m.run.next)
+	}
 	if m.run.exit {
 		m.typeahead = nil
 		return m.quit()

@@ -29,6 +29,27 @@ type exclusiveMsg struct {
 // must not be called from the REPL's own event loop (a Runner's goroutine
 // is where rendering happens).
 func (t *Terminal) Exclusive(fn func()) bool {
+	return t.deliver(func(ran chan struct{}) tea.Msg { return exclusiveMsg{fn: fn, ran: ran} })
+}
+
+// askMsg asks the model to run fn with the terminal released, as
+// exclusiveMsg does, once the running line's output so far is on the
+// screen; the keys typed meanwhile are dropped (they must not answer a
+// question they were not typed for).
+type askMsg struct{ exclusiveMsg }
+
+// Ask runs fn (a question on the terminal, which reads its answer itself)
+// with the REPL's hold on the terminal released, after the running line's
+// output so far has been drawn and with the keys typed ahead dropped, and
+// reports whether it ran: false when no REPL is running. Like Exclusive,
+// it must not be called from the REPL's own event loop.
+func (t *Terminal) Ask(fn func()) bool {
+	return t.deliver(func(ran chan struct{}) tea.Msg { return askMsg{exclusiveMsg{fn: fn, ran: ran}} })
+}
+
+// deliver sends the message made for ran to the running program and waits
+// for fn to have run, or for the program to end.
+func (t *Terminal) deliver(msg func(ran chan struct{}) tea.Msg) bool {
 	if t == nil {
 		return false
 	}
@@ -39,7 +60,7 @@ func (t *Terminal) Exclusive(fn func()) bool {
 		return false
 	}
 	ran := make(chan struct{})
-	go send(exclusiveMsg{fn: fn, ran: ran})
+	go send(msg(ran))
 	select {
 	case <-ran:
 		return true

@@ -1,7 +1,9 @@
 package repl
 
 import (
+	"context"
 	"io"
+	"slices"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -52,4 +54,37 @@ func TestTerminalExclusive(t *testing.T) {
 	if term.Exclusive(func() { t.Error("ran after the REPL") }) {
 		t.Error("Exclusive reported running after the program ended")
 	}
+}
+
+// A question of the running line (Terminal.Ask) waits until the output
+// written before it is on the screen, and drops the keys typed ahead: they
+// were not typed for it.
+func TestAskAfterOutputDrawn(t *testing.T) {
+	wrote, release := make(chan struct{}), make(chan struct{})
+	r := &fakeRunner{fn: func(ctx context.Context, src string, stdout, stderr io.Writer) (int, bool) {
+		_, _ = io.WriteString(stdout, "before the question\n")
+		close(wrote)
+		<-release
+		return 0, false
+	}}
+	h := newHarness(t, Config{Runner: r})
+	h.typeText("write")
+	h.key(tea.KeyEnter)
+	<-wrote
+	h.typeText("y")
+	if len(h.m.typeahead) == 0 {
+		t.Fatal("no key typed ahead")
+	}
+	if cmd := h.m.ask(askMsg{exclusiveMsg{fn: func() {}, ran: make(chan struct{})}}); cmd != nil {
+		t.Error("the question was let through before the output written ahead of it was drawn")
+	}
+	if len(h.m.typeahead) != 0 {
+		t.Errorf("keys typed ahead kept for after the question: %v", h.m.typeahead)
+	}
+	h.until(func() bool { return h.m.run.asking == nil })
+	if !slices.Contains(h.lines, "before the question") {
+		t.Errorf("the question was let through before the output was drawn: %q", h.lines)
+	}
+	close(release)
+	h.idle()
 }

@@ -108,7 +108,24 @@ func Answer(ctx context.Context, req Request, env Env) []string {
 		}
 		return prefixed(names, cur, "")
 	}
+	if len(rest) == 0 && strings.HasPrefix(cur, ":") || len(rest) > 0 && isMeta(rest[0]) {
+		return metaWords(ctx, rest, cur)
+	}
 	return engine(ctx, g, rest, cur, env)
+}
+
+// isMeta reports a meta command's name.
+func isMeta(name string) bool {
+	_, ok := command.LookupMeta(name)
+	return ok
+}
+
+// metaWords completes a meta command line from agsh's own tables alone:
+// the meta commands' names, their flags and --type's event types. It reads
+// nothing from the deployment or the cache (a Tab never reads a record).
+func metaWords(ctx context.Context, words []string, cur string) []string {
+	comp := command.NewCompleter(nil, command.NewTable(nil))
+	return complete(ctx, comp, words, cur)
 }
 
 func prefixed(values []string, prefix, add string) []string {
@@ -134,6 +151,12 @@ func engine(ctx context.Context, g command.Globals, words []string, cur string, 
 	}
 	comp := command.NewCompleter(pathRun(ctx, target, g, env), command.NewTable(entry.Tools))
 	comp.Detail = func(_ context.Context, name string) (*catalog.ToolDetail, error) { return entry.Detail(name), nil }
+	return complete(ctx, comp, words, cur)
+}
+
+// complete asks comp about the words and the word being typed, written as
+// an agsh command line, and answers the candidates as values.
+func complete(ctx context.Context, comp *command.Completer, words []string, cur string) []string {
 	var line strings.Builder
 	for _, w := range words {
 		line.WriteString(syntax.Quote(w, line.Len() == 0) + " ")

@@ -82,11 +82,11 @@ func TestWarmCacheAnswers(t *testing.T) {
 	}
 	tests := []struct{ line, cur, want string }{
 		{"agsh mon_", "mon_", "mon_list|mon_mute"},
-		{"agsh mon_list --", "--", "--state|--version|--output|--input-json|--timeout|--help"},
+		{"agsh mon_list --", "--", "--state|--version|--output|--input-json|--timeout|--help|--yes"},
 		{"agsh mon_list --state ", "", `No\ Data|OK`},
 		{"agsh mon_list --state=N", "N", `No\ Data`},
 		{"agsh --output json mon_list --sta", "--sta", "--state"},
-		{"agsh --", "--", "--target|--team|--bearer-token|--session|--continuation-token|--output|--input-json|--timeout|--help|--version|--completion"},
+		{"agsh --", "--", "--target|--team|--bearer-token|--session|--continuation-token|--output|--input-json|--timeout|--help|--yes|--version|--completion"},
 		{"agsh --completion ", "", "bash|zsh|fish"},
 	}
 	for _, tt := range tests {
@@ -112,5 +112,33 @@ func TestWarmCacheAnswers(t *testing.T) {
 		if strings.Contains(f, "127.0.0.1") {
 			t.Errorf("a cache file name shows the target: %s", f)
 		}
+	}
+}
+
+// The console words complete from agsh's own tables, with no cache and no
+// request: their names, flags and --type's event types; never an operand
+// (a Tab never reads a record).
+func TestConsoleWordsComplete(t *testing.T) {
+	var spawned []*exec.Cmd
+	env := fakeEnv(t, map[string]string{"AGENT_SHELL_TARGET": "http://127.0.0.1:1/executor"}, &spawned)
+	dialed := 0
+	env.Dial = func(context.Context, command.Globals) (*catalog.Client, error) { dialed++; return nil, os.ErrInvalid }
+	tests := []struct{ line, cur, want string }{
+		{"agsh :t", ":t", ":tail|:trace"},
+		{"agsh :trace --", "--", "--tool|--type|--last|--output"},
+		{"agsh :trace --type appr", "appr", "approval|approval.requested|approval.resolved"},
+		{"agsh :tail --f", "--f", "--follow"},
+		{"agsh :replay ", "", ""},
+		{"agsh :trace ", "", ""},
+	}
+	for _, tt := range tests {
+		r, _ := ParseRequest("bash", []string{tt.line, tt.cur})
+		got := strings.TrimSuffix(strings.ReplaceAll(r.Format(Answer(context.Background(), r, env)), "\n", "|"), "|")
+		if got != tt.want {
+			t.Errorf("%q: %q, want %q", tt.line, got, tt.want)
+		}
+	}
+	if dialed != 0 || len(spawned) != 0 {
+		t.Errorf("completing a console word dialed %d times, spawned %d refreshes", dialed, len(spawned))
 	}
 }

@@ -19,12 +19,23 @@ import (
 	"image/color"
 	"image/png"
 	"log"
+	"os"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func main() {
+	if len(os.Args) > 2 && os.Args[1] == "-gate" {
+		for {
+			if _, err := os.Stat(os.Args[2]); err == nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 	srv := newServer()
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
@@ -56,6 +67,21 @@ func makePNG() []byte {
 	return b.Bytes()
 }
 
+// createDirectoryDescription is an indented template with a notice
+// interpolated at the left margin, as desktop-commander's inside a
+// container.
+const createDirectoryDescription = `
+                        Create a new directory or ensure a directory exists.
+
+                        IMPORTANT: Always use absolute paths for reliability. Paths are automatically normalized regardless of slash direction.
+
+CONTAINER: Prefer paths within mounted directories: /mnt/data, /home/user.
+When users ask about file locations, check these mounted paths first.
+                        This command can be referenced as "DC: ..." in your instructions.`
+
+// lintReport is one file's report, as a linter answers it.
+const lintReport = `{"filePath":"/repo/%s","messages":[{"ruleId":"semi","severity":2,"message":"Missing semicolon.","line":%d}],"errorCount":1}`
+
 // startProcessDescription is indented like a JavaScript template literal.
 const startProcessDescription = `
                         Start a new process with a command. Prompt ids such as onboarding_prompt_id_0123456789abcdef stay whole on one line.
@@ -85,7 +111,9 @@ func newServer() *mcp.Server {
 		})
 	}
 	add(&mcp.Tool{Name: "kinds", Title: "Every content kind", Description: "Answers one part of every MCP content kind.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+		Icons:       []mcp.Icon{{Source: "https://example.com/kinds.png", MIMEType: "image/png", Sizes: []string{"48x48"}}},
+		Meta:        mcp.Meta{"com.example/ui": map[string]any{"resourceUri": "ui://kinds/card"}}},
 		func(map[string]any) *mcp.CallToolResult {
 			size := int64(2048)
 			return &mcp.CallToolResult{
@@ -180,6 +208,56 @@ func newServer() *mcp.Server {
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"content":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"count":{"type":"integer"}}}`),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 		func(args map[string]any) *mcp.CallToolResult { return echo(args) })
+	add(&mcp.Tool{Name: "lint", Description: "Lints files: a sentence, one JSON report per file, a sentence.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(map[string]any) *mcp.CallToolResult {
+			return &mcp.CallToolResult{Content: []mcp.Content{
+				&mcp.TextContent{Text: "Here are the results of the linter:"},
+				&mcp.TextContent{Text: fmt.Sprintf(lintReport, "a.js", 1)},
+				&mcp.TextContent{Text: fmt.Sprintf(lintReport, "b.js", 7)},
+				&mcp.TextContent{Text: "Ask before fixing them."},
+			}}
+		})
+	add(&mcp.Tool{Name: "quota", Description: "Fails with a text and a structured account of the failure.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(map[string]any) *mcp.CallToolResult {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "quota exceeded"}},
+				StructuredContent: map[string]any{"used": 120, "limit": 100}}
+		})
+	add(&mcp.Tool{Name: "status", Description: "Fails with a text that already begins with Error:.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(map[string]any) *mcp.CallToolResult {
+			return errorText("Error: Working directory does not exist: /nowhere")
+		})
+	add(&mcp.Tool{Name: "annotated", Description: "Answers a text for the user, with annotations and a _meta.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(map[string]any) *mcp.CallToolResult {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Operation failed",
+				Annotations: &mcp.Annotations{Audience: []mcp.Role{"user"}, Priority: 1}}},
+				Meta: mcp.Meta{"com.example/trace": "t-1"}}
+		})
+	add(&mcp.Tool{Name: "query", Description: "Runs a statement with parameters; answers them as received.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"sql":{"type":"string"},"values":{"type":"array","items":{"type":["string","number","boolean","null"]}}},"required":["sql"]}`),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(args map[string]any) *mcp.CallToolResult { return echo(args) })
+	add(&mcp.Tool{Name: "write_cells", Description: "Writes cells of a sheet.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{
+			"newSheet":{"type":"boolean","description":"Create a new sheet if true, otherwise write to the existing sheet"},
+			"format":{"type":"string","enum":["h:mm A","YYYY-MM-DD HH:mm:ss","YYYY-MM-DD"],"default":"YYYY-MM-DD HH:mm:ss"},
+			"mode":{"type":"string","oneOf":[{"const":"replace","title":"Replace the cells"},{"const":"append","title":"Append rows"}]}
+		},"required":["newSheet"]}`),
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: &yes}},
+		func(args map[string]any) *mcp.CallToolResult { return echo(args) })
+	add(&mcp.Tool{Name: "create_directory", Description: createDirectoryDescription,
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)},
+		func(args map[string]any) *mcp.CallToolResult { return echo(args) })
+	add(&mcp.Tool{Name: "wrapup", Description: "Answers instructions whose lines are long.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(map[string]any) *mcp.CallToolResult {
+			long := strings.Repeat("Before touching git, read the project and its conventions. ", 6)
+			b, _ := json.Marshal(map[string]any{"instructions": "# Wrap-up\n\n" + strings.TrimSpace(long) + "\nDone."})
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+		})
 	return srv
 }
 

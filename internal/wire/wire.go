@@ -206,3 +206,57 @@ type AgentsResponse struct {
 	OK     bool    `json:"ok"`
 	Agents []Agent `json:"agents"`
 }
+
+// MessageRequest is the body of POST /v1/session: a new session (Message,
+// with Title and DryRun when given), or, with ContinuationToken, a
+// follow-up message to the session the token names
+// (docs/wire.md#session-records-and-console-routes).
+type MessageRequest struct {
+	Message           string `json:"message"`
+	Title             string `json:"title,omitempty"`
+	ContinuationToken string `json:"continuationToken,omitempty"`
+	DryRun            bool   `json:"dryRun,omitempty"`
+}
+
+// MessageResponse is the 200 answer of POST /v1/session. A follow-up's
+// ContinuationToken is the rotated one. TurnID, Queued, Title, Mode and
+// Steps are the development deployment's; a dry run answers DryRun and
+// creates nothing.
+type MessageResponse struct {
+	OK                bool        `json:"ok"`
+	SessionID         string      `json:"sessionId"`
+	ContinuationToken string      `json:"continuationToken"`
+	PlaygroundURL     string      `json:"playgroundUrl,omitempty"`
+	TraceURL          string      `json:"traceUrl,omitempty"`
+	TurnID            string      `json:"turnId,omitempty"`
+	Queued            bool        `json:"queued,omitempty"`
+	DryRun            bool        `json:"dryRun,omitempty"`
+	Title             string      `json:"title,omitempty"`
+	Mode              string      `json:"mode,omitempty"`
+	Steps             json.Number `json:"steps,omitempty"`
+}
+
+// DecisionRequest is the body of POST /v1/session/{id}/approvals/{callId}.
+type DecisionRequest struct {
+	Decision string `json:"decision"` // "approve" or "deny"
+	Reason   string `json:"reason,omitempty"`
+}
+
+// Decisions of a DecisionRequest.
+const (
+	DecisionApprove = "approve"
+	DecisionDeny    = "deny"
+)
+
+// DecisionResponse is the 200 answer of a decision: {"ok": true}.
+type DecisionResponse struct {
+	OK bool `json:"ok"`
+}
+
+// InterruptResponse is the 200 answer of POST /v1/session/{id}/interrupt:
+// whether a turn was running (and now ended with turn.failed, reason
+// interrupted).
+type InterruptResponse struct {
+	OK          bool `json:"ok"`
+	Interrupted bool `json:"interrupted"`
+}

@@ -79,6 +79,8 @@ type listedTool struct {
 	OutputSchema json.RawMessage `json:"outputSchema"`
 	Annotations  json.RawMessage `json:"annotations"`
 	Execution    json.RawMessage `json:"execution"` // read by needsTasks
+	Icons        json.RawMessage `json:"icons"`     // passed through to the detail
+	Meta         json.RawMessage `json:"_meta"`     // passed through to the detail
 }
 
 // needsTasks reports whether the tool declares execution.taskSupport
@@ -169,6 +171,8 @@ func (c *conn) makeTool(lt listedTool) *tool.Tool {
 		Description:  lt.Description,
 		InputSchema:  nonNull(lt.InputSchema),
 		OutputSchema: nonNull(lt.OutputSchema),
+		Icons:        nonNull(lt.Icons),
+		Meta:         nonNull(lt.Meta),
 		Source:       wire.Source{Kind: "connection", Connection: c.name, Connector: connector},
 		Call:         c.caller(lt.Name),
 	}

@@ -2,6 +2,7 @@ package mcpconn
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
 )
@@ -44,6 +45,7 @@ func sanitizeName(s string) string {
 // it, and a later one is reported and left out (two connections whose
 // prefixes meet, or names equal once cut to 64 characters).
 type nameSet struct {
+	mu    sync.Mutex // a server ready late claims its names after the start
 	owner map[string]string
 	logf  func(format string, args ...any)
 }
@@ -54,6 +56,8 @@ func newNameSet(logf func(string, ...any)) *nameSet {
 
 // claim reports whether t may use its name.
 func (n *nameSet) claim(t *tool.Tool, mcpName string) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
 	who := "connection " + t.Source.Connection + ", MCP tool " + mcpName
 	if prev, ok := n.owner[t.Name]; ok {
 		n.logf("mcp %s: tool %q is left out: its name %s is already taken by %s", t.Source.Connection, mcpName, t.Name, prev)

@@ -21,23 +21,33 @@ type Config struct {
 	// Logf receives startup reports: a server that fails to start or to
 	// list, a bad echo file, a tool name already taken. Nil discards them.
 	Logf func(format string, args ...any)
-	// StartTimeout bounds how long one --mcp server may take to start and
-	// list its tools (and to restart); zero means DefaultStartTimeout.
+	// StartTimeout is how long Start waits for one --mcp server to start
+	// and list its tools (--mcp-start-timeout); zero means
+	// DefaultStartTimeout. A server not ready by then keeps starting in the
+	// background, and its tools are handed to OnLate when it is ready. It
+	// also bounds each restart of a connection that died.
 	StartTimeout time.Duration
 	// RestartBackoff is the first wait after a failed restart of a
 	// connection that died; zero means DefaultRestartBackoff.
 	RestartBackoff time.Duration
 }
 
-// DefaultStartTimeout is the start-up budget of one --mcp server: a silent
-// server delays start-up by that much at most, then is reported absent.
-const DefaultStartTimeout = 10 * time.Second
+// DefaultStartTimeout is how long the start waits for one --mcp server: a
+// slow server delays start-up by that much at most, then goes on starting
+// in the background.
+const DefaultStartTimeout = 30 * time.Second
 
 // Set is the running connections of a development deployment.
 type Set struct {
+	mu       sync.Mutex
 	conns    []*conn
 	executor []*tool.Tool // datadog
 	planner  []*tool.Tool // datadog, the --mcp servers, the echo tools
+	names    *nameSet
+	onLate   func([]*tool.Tool) // gets the planner tools of a server ready late
+	late     []*tool.Tool       // such tools ready before OnLate was called
+	stopLate context.CancelFunc // ends the starts still going on
+	starting sync.WaitGroup     // the starts going on in the background
 	closeMu  sync.Mutex
 	closed   bool
 }
@@ -65,8 +75,10 @@ func Start(ctx context.Context, cfg Config) (*Set, error) {
 		timeout = DefaultStartTimeout
 	}
 
-	s := &Set{}
+	lateCtx, stopLate := context.WithCancel(ctx)
+	s := &Set{stopLate: stopLate}
 	names := newNameSet(logf)
+	s.names = names
 
 	dd, err := startDatadog(ctx)
 	if err != nil {
@@ -84,7 +96,13 @@ func Start(ctx context.Context, cfg Config) (*Set, error) {
 	if backoff <= 0 {
 		backoff = DefaultRestartBackoff
 	}
-	for _, r := range startAll(ctx, specs, timeout, logf) {
+	for _, r := range startAll(lateCtx, specs, timeout, logf) {
+		if r.late != nil {
+			logf("mcp %s: not ready within %s (--mcp-start-timeout); it keeps starting, and its tools appear when it is ready", r.spec.name, timeout)
+			s.starting.Add(1)
+			go s.finishLate(r, timeout, backoff, logf)
+			continue
+		}
 		if r.err != nil {
 			logf("mcp %s: %v; its tools are absent", r.spec.name, r.err)
 			continue
@@ -132,10 +150,66 @@ func parseMCPFlags(flags []string) ([]stdioSpec, error) {
 	return specs, nil
 }
 
+// finishLate waits for a --mcp server that missed the start timeout: once
+// it is ready its tools join the planner's and go to OnLate, and the log
+// says so; a server that fails (or the deployment closing first) is logged
+// and left out.
+func (s *Set) finishLate(r started, timeout, backoff time.Duration, logf func(string, ...any)) {
+	defer s.starting.Done()
+	began := r.began
+	r = <-r.late
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		if r.conn != nil {
+			_ = r.conn.close()
+		}
+		return
+	}
+	if r.err != nil {
+		s.mu.Unlock()
+		logf("mcp %s: %v; its tools are absent", r.spec.name, r.err)
+		return
+	}
+	spec := r.spec
+	r.conn.enableRestart(func(ctx context.Context) (*conn, error) {
+		return startStdio(ctx, spec, timeout, logf)
+	}, backoff, logf)
+	s.conns = append(s.conns, r.conn)
+	tools := r.conn.makeTools(r.listed, s.names)
+	s.planner = append(s.planner, tools...)
+	handler := s.onLate
+	if handler == nil {
+		s.late = append(s.late, tools...)
+	}
+	s.mu.Unlock()
+	if handler != nil {
+		handler(tools)
+	}
+	logf("mcp %s: ready after %s; its %d tools are served from now on", spec.name, time.Since(began).Round(100*time.Millisecond), len(tools))
+}
+
+// OnLate sets what gets the planner tools of a --mcp server that becomes
+// ready after the start (tools that became ready before are handed over
+// at once). A tool may reach it that Tools already answered: the
+// deployment skips those.
+func (s *Set) OnLate(f func(tools []*tool.Tool)) {
+	s.mu.Lock()
+	s.onLate = f
+	early := s.late
+	s.late = nil
+	s.mu.Unlock()
+	if len(early) > 0 && f != nil {
+		f(early)
+	}
+}
+
 // Tools returns the tools of an agent: "executor" gets datadog's,
 // "planner" datadog's, every --mcp server's and the echo tools; any other
 // agent none. The slice is the caller's; the tools are shared.
 func (s *Set) Tools(agent string) []*tool.Tool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	switch agent {
 	case "executor":
 		return append([]*tool.Tool(nil), s.executor...)
@@ -155,11 +229,16 @@ func (s *Set) Close() error {
 	if s.closed {
 		return nil
 	}
+	s.mu.Lock()
 	s.closed = true
+	conns := s.conns
+	s.mu.Unlock()
+	s.stopLate() // a start still going on ends, its process killed
 	var wg sync.WaitGroup
-	for _, c := range s.conns {
+	for _, c := range conns {
 		wg.Go(func() { _ = c.close() })
 	}
 	wg.Wait()
+	s.starting.Wait()
 	return nil
 }

@@ -61,10 +61,16 @@ const terminateWait = 2 * time.Second
 // (npx, for one, runs the server as a grandchild). Its standard output is
 // filtered (lines.go). A failure carries the tail of the server's standard
 // error.
+//
+// timeout bounds the handshake; 0 leaves it to ctx (a start in the
+// background, ended by the deployment's close).
 func startStdio(ctx context.Context, spec stdioSpec, timeout time.Duration, logf func(string, ...any)) (*conn, error) {
 	stderr := &tailBuffer{max: 2048}
 	t := &stdioTransport{argv: spec.argv, name: spec.name, stderr: stderr, logf: logf}
-	cctx, cancel := context.WithTimeout(ctx, timeout)
+	cctx, cancel := context.WithCancel(ctx)
+	if timeout > 0 {
+		cctx, cancel = context.WithTimeout(ctx, timeout)
+	}
 	defer cancel()
 	// A server that does not answer in time is killed at once rather than
 	// after a polite shutdown.
@@ -239,35 +245,46 @@ type started struct {
 	conn   *conn
 	listed []listedTool
 	err    error
+	// late, when set, is where the outcome arrives: the server was not
+	// ready within the start timeout and goes on starting.
+	late  <-chan started
+	began time.Time // when its start began
 }
 
-// startAll starts every --mcp server in parallel, each with its own
-// start-up budget covering the handshake and the listing, and answers the
-// outcomes in flag order.
+// startAll starts every --mcp server in parallel and waits for each at
+// most timeout for the handshake and the listing; the outcomes come in flag
+// order. A server not ready by then is not stopped: its outcome has late
+// set, where the outcome arrives once it is known (ctx ends such a start).
 func startAll(ctx context.Context, specs []stdioSpec, timeout time.Duration, logf func(string, ...any)) []started {
 	out := make([]started, len(specs))
 	var wg sync.WaitGroup
 	for i, spec := range specs {
+		done := make(chan started, 1)
+		began := time.Now()
+		go func() { done <- startOne(ctx, spec, logf) }()
 		wg.Go(func() {
-			out[i] = startOne(ctx, spec, timeout, logf)
+			t := time.NewTimer(timeout)
+			defer t.Stop()
+			select {
+			case out[i] = <-done:
+			case <-t.C:
+				out[i] = started{spec: spec, late: done, began: began}
+			}
 		})
 	}
 	wg.Wait()
 	return out
 }
 
-// startOne starts and lists one --mcp server.
-func startOne(ctx context.Context, spec stdioSpec, timeout time.Duration, logf func(string, ...any)) started {
+// startOne starts and lists one --mcp server, for as long as ctx lasts.
+func startOne(ctx context.Context, spec stdioSpec, logf func(string, ...any)) started {
 	r := started{spec: spec}
-	deadline := time.Now().Add(timeout)
-	c, err := startStdio(ctx, spec, timeout, logf)
+	c, err := startStdio(ctx, spec, 0, logf)
 	if err != nil {
 		r.err = err
 		return r
 	}
-	lctx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	listed, err := c.listTools(lctx)
+	listed, err := c.listTools(ctx)
 	if err != nil {
 		_ = c.close()
 		r.err = err

@@ -5,6 +5,9 @@ package mcpconn
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -113,12 +116,68 @@ func TestStdioServerFailsToStart(t *testing.T) {
 func TestStdioServerHangsAtStart(t *testing.T) {
 	logs := &logSink{}
 	start := time.Now()
-	startSet(t, Config{MCP: []string{"mute=sleep 30"}, Logf: logs.logf, StartTimeout: 300 * time.Millisecond})
-	if got, want := logs.String(), `mcp mute: starting "sleep 30": no MCP answer within 300ms; its tools are absent`; got != want {
+	s := startSet(t, Config{MCP: []string{"mute=sleep 30"}, Logf: logs.logf, StartTimeout: 300 * time.Millisecond})
+	if got, want := logs.String(), `mcp mute: not ready within 300ms (--mcp-start-timeout); it keeps starting, and its tools appear when it is ready`; got != want {
 		t.Errorf("reports = %q, want %q", got, want)
 	}
 	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("Start took %s for a server that never answers", d)
+	}
+	// Close ends the start still going on: the process is killed, and
+	// nothing more is reported as ready.
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(logs.String(), "ready after") {
+		t.Errorf("reports = %q", logs.String())
+	}
+}
+
+// TestStdioServerReadyLate: a server that misses the start timeout keeps
+// starting; when it is ready its tools join the planner's (Tools) and go to
+// OnLate, icons and _meta included, and the log says so. A late server that
+// fails is logged and left out.
+func TestStdioServerReadyLate(t *testing.T) {
+	bin := testServer(t)
+	dir := t.TempDir()
+	gate, failGate := filepath.Join(dir, "go"), filepath.Join(dir, "fail")
+	logs := &logSink{}
+	s := startSet(t, Config{MCP: []string{"slow=" + bin + " -gate " + gate, "dies=" + bin + " -gate " + failGate + " -exit"}, Logf: logs.logf, StartTimeout: 100 * time.Millisecond})
+	if names := toolNames(s.Tools("planner")); strings.Contains(names, "slow_") || strings.Contains(names, "dies_") {
+		t.Fatalf("a server not ready yet has tools: %s", names)
+	}
+	if !strings.Contains(logs.String(), "mcp slow: not ready within 100ms (--mcp-start-timeout); it keeps starting") {
+		t.Fatalf("reports = %q", logs.String())
+	}
+	got := make(chan []*tool.Tool, 4)
+	s.OnLate(func(ts []*tool.Tool) { got <- ts })
+	for _, g := range []string{gate, failGate} {
+		if err := os.WriteFile(g, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var late []*tool.Tool
+	select {
+	case late = <-got:
+	case <-time.After(time.Minute):
+		t.Fatalf("the late server's tools never came; reports %q", logs.String())
+	}
+	who := toolNamed(t, late, "slow_whoami")
+	if string(who.Icons) != `[{"src":"https://example.com/whoami.png","mimeType":"image/png","sizes":["48x48"]}]` || string(who.Meta) != `{"com.example/ui":{"resourceUri":"ui://whoami/card"}}` {
+		t.Errorf("icons %s, _meta %s", who.Icons, who.Meta)
+	}
+	toolNamed(t, s.Tools("planner"), "slow_echo_raw")
+	res, err := who.Call(context.Background(), &tool.Call{Input: json.RawMessage(`{}`)})
+	if err != nil || res.IsError || !strings.Contains(string(res.Value), `"type":"text"`) {
+		t.Errorf("call of a late tool: %v %s", err, res.Value)
+	}
+	waitFor(t, func() bool {
+		return strings.Contains(logs.String(), "mcp dies: ") && strings.Contains(logs.String(), "ready after")
+	})
+	text := logs.String()
+	if !regexp.MustCompile(`(?m)^mcp slow: ready after [0-9.]+m?s; its 5 tools are served from now on$`).MatchString(text) ||
+		!regexp.MustCompile(`(?m)^mcp dies: starting ".*-exit": .*told to exit before serving; its tools are absent$`).MatchString(text) {
+		t.Errorf("reports:\n%s", text)
 	}
 }
 
@@ -150,5 +209,16 @@ func TestCloseKillsServers(t *testing.T) {
 	_, err = who.Call(context.Background(), &tool.Call{Input: json.RawMessage(`{}`)})
 	if err == nil || !strings.HasPrefix(err.Error(), "connection k is closed: ") {
 		t.Errorf("call after Close: err = %v", err)
+	}
+}
+
+// waitFor polls cond until it holds, failing the test after a minute (an
+// event's arrival, not a measured time).
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(time.Minute); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the awaited event never came")
+		}
 	}
 }

@@ -27,7 +27,11 @@ type Tool struct {
 	// agent_tool). "" means server.
 	Execution   string
 	Annotations *wire.Annotations
-	Source      wire.Source
+	// Icons and Meta are an MCP tool's icons and _meta as listed, passed
+	// through to the detail byte for byte (nil when none).
+	Icons  json.RawMessage
+	Meta   json.RawMessage
+	Source wire.Source
 	// Validate asks the server to validate the input against InputSchema
 	// before Call runs (authored tools); invalid input answers 400
 	// invalid_input with issues.

@@ -10,7 +10,9 @@
 //	wait      answers only when its call is cancelled (or after a minute)
 //
 // With -exit it writes a line to standard error and exits 3 before speaking
-// MCP, for the start-failure test. With -raw it is a hand-written server
+// MCP, for the start-failure test. With -gate FILE (first) it waits until
+// FILE exists before anything else, for the tests of a server slower than
+// the start timeout. Its whoami tool declares icons and a _meta. With -raw it is a hand-written server
 // whose standard output the tests control (raw.go).
 package main
 
@@ -36,6 +38,15 @@ const (
 )
 
 func main() {
+	if len(os.Args) > 2 && os.Args[1] == "-gate" {
+		for {
+			if _, err := os.Stat(os.Args[2]); err == nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		os.Args = append(os.Args[:1], os.Args[3:]...)
+	}
 	if len(os.Args) > 1 && os.Args[1] == "-raw" {
 		runRaw(os.Args[2:])
 		return
@@ -49,7 +60,9 @@ func main() {
 	srv.AddTool(&mcp.Tool{Name: "fail", Description: "Always fails.", InputSchema: json.RawMessage(failSchema)}, fail)
 	srv.AddTool(&mcp.Tool{Name: "note", InputSchema: json.RawMessage(noteSchema), Annotations: &mcp.ToolAnnotations{Title: "Take a note"}}, echo)
 	srv.AddTool(&mcp.Tool{Name: "wait", InputSchema: json.RawMessage(whoSchema)}, wait)
-	srv.AddTool(&mcp.Tool{Name: "whoami", Title: "Who am I", InputSchema: json.RawMessage(whoSchema), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, whoami)
+	srv.AddTool(&mcp.Tool{Name: "whoami", Title: "Who am I", InputSchema: json.RawMessage(whoSchema), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+		Icons: []mcp.Icon{{Source: "https://example.com/whoami.png", MIMEType: "image/png", Sizes: []string{"48x48"}}},
+		Meta:  mcp.Meta{"com.example/ui": map[string]any{"resourceUri": "ui://whoami/card"}}}, whoami)
 	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "stdioserver:", err)
 		os.Exit(1)

@@ -1,0 +1,259 @@
+package console
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/render"
+)
+
+// TailOptions say how a tail runs.
+type TailOptions struct {
+	// JSON writes each event as received, one a line (NDJSON).
+	JSON bool
+	// Live: standard output is a terminal; the tail runs until Ctrl-C.
+	// Otherwise it ends after the next session.waiting or
+	// approval.requested, or a task session's turn end, unless Follow.
+	Live, Follow bool
+	// Task: the session is a task session (its turn's end ends the tail).
+	Task bool
+	// Initial is how many of the last events are shown first (0: 10).
+	Initial int
+	// From, when FromSet, replaces the last events: the tail streams from
+	// index From on (:say --follow, from the first event of its turn).
+	From    int64
+	FromSet bool
+	// UntilWaits ends the tail at the session's next wait even when Live.
+	UntilWaits bool
+	// Backoff are the pauses between reconnections (nil: the default);
+	// GiveUp is how many failed reconnections in a row end a tail that is
+	// not Live (0: 30).
+	Backoff []time.Duration
+	GiveUp  int
+}
+
+// Detached is the end of a tail by Ctrl-C: the agent goes on (exit 130).
+type Detached struct{}
+
+func (Detached) Error() string { return "detached; the agent goes on" }
+
+// ExitCode is 130.
+func (Detached) ExitCode() int { return exitcode.Interrupted }
+
+// Code is the JSON error line's code.
+func (Detached) Code() string { return catalog.CodeInterrupted }
+
+// errEnd ends a tail that reached the event it waits for.
+var errEnd = errors.New("end of the tail")
+
+// defaultBackoff are the pauses before each reconnection (the last
+// repeats).
+func defaultBackoff() []time.Duration {
+	return []time.Duration{100 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond,
+		time.Second, 2 * time.Second, 3 * time.Second}
+}
+
+// Tail shows the last events of session id, then each new one as it
+// happens (docs/console.md#tail): a dropped connection resumes from the
+// last index + 1, so no event shows twice and none is lost. Memory stays
+// flat however long it runs.
+func Tail(ctx context.Context, e Env, id string, o TailOptions) error {
+	initial := o.Initial
+	if initial <= 0 {
+		initial = 10
+	}
+	backoff := o.Backoff
+	if backoff == nil {
+		backoff = defaultBackoff()
+	}
+	giveUp := o.GiveUp
+	if giveUp <= 0 {
+		giveUp = 30
+	}
+	t := &tailer{e: e, o: o, d: newDescriber(ctx, e, false, "")}
+	if !o.JSON {
+		t.tw = newTimeline(e.Out, e.Opts, 0, e.Opts.TTY, t.d)
+	}
+	last := int64(-1)
+	ring := &rawRing{max: initial}
+	var err error
+	if o.FromSet {
+		last = o.From - 1
+	} else {
+		err = e.Client.Record(ctx, id, func(ev *catalog.Event) error {
+			ring.add(ev.Raw)
+			last = ev.Index
+			return nil
+		}, e.note)
+	}
+	if err != nil {
+		return t.end(ctx, err)
+	}
+	for _, raw := range ring.items() {
+		ev, ok := catalog.ParseEvent(raw)
+		if !ok {
+			continue
+		}
+		if err := t.show(ev); err != nil {
+			return t.end(ctx, err)
+		}
+	}
+	t.initialDone = true
+	if t.tw != nil {
+		if err := t.tw.t.Begin(); err != nil {
+			return t.end(ctx, err)
+		}
+	}
+	failures := 0
+	for {
+		err := e.Client.Follow(ctx, id, last+1, func(ev *catalog.Event) error {
+			if failures > 0 {
+				e.note("reconnected; events from " + strconv.FormatInt(ev.Index, 10) + " on")
+				failures = 0
+			}
+			last = ev.Index
+			return t.show(ev)
+		}, e.note)
+		switch {
+		case err == errEnd:
+			return t.end(ctx, nil)
+		case ctx.Err() != nil:
+			return t.end(ctx, ctx.Err())
+		case err != nil && !transient(err):
+			return t.end(ctx, err)
+		}
+		failures++
+		if !o.Live && failures > giveUp {
+			return t.end(ctx, err)
+		}
+		if failures == 1 {
+			why := "the deployment ended the stream"
+			if err != nil {
+				why = err.Error()
+			}
+			e.note("connection lost (" + why + "); reconnecting from event " + strconv.FormatInt(last+1, 10) + "…")
+		}
+		pause := backoff[min(failures-1, len(backoff)-1)]
+		select {
+		case <-ctx.Done():
+			return t.end(ctx, ctx.Err())
+		case <-time.After(pause):
+		}
+	}
+}
+
+// transient reports a failure worth reconnecting after: the connection,
+// a timeout, the deployment restarting (5xx); not a refusal, nor a stream
+// agsh stopped reading for what it held.
+func transient(err error) bool {
+	var ce *catalog.Error
+	if !errors.As(err, &ce) {
+		return false
+	}
+	switch ce.Code() {
+	case catalog.CodeUnreachable, catalog.CodeTimeout:
+		return true
+	case catalog.CodeBadResponse:
+		return ce.Status >= 500
+	}
+	return ce.Status >= 500 || ce.Status == 429
+}
+
+// tailer writes the events of a tail.
+type tailer struct {
+	e           Env
+	out         *bufio.Writer // --output json
+	o           TailOptions
+	d           *describer
+	tw          *timeline
+	rows        []Row
+	count       int
+	initialDone bool
+}
+
+// show writes one event, and ends a tail that is not live at the event it
+// waits for.
+func (t *tailer) show(ev *catalog.Event) error {
+	t.count++
+	// Each event is written as it comes; the flush waits while more of a
+	// replay is already here (ev.More).
+	flush := !ev.More
+	if t.o.JSON {
+		raw := ev.Raw
+		if t.e.Opts.TTY {
+			raw = generated.EscapeJSON(raw, false)
+		}
+		if t.out == nil {
+			t.out = bufio.NewWriterSize(t.e.Out, 32<<10)
+		}
+		_, _ = t.out.Write(raw)
+		if err := t.out.WriteByte('\n'); err != nil {
+			return err
+		}
+		if flush {
+			if err := t.out.Flush(); err != nil {
+				return err
+			}
+		}
+	} else {
+		t.rows = t.d.rows(t.rows[:0], ev)
+		for i, r := range t.rows {
+			if err := t.tw.write(r, flush && i == len(t.rows)-1); err != nil {
+				return err
+			}
+		}
+	}
+	if t.initialDone && (t.o.UntilWaits || !t.o.Live && !t.o.Follow) && t.ends(ev) {
+		return errEnd
+	}
+	return nil
+}
+
+// ends reports the event a tail that is not live stops after.
+func (t *tailer) ends(ev *catalog.Event) bool {
+	switch ev.Type {
+	case catalog.EventSessionWaiting, catalog.EventApprovalRequested:
+		return true
+	case catalog.EventTurnCompleted, catalog.EventTurnFailed:
+		return t.o.Task
+	}
+	return false
+}
+
+// end finishes the output and turns an interruption into Detached.
+func (t *tailer) end(ctx context.Context, err error) error {
+	if t.out != nil {
+		if ferr := t.out.Flush(); err == nil {
+			err = ferr
+		}
+	}
+	if t.tw != nil {
+		if cerr := t.tw.close(); err == nil {
+			err = cerr
+		}
+	}
+	if ctx.Err() != nil && (err == nil || errors.Is(err, ctx.Err()) || catalog.IsCode(err, catalog.CodeInterrupted)) {
+		return Detached{}
+	}
+	return err
+}
+
+// liveIDWidth is the ID column of a live table: a whole call id of the
+// development deployment (call_ and 16 hex digits), cut to shortID when
+// the terminal is too narrow for it.
+const liveIDWidth = 21
+
+// liveColumns are the columns of a live table, with the widths it starts
+// with (it holds no rows to lay itself out).
+func liveColumns() []render.Column {
+	return []render.Column{
+		{Header: "#", Right: true, Width: 4}, {Header: "TIME", Width: 8}, {Header: "EVENT", Width: 12},
+		{Header: "TOOK", Right: true, Width: 6}, {Header: "ID", Short: shortID, Width: liveIDWidth}, {Header: "WHAT", Flex: true, Width: 40},
+	}
+}
