@@ -159,7 +159,7 @@ func TestNPXServers(t *testing.T) {
 	})
 	part("excel_excel_write_to_sheet", func(t *testing.T) {
 		help, _, _ := run("excel_excel_write_to_sheet", "--help")
-		if !strings.Contains(help, "Required: --new-sheet sends true, --new-sheet=false sends false.") || !strings.Contains(help, "Effect: write (readOnlyHint: false).") {
+		if !strings.Contains(help, "Required: --new-sheet sends true, --new-sheet=false sends false.") || !strings.Contains(help, "Not read-only (readOnlyHint: false).") {
 			t.Errorf("help:\n%s", help)
 		}
 	})

@@ -71,7 +71,7 @@ func helpPage(cmd *Command) render.HelpPage {
 	case readOnlyHint(d):
 		p.Notes = append(p.Notes, effectNote("read"))
 	case readOnlyDeclared(d):
-		p.Notes = append(p.Notes, "Effect: write (readOnlyHint: false).")
+		p.Notes = append(p.Notes, "Not read-only (readOnlyHint: false).")
 	}
 	if a := d.Annotations; a != nil {
 		idem := a.IdempotentHint

@@ -45,7 +45,7 @@ func TestAnnotationNotes(t *testing.T) {
 		t.Errorf("read-only tool notes:\n%s\nwant\n%s", got, want)
 	}
 	got = strings.Join(notes(&catalog.Annotations{ReadOnlyHint: &no, DestructiveHint: &yes, IdempotentHint: &no, OpenWorldHint: &yes}), "\n")
-	for _, w := range []string{"Effect: write (readOnlyHint: false).\n", "Destructive: ", "Not idempotent: ", "Open world: "} {
+	for _, w := range []string{"Not read-only (readOnlyHint: false).\n", "Destructive: ", "Not idempotent: ", "Open world: "} {
 		if !strings.Contains(got, w) {
 			t.Errorf("writing tool notes lack %q:\n%s", w, got)
 		}
@@ -57,7 +57,7 @@ func TestAnnotationNotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := HelpPage(cmd, func() *catalog.Info { t.Error("info asked"); return nil })
-	if strings.Join(page.Notes, "\n") != "Effect: write (readOnlyHint: false)." {
+	if strings.Join(page.Notes, "\n") != "Not read-only (readOnlyHint: false).\n"+noEffectNote {
 		t.Errorf("notes %q", page.Notes)
 	}
 }
