@@ -50,8 +50,9 @@ func (r *Run) Reached() bool { return r.reached }
 // Called reports whether the run made a call: one that ran, or was sent
 // and may still run (it timed out, or was interrupted), or was answered
 // with anything but a refusal of the request itself (a credential refused,
-// a session or token the deployment does not know, a tool it lacks). The
-// session line is printed after such a command (docs/wire.md#the-session-line).
+// a session or token the deployment does not know, a tool it lacks); a
+// message to a session (Rotated) counts as one. The session line is
+// printed after such a command (docs/wire.md#the-session-line).
 func (r *Run) Called() bool { return r.called }
 
 // SessionLine is the final standard-error line (SessionLine of the binding
@@ -84,6 +85,7 @@ func (r *Run) Rotated(id, old, token string) {
 	r.tokens[id] = token
 	r.rotated = id
 	r.reached = true
+	r.called = true // a message landed in the session: its line says where
 	if !r.bound && r.binding.IsZero() && r.explicit.IsZero() {
 		// A one-shot run sent its message to the latest session: bound.
 		r.binding, r.bound = Binding{SessionID: id}, true

@@ -46,7 +46,6 @@ type app struct {
 	// (catalog.WithDebug); never for completion.
 	debug bool
 
-
 	// putLine, in the REPL, puts a line on the editor for the next input
 	// (:replay); nil elsewhere.
 	putLine func(string)
