@@ -91,6 +91,24 @@ func (c *Client) CallStream(ctx context.Context, name string, input json.RawMess
 	if err := b.check(); err != nil {
 		return nil, err
 	}
+	r, err := c.callRequest(name, input, b)
+	if err != nil {
+		return nil, err
+	}
+	r.stream = stream
+	var a callAnswer
+	if err := c.do(ctx, r, &a, essentialIsError); err != nil {
+		if a.Streamed {
+			return &a.CallResult, err
+		}
+		return nil, err
+	}
+	a.CallResult.OK = true
+	return &a.CallResult, nil
+}
+
+// callRequest is the request of a call of name with input under b.
+func (c *Client) callRequest(name string, input json.RawMessage, b Binding) (*request, error) {
 	if len(bytes.TrimSpace(input)) == 0 {
 		input = json.RawMessage("{}")
 	}
@@ -102,17 +120,47 @@ func (c *Client) CallStream(ctx context.Context, name string, input json.RawMess
 		return nil, c.fail(&Error{ErrCode: CodeUsage, Tool: name, Err: err,
 			Message: "the input of " + name + " is not valid JSON: " + causeText(err)})
 	}
-	r := &request{method: http.MethodPost, root: c.base, path: toolPath(name), body: buf.Bytes(),
-		tool: name, session: b.SessionID, probe: true, stream: stream}
-	var a callAnswer
-	if err := c.do(ctx, r, &a, essentialIsError); err != nil {
-		if a.Streamed {
-			return &a.CallResult, err
-		}
+	body := bytes.TrimSuffix(buf.Bytes(), []byte("\n")) // the encoder's newline
+	return &request{method: http.MethodPost, root: c.base, path: toolPath(name), body: body,
+		tool: name, session: b.SessionID, probe: true}, nil
+}
+
+// PreparedCall is a call's request exactly as the client sends it, for a
+// command that shows it (agsh's :curl): method, URL, the headers but the
+// credential's, and the body.
+type PreparedCall struct {
+	Method, URL string
+	// Header holds every header sent but Authorization.
+	Header http.Header
+	// Bearer: an Authorization: Bearer header with the client's token is
+	// sent (its value is never here).
+	Bearer bool
+	// BasicUser is the user of the target URL's userinfo, sent as basic
+	// authentication ("" when none; its password is never here).
+	BasicUser string
+	Body      []byte
+}
+
+// PrepareCall is the request Call would send for name, input and b,
+// without sending it.
+func (c *Client) PrepareCall(name string, input json.RawMessage, b Binding) (*PreparedCall, error) {
+	if err := b.check(); err != nil {
 		return nil, err
 	}
-	a.CallResult.OK = true
-	return &a.CallResult, nil
+	r, err := c.callRequest(name, input, b)
+	if err != nil {
+		return nil, err
+	}
+	u := c.endpoint(r.root, r.path, r.query)
+	pc := &PreparedCall{Method: r.method, Header: http.Header{}, Body: r.body, Bearer: c.opts.BearerToken != ""}
+	if u.User != nil {
+		pc.BasicUser = u.User.Username()
+		u.User = nil
+	}
+	pc.URL = u.String()
+	c.setHeaders(pc.Header, r)
+	pc.Header.Del("Authorization")
+	return pc, nil
 }
 
 // Agents lists the agents mounted on the target's host (GET {host}/v1/agents).

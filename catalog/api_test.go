@@ -69,9 +69,9 @@ func TestRequestsCarryHeadersQueryAndEscapedName(t *testing.T) {
 	want := []string{
 		"GET /exec/v1/tools/a%2Fb%20c?sessionId=ses_1&teamId=42 Bearer " + testToken + " agsh/test",
 		"POST /exec/v1/tools/a%2Fb%20c?teamId=42 Bearer " + testToken + " agsh/test",
-		`{"input":{"q":"<&>"},"continuationToken":"http:7f"}` + "\n application/json",
+		`{"input":{"q":"<&>"},"continuationToken":"http:7f"}` + " application/json",
 		"POST /exec/v1/tools/a%2Fb%20c?teamId=42 Bearer " + testToken + " agsh/test",
-		`{"input":{}}` + "\n application/json",
+		`{"input":{}}` + " application/json",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("requests:\n%q\nwant\n%q", got, want)

@@ -38,6 +38,9 @@ type HTTPPolicy struct {
 	// Proxy, when set, are the proxy settings (the program's environment,
 	// ProxyFromEnv); nil: the process's, as net/http reads them.
 	Proxy *ProxySettings
+	// Debug logs the requests whose context carries a writer (WithDebug):
+	// AGSH_DEBUG=api.
+	Debug bool
 }
 
 // NewHTTPClient returns the one HTTP client a run should share: keep-alive,
@@ -71,8 +74,13 @@ func NewHTTPClientWith(p HTTPPolicy) *http.Client {
 		tr.Protocols.SetHTTP1(true)
 	}
 	hc := &http.Client{Transport: tr, CheckRedirect: checkRedirect}
-	if secrets := secretSpellings(p.Secrets); len(secrets) > 0 {
+	secrets := secretSpellings(p.Secrets)
+	if len(secrets) > 0 {
 		hc.Transport = redactTransport{base: tr, secrets: secrets}
+	}
+	if p.Debug {
+		// Outermost: it sees the answers masked, and the requests as sent.
+		hc.Transport = newDebugTransport(hc.Transport, secrets)
 	}
 	return hc
 }

@@ -115,7 +115,7 @@ func TestRedirectPolicy(t *testing.T) {
 		t.Errorf("same-origin redirect lost the token: %v %v", tools, err)
 	}
 	res, err := ca.Call(ctxT(t), "same", json.RawMessage(`{"x":1}`), Binding{})
-	if err != nil || string(res.Result) != `"POST {\"input\":{\"x\":1}}\n"` {
+	if err != nil || string(res.Result) != `"POST {\"input\":{\"x\":1}}"` {
 		t.Errorf("same-origin 307: %s %v", resultOf(res), err)
 	}
 	for name, want := range map[string]string{

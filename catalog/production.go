@@ -30,6 +30,9 @@ const (
 	authDirName     = "agent-sdk"
 )
 
+// TokenVariable is the environment variable of an explicit bearer token.
+const TokenVariable = "AGENT_SHELL_BEARER_TOKEN"
+
 // noCredentialHelp says how to give a credential for production names.
 var noCredentialHelp = "run agent-sdk login, or set CURSOR_API_KEY (or " + SettingTokenVariable.mark() + ")"
 
@@ -61,6 +64,17 @@ type deploymentsAnswer struct {
 type Credentials struct {
 	Token  string
 	Source string
+	// From is where the token is, for a command that spells it rather than
+	// show it (agsh's :curl).
+	From CredentialOrigin
+}
+
+// CredentialOrigin is where a credential is read: an environment
+// variable, or a file (whole and trimmed, or one member of a JSON object).
+type CredentialOrigin struct {
+	Var     string // "CURSOR_API_KEY"
+	File    string // a file's path
+	JSONKey string // the member of File holding it ("apiKey"); "": the whole file
 }
 
 // LookupCredential finds the credential, first found wins: flagToken (the
@@ -88,10 +102,10 @@ func LookupCredential(flagToken string, getenv func(string) string,
 func findCredential(flagToken string, getenv func(string) string,
 	readFile func(string) ([]byte, error), home string) (Credentials, error) {
 	if t := strings.TrimSpace(flagToken); t != "" {
-		return Credentials{Token: t, Source: SettingToken.mark()}, nil
+		return Credentials{Token: t, Source: SettingToken.mark(), From: CredentialOrigin{Var: TokenVariable}}, nil
 	}
 	if t := strings.TrimSpace(getenv("CURSOR_API_KEY")); t != "" {
-		return Credentials{Token: t, Source: "CURSOR_API_KEY"}, nil
+		return Credentials{Token: t, Source: "CURSOR_API_KEY", From: CredentialOrigin{Var: "CURSOR_API_KEY"}}, nil
 	}
 	if p := getenv("CURSOR_API_KEY_FILE"); p != "" {
 		src := "CURSOR_API_KEY_FILE (" + p + ")"
@@ -101,7 +115,7 @@ func findCredential(flagToken string, getenv func(string) string,
 				p, fileErrText(err), noCredentialHelp)
 		}
 		if t := strings.TrimSpace(string(b)); t != "" {
-			return Credentials{Token: t, Source: src}, nil
+			return Credentials{Token: t, Source: src, From: CredentialOrigin{File: p}}, nil
 		}
 		return Credentials{}, credentialError("the key file %s is empty; %s", p, noCredentialHelp)
 	}
@@ -124,9 +138,10 @@ func findCredential(flagToken string, getenv func(string) string,
 	if json.Unmarshal(b, &login) != nil {
 		return Credentials{}, credentialError("the stored login %s is not a JSON object with \"apiKey\"; run agent-sdk login again", path)
 	}
-	for _, t := range []string{login.APIKey, login.AccessToken} {
+	for i, t := range []string{login.APIKey, login.AccessToken} {
 		if t = strings.TrimSpace(t); t != "" {
-			return Credentials{Token: t, Source: "the stored login (" + path + ")"}, nil
+			return Credentials{Token: t, Source: "the stored login (" + path + ")",
+				From: CredentialOrigin{File: path, JSONKey: []string{"apiKey", "accessToken"}[i]}}, nil
 		}
 	}
 	return Credentials{}, credentialError("the stored login %s holds no \"apiKey\" or \"accessToken\"; run agent-sdk login again", path)

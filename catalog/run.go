@@ -19,6 +19,7 @@ type Run struct {
 	bound    bool
 	answer   string
 	reached  bool
+	called   bool
 
 	info    *Info
 	tools   []ToolEntry
@@ -45,6 +46,14 @@ func (r *Run) Binding() Binding { return r.binding }
 
 // Reached reports whether a request reached the deployment.
 func (r *Run) Reached() bool { return r.reached }
+
+// Called reports whether the run made a call: one that ran, or was sent
+// and may still run (it timed out, or was interrupted), or was answered
+// with anything but a refusal of the request itself (a credential refused,
+// a session or token the deployment does not know, a tool it lacks); a
+// message to a session (Rotated) counts as one. The session line is
+// printed after such a command (docs/wire.md#the-session-line).
+func (r *Run) Called() bool { return r.called }
 
 // SessionLine is the final standard-error line (SessionLine of the binding
 // and the last answer's session); after a message of the run rotated the
@@ -76,6 +85,7 @@ func (r *Run) Rotated(id, old, token string) {
 	r.tokens[id] = token
 	r.rotated = id
 	r.reached = true
+	r.called = true // a message landed in the session: its line says where
 	if !r.bound && r.binding.IsZero() && r.explicit.IsZero() {
 		// A one-shot run sent its message to the latest session: bound.
 		r.binding, r.bound = Binding{SessionID: id}, true
@@ -192,6 +202,42 @@ func (r *Run) Tool(ctx context.Context, name string) (*ToolDetail, error) {
 	return d, nil
 }
 
+// Prefetch fetches the details of the named tools not fetched yet, a few
+// at a time, with the run's binding (which must be known: after Tools):
+// a script asks for every tool it uses before its first line runs. A
+// detail that cannot be fetched is left for Tool to fetch and report.
+func (r *Run) Prefetch(ctx context.Context, names []string) {
+	if !r.bound {
+		return
+	}
+	var todo []string
+	seen := map[string]bool{}
+	r.mu.Lock()
+	for _, n := range names {
+		if _, ok := r.details[n]; !ok && !seen[n] {
+			seen[n] = true
+			todo = append(todo, n)
+		}
+	}
+	r.mu.Unlock()
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for _, n := range todo {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			d, err := r.client.Tool(ctx, n, r.binding)
+			if err == nil {
+				r.mu.Lock()
+				r.details[n] = d
+				r.mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // Call invokes a tool with the run's binding and remembers the answer's
 // session for the session line.
 func (r *Run) Call(ctx context.Context, name string, input []byte) (*CallResult, error) {
@@ -202,6 +248,7 @@ func (r *Run) Call(ctx context.Context, name string, input []byte) (*CallResult,
 func (r *Run) CallStream(ctx context.Context, name string, input []byte, stream StreamFunc) (*CallResult, error) {
 	res, err := r.client.CallStream(ctx, name, input, r.binding, stream)
 	r.note(err)
+	r.called = r.called || madeCall(err)
 	if res != nil && res.SessionID != "" {
 		r.answer = res.SessionID
 	}
@@ -215,4 +262,23 @@ func (r *Run) note(err error) {
 	if err == nil || errors.As(err, &e) && e.Status != 0 && e.ErrCode != CodeNotAnAgent {
 		r.reached = true
 	}
+}
+
+// madeCall reports whether a call's outcome counts as a call made (Called).
+func madeCall(err error) bool {
+	if err == nil {
+		return true
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.ErrCode {
+	case CodeUnauthorized, CodeForbidden, CodeUnknownSession, CodeInvalidContinuationToken, CodeUnknownTool,
+		CodeUsage, CodeNotAnAgent:
+		return false
+	case CodeTimeout, CodeInterrupted:
+		return true
+	}
+	return e.Status != 0
 }

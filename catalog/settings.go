@@ -25,6 +25,8 @@ const (
 	SettingContinuationToken Setting = "continuation-token"
 	// SettingProxy is the proxy setting (a proxy URL, its credentials).
 	SettingProxy Setting = "proxy"
+	// SettingCallTimeout is the time limit of a call's whole answer.
+	SettingCallTimeout Setting = "call-timeout"
 )
 
 // neutralWords spell the settings in Error: words, not a program's flags.
@@ -37,6 +39,7 @@ var neutralWords = map[Setting]string{
 	SettingSession:           "a session id",
 	SettingContinuationToken: "a continuation token",
 	SettingProxy:             "the proxy setting",
+	SettingCallTimeout:       "the call's time limit",
 }
 
 const markerStart, markerEnd = "\x00setting:", "\x00"

@@ -155,16 +155,7 @@ func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, *body
 		return nil, nil, c.fail(&Error{ErrCode: CodeUsage, Route: r.route(), Tool: r.tool,
 			Message: "cannot build the request " + r.route() + ": " + causeText(err)}), false
 	}
-	req.Header.Set("Accept", "application/json")
-	if r.body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if c.opts.BearerToken != "" {
-		req.Header.Set("Authorization", "Bearer "+c.opts.BearerToken)
-	}
-	if c.opts.UserAgent != "" {
-		req.Header.Set("User-Agent", c.opts.UserAgent)
-	}
+	c.setHeaders(req.Header, r)
 	var timedOut, expired atomic.Bool
 	var timer, whole *time.Timer
 	if r.get() {
@@ -222,6 +213,20 @@ func (c *Client) attempt(ctx context.Context, r *request) (*http.Response, *body
 	return resp, b, nil, false
 }
 
+// setHeaders sets the headers of r (PrepareCall shows them too).
+func (c *Client) setHeaders(h http.Header, r *request) {
+	h.Set("Accept", "application/json")
+	if r.body != nil {
+		h.Set("Content-Type", "application/json")
+	}
+	if c.opts.BearerToken != "" {
+		h.Set("Authorization", "Bearer "+c.opts.BearerToken)
+	}
+	if c.opts.UserAgent != "" {
+		h.Set("User-Agent", c.opts.UserAgent)
+	}
+}
+
 // pause waits d or until ctx is done.
 func pause(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
@@ -237,13 +242,36 @@ func pause(ctx context.Context, d time.Duration) error {
 // fail finishes an error built by the client: the secret is scrubbed.
 func (c *Client) fail(e *Error) *Error { return redactError(e, c.opts.BearerToken) }
 
+// callTimeoutKey holds the time limit of WithCallTimeout in a context.
+type callTimeoutKey struct{}
+
+// WithCallTimeout is ctx with a time limit d on a call's whole answer: past
+// it the call ends with a timeout (exit 5) whose message says that the call
+// may still complete on the deployment (or that it completed, when its
+// answer had begun to arrive).
+func WithCallTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithValue(ctx, callTimeoutKey{}, d), d)
+}
+
 // interrupted is the error of a request cancelled by ctx (exit 130), or a
 // timeout when ctx's own deadline passed. answered: the POST's answer had
 // begun to arrive, so the call itself completed.
 func (c *Client) interrupted(ctx context.Context, r *request, answered bool) *Error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return c.fail(&Error{ErrCode: CodeTimeout, Route: r.route(), Tool: r.tool, Err: ctx.Err(),
-			Message: "deployment did not answer " + r.route() + " in the time allowed"})
+		msg := "deployment did not answer " + r.route() + " in the time allowed"
+		if d, ok := ctx.Value(callTimeoutKey{}).(time.Duration); ok && !r.get() {
+			name := r.tool
+			if name == "" {
+				name = r.path
+			}
+			limit := " within " + d.String() + " (" + SettingCallTimeout.mark() + ")"
+			if answered {
+				msg = "the answer to the call to " + name + " did not arrive in full" + limit + "; the call completed on the deployment"
+			} else {
+				msg = "no answer to the call to " + name + limit + "; the call may still complete on the deployment"
+			}
+		}
+		return c.fail(&Error{ErrCode: CodeTimeout, Route: r.route(), Tool: r.tool, Err: ctx.Err(), Message: msg})
 	}
 	msg := "interrupted"
 	if !r.get() {

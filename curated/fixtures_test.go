@@ -35,20 +35,20 @@ func TestReformatServerFixtures(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: the reformatter rejected the server's own output:\n%s", command, in)
 			}
-			got := fmt.Sprintf("status: %d\nnotes: %q\n--- stdout\n%s", out.Status, out.Notes, out.Stdout)
-			golden := filepath.Join("testdata", "reformatted", name+".txt")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
+			checkReformatGolden(t, name, out)
+			if command == "read" {
+				// read -n: the deployment's numbers, as cat -n prints them.
+				numbered, ok := Reformat(command, string(in), ReformatOptions{Numbers: true})
+				if !ok {
+					t.Fatalf("read -n rejected the server's own output:\n%s", in)
 				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./curated -run Fixtures -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("reformatted %s:\n%s\nwant:\n%s", name, got, want)
+				checkReformatGolden(t, name+"_numbers", numbered)
+				plain := strings.Split(out.Stdout, "\n")
+				for i, l := range strings.Split(numbered.Stdout, "\n") {
+					if _, text, ok := strings.Cut(l, "\t"); ok && (i >= len(plain) || text != plain[i]) {
+						t.Errorf("read -n line %d %q is not line %d of read", i+1, l, i+1)
+					}
+				}
 			}
 			// Structure that must hold whatever the goldens say.
 			if strings.Contains(out.Stdout, "Found ") && command == "grep" {
@@ -62,5 +62,26 @@ func TestReformatServerFixtures(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkReformatGolden compares a reformatted output with
+// testdata/reformatted/<name>.txt (rewriting it with -update).
+func checkReformatGolden(t *testing.T, name string, out Output) {
+	t.Helper()
+	got := fmt.Sprintf("status: %d\nnotes: %q\n--- stdout\n%s", out.Status, out.Notes, out.Stdout)
+	golden := filepath.Join("testdata", "reformatted", name+".txt")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./curated -run Fixtures -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("reformatted %s:\n%s\nwant:\n%s", name, got, want)
 	}
 }

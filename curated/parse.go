@@ -25,14 +25,26 @@ type Call struct {
 // tool's flags (grep's -n, -l, -e …), and the hints for the unix options
 // it does not have.
 type Habits interface {
-	// rewrite rewrites the line before its flags are parsed; operand is
-	// an operand it took out (grep's -e pattern), ok when it took one.
-	rewrite(s *Shape, args []string) (out []string, operand string, ok bool, err error)
+	// rewrite rewrites the line before its flags are parsed.
+	rewrite(s *Shape, args []string) (habitLine, error)
 	// optionError is the hint for a unix option the tool lacks, nil for
 	// any other flag.
-	optionError(flag string) error
+	optionError(s *Shape, flag string) error
 	// shorthands are the habits accepted, for the help page.
 	shorthands(s *Shape) []Shorthand
+}
+
+// habitLine is a line rewritten by a command's habits.
+type habitLine struct {
+	args []string
+	// operand is an operand taken out of the line (grep's -e pattern),
+	// hasOperand when one was.
+	operand    string
+	hasOperand bool
+	// finish, when set, adjusts the input and the reformatter's options
+	// once the operands are bound (grep's -F and -w rewrite the pattern,
+	// read's -n numbers the lines).
+	finish func(s *Shape, input map[string]any, o *ReformatOptions)
 }
 
 // UsageError is a mistake on a curated command line (exit status 2).
@@ -50,7 +62,7 @@ func (e *UsageError) Code() string { return "usage" }
 // the deployment's grep does not have: given to the tool, they get the hint
 // to put them after |.
 var localGrepOptions = map[string]bool{
-	"-v": true, "-E": true, "-F": true, "-w": true, "-x": true,
+	"-v": true, "-x": true,
 }
 
 // grepOptionHints say what to do instead of a unix grep option that neither
@@ -63,16 +75,23 @@ var grepOptionHints = map[string]string{
 // Parse parses a curated command line (the arguments after the command
 // name). When Help is set in the result, nothing else was checked.
 func (s *Shape) Parse(args []string) (*Call, error) {
-	var pattern string
-	var hasPattern bool
+	return s.ParseWith(args, generated.ParseOptions{}, nil)
+}
+
+// ParseWith is Parse with the flag parser's options and a whole input
+// object (base, nil when none): the flags and operands given override its
+// members, and a required operand it holds need not be given.
+func (s *Shape) ParseWith(args []string, o generated.ParseOptions, base map[string]any) (*Call, error) {
+	var hl habitLine
 	habits := s.habits()
 	if habits != nil && s.Bound {
 		var err error
-		if args, pattern, hasPattern, err = habits.rewrite(s, args); err != nil {
+		if hl, err = habits.rewrite(s, args); err != nil {
 			return nil, err
 		}
+		args = hl.args
 	}
-	p, err := s.Flags.Parse(args)
+	p, err := s.Flags.ParseWith(args, o)
 	if err != nil && (p == nil || !p.Help) {
 		if herr := s.bundledOption(args); herr != nil {
 			return nil, herr
@@ -88,17 +107,27 @@ func (s *Shape) Parse(args []string) (*Call, error) {
 		if err := s.Flags.RejectOperands(p); err != nil {
 			return nil, err
 		}
+		if base != nil {
+			if err := s.Flags.Merge(p, base); err != nil {
+				return nil, err
+			}
+		}
 		if err := s.Flags.Validate(p); err != nil {
 			return nil, err
 		}
 		return &Call{Parsed: p, Input: p.JSON()}, nil
 	}
-	if hasPattern {
-		p.Operands = append([]string{pattern}, p.Operands...)
+	if hl.hasOperand {
+		p.Operands = append([]string{hl.operand}, p.Operands...)
 	}
 	if len(p.Operands) > len(s.Operands) {
 		extra := p.Operands[len(s.Operands)]
 		return nil, &UsageError{fmt.Sprintf("%s: unexpected operand %q\nusage: %s", s.Name, extra, s.Synopsis())}
+	}
+	if base != nil {
+		if err := s.Flags.Merge(p, base); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.Flags.Validate(p); err != nil {
 		return nil, err
@@ -107,16 +136,22 @@ func (s *Shape) Parse(args []string) (*Call, error) {
 		p.Input = map[string]any{}
 	}
 	for i, o := range s.Operands {
+		_, given := p.Input[o.Field] // by the whole input
 		switch {
 		case i < len(p.Operands):
 			p.Input[o.Field] = p.Operands[i]
+		case given:
 		case o.Required:
 			return nil, &UsageError{fmt.Sprintf("%s: missing <%s> operand\nusage: %s", s.Name, o.Name, s.Synopsis())}
 		case o.Default != "":
 			p.Input[o.Field] = o.Default
 		}
 	}
-	return &Call{Parsed: p, Input: p.JSON(), Reformat: s.Spec.reformatOptions(p.Input)}, nil
+	ro := s.Spec.reformatOptions(p.Input)
+	if hl.finish != nil {
+		hl.finish(s, p.Input, &ro)
+	}
+	return &Call{Parsed: p, Input: p.JSON(), Reformat: ro}, nil
 }
 
 // habits are the shape's line habits, nil when it has none.
@@ -146,7 +181,7 @@ func (s *Shape) explain(err error) error {
 		}
 	}
 	if h := s.habits(); h != nil {
-		if herr := h.optionError(flag); herr != nil {
+		if herr := h.optionError(s, flag); herr != nil {
 			return herr
 		}
 	}
@@ -192,7 +227,7 @@ func (s *Shape) bundledOption(args []string) error {
 			continue
 		}
 		for _, c := range a[1:] {
-			if err := h.optionError("-" + string(c)); err != nil {
+			if err := h.optionError(s, "-"+string(c)); err != nil {
 				return err
 			}
 		}

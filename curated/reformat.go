@@ -31,6 +31,9 @@ type ReformatOptions struct {
 	// Context is true when grep was given -A, -B or -C: groups are then
 	// separated by "--" as grep -rn does.
 	Context bool
+	// Numbers: read keeps the deployment's line numbers (read -n, and
+	// read PATH:N), as cat -n prints them.
+	Numbers bool
 }
 
 // ReformatLs prints the immediate children of the listed directory, one name
@@ -68,10 +71,11 @@ func ReformatLs(text string) (Output, bool) {
 }
 
 // ReformatRead prints the file's text without the line-number prefixes,
-// byte for byte as cat prints it. "File is empty." prints nothing; the
-// truncation and "more lines" notices become notes, their "offset=N" in
-// the flag's spelling ("--offset N").
-func ReformatRead(text string) (Output, bool) {
+// byte for byte as cat prints it (with numbers, as cat -n prints it: the
+// deployment's number, a tab, the line). "File is empty." prints nothing;
+// the truncation and "more lines" notices become notes, their "offset=N"
+// in the flag's spelling ("--offset N").
+func ReformatRead(text string, numbers bool) (Output, bool) {
 	if text == "File is empty." {
 		return Output{}, true
 	}
@@ -81,6 +85,10 @@ func ReformatRead(text string) (Output, bool) {
 	if n := len(lines); n >= 3 && lines[n-2] == "" && isNotice(lines[n-1]) {
 		out.Notes = append(out.Notes, flagSpelling(lines[n-1]))
 		lines = lines[:n-2]
+	}
+	ends := len(out.Notes) > 0 // the last line shown has its newline
+	if n := len(lines); numbers && !ends && n >= 1 && emptyNumbered([]byte(lines[n-1])) {
+		lines, ends = lines[:n-1], true // it only ends the file
 	}
 	var b strings.Builder
 	b.Grow(len(text))
@@ -99,10 +107,13 @@ func ReformatRead(text string) (Output, bool) {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
+		if numbers {
+			b.WriteString(l[:bar])
+			b.WriteByte('\t')
+		}
 		b.WriteString(l[bar+1:])
 	}
-	if len(out.Notes) > 0 {
-		// More of the file follows: the last line shown had its newline.
+	if ends && (len(lines) > 0 || !numbers) {
 		b.WriteByte('\n')
 	}
 	out.Stdout = b.String()

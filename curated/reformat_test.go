@@ -28,7 +28,7 @@ func TestReformatRead(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, ok := ReformatRead(c.in)
+			got, ok := ReformatRead(c.in, false)
 			if ok != c.ok || (ok && !reflect.DeepEqual(got, c.want)) {
 				t.Errorf("ReformatRead(%q) = %#v, %v; want %#v, %v", c.in, got, ok, c.want, c.ok)
 			}

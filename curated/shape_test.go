@@ -209,3 +209,88 @@ func TestGrepHabitsReadTheOptionTable(t *testing.T) {
 		t.Errorf("grep --watch 5 -l x: %v, %+v", err, call)
 	}
 }
+
+const lsSchema = `{"type":"object","required":["target_directory"],"properties":{
+ "target_directory":{"type":"string"},"ignore_globs":{"type":"array","items":{"type":"string"}}}}`
+
+// The habits the shapes accept beyond their flags: grep's -E, -F and -w
+// rewrite the pattern sent, read's -n numbers the lines, ls's -a shows
+// hidden entries when the live schema has a field for them.
+func TestUnixHabits(t *testing.T) {
+	grep := mustBind(t, "grep", grepSchema)
+	input := func(s *Shape, args ...string) (map[string]any, ReformatOptions, error) {
+		c, err := s.Parse(args)
+		if err != nil {
+			return nil, ReformatOptions{}, err
+		}
+		var m map[string]any
+		if err := json.Unmarshal(c.Input, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m, c.Reformat, nil
+	}
+	for _, c := range []struct {
+		args    []string
+		pattern string
+	}{
+		{[]string{"-E", "a|b"}, "a|b"},
+		{[]string{"-F", "a.b(c"}, `a\.b\(c`},
+		{[]string{"-w", "err"}, `\b(?:err)\b`},
+		{[]string{"-Fw", "a.b"}, `\b(?:a\.b)\b`},
+		{[]string{"-iwn", "x", "/repo"}, `\b(?:x)\b`},
+		{[]string{"-F", "-e", "-x"}, `-x`},
+	} {
+		m, _, err := input(grep, c.args...)
+		if err != nil || m["pattern"] != c.pattern {
+			t.Errorf("grep %q: pattern %q, %v; want %q", c.args, m["pattern"], err, c.pattern)
+		}
+	}
+	if _, _, err := input(grep, "-E", "-F", "x"); err == nil || err.Error() != "grep: -E and -F both say how the pattern reads; give one" {
+		t.Errorf("grep -E -F: %v", err)
+	}
+	if _, _, err := input(grep, "-v", "x"); err == nil || !strings.Contains(err.Error(), "local filters go after |") {
+		t.Errorf("grep -v: %v", err)
+	}
+
+	read := mustBind(t, "read", readSchema)
+	if _, o, err := input(read, "-n", "/repo/a"); err != nil || !o.Numbers {
+		t.Errorf("read -n: %+v %v", o, err)
+	}
+	c, err := read.Parse([]string{"/repo/a.go:12", "--limit", "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, ok := read.RetryCall(c, "No such file or directory: /repo/a.go:12")
+	if !ok || string(next.Input) != `{"limit":3,"offset":12,"path":"/repo/a.go"}` || !next.Reformat.Numbers {
+		t.Errorf("read PATH:N retry: %v %s %+v", ok, next.Input, next)
+	}
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"/repo/a.go:12"}, "Is a directory: /repo/a.go:12"},
+		{[]string{"/repo/a.go"}, "No such file or directory: /repo/a.go"},
+		{[]string{"/repo/a.go:0"}, "No such file or directory: /repo/a.go:0"},
+		{[]string{"/repo/a.go:12", "--offset", "3"}, "No such file or directory: /repo/a.go:12"},
+	} {
+		c, err := read.Parse(tc.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := read.RetryCall(c, tc.err); ok {
+			t.Errorf("read %q after %q retried", tc.args, tc.err)
+		}
+	}
+
+	ls := mustBind(t, "ls", lsSchema)
+	if _, err := ls.Parse([]string{"-a"}); err == nil || !strings.HasPrefix(err.Error(), "ls: -a: this deployment's ls always leaves out dot-files") {
+		t.Errorf("ls -a without a field: %v", err)
+	}
+	hidden := mustBind(t, "ls", strings.Replace(lsSchema, `"ignore_globs"`, `"include_hidden":{"type":"boolean"},"ignore_globs"`, 1))
+	if m, _, err := input(hidden, "-a", "/repo/x"); err != nil || m["include_hidden"] != true || m["target_directory"] != "/repo/x" {
+		t.Errorf("ls -a with include_hidden: %v %v", m, err)
+	}
+	if sh := hidden.Shorthands(); len(sh) != 1 || sh[0].Term != "-a" {
+		t.Errorf("ls shorthands: %+v", sh)
+	}
+}

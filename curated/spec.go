@@ -35,6 +35,14 @@ type Spec struct {
 	// per line of its reformatted output; completion lists remote paths
 	// with it.
 	Lists bool
+	// Retry, given a call the tool answered with an error (its text), is
+	// the call to make instead (read PATH:N reads PATH from line N when no
+	// file PATH:N exists); false: the error stands.
+	Retry func(s *Shape, c *Call, errText string) (*Call, bool)
+	// SaysEmpty: an empty reformatted output is worth a "(no results)"
+	// note on standard error (ls, glob: an empty answer is no answer);
+	// for read and diff the empty output is the answer.
+	SaysEmpty bool
 }
 
 // OperandSpec is one positional argument of a curated shape: the schema
@@ -85,7 +93,8 @@ var specs = []Spec{
 			{Name: "pattern", Candidates: []string{"glob_pattern", "pattern"}, Required: true},
 			{Name: "path", Candidates: []string{"target_directory", "path"}, Path: true},
 		},
-		Reformat: func(text string, _ ReformatOptions) (Output, bool) { return ReformatGlob(text) },
+		Reformat:  func(text string, _ ReformatOptions) (Output, bool) { return ReformatGlob(text) },
+		SaysEmpty: true,
 	},
 	{
 		Name: "grep",
@@ -110,18 +119,22 @@ var specs = []Spec{
 		},
 	},
 	{
-		Name:     "ls",
-		Operands: []OperandSpec{{Name: "path", Candidates: []string{"target_directory", "path", "dir"}, Default: DefaultRoot, Path: true}},
-		Flags:    []FlagSpec{{Spelling: "--ignore-globs", Candidates: []string{"ignore_globs", "ignore"}, Type: "array"}},
-		Reformat: func(text string, _ ReformatOptions) (Output, bool) { return ReformatLs(text) },
-		Lists:    true,
+		Name:      "ls",
+		Operands:  []OperandSpec{{Name: "path", Candidates: []string{"target_directory", "path", "dir"}, Default: DefaultRoot, Path: true}},
+		Flags:     []FlagSpec{{Spelling: "--ignore-globs", Candidates: []string{"ignore_globs", "ignore"}, Type: "array"}},
+		Reformat:  func(text string, _ ReformatOptions) (Output, bool) { return ReformatLs(text) },
+		Habits:    lsHabits{},
+		Lists:     true,
+		SaysEmpty: true,
 	},
 	{
 		Name:     "read",
 		Operands: []OperandSpec{{Name: "path", Candidates: []string{"path", "target_file", "file_path"}, Required: true, Path: true}},
 		Flags:    []FlagSpec{typed("offset", "integer"), typed("limit", "integer")},
-		Reformat: func(text string, _ ReformatOptions) (Output, bool) { return ReformatRead(text) },
-		lines:    func(ReformatOptions) lineFormat { return readLines{} },
+		Reformat: func(text string, o ReformatOptions) (Output, bool) { return ReformatRead(text, o.Numbers) },
+		lines:    func(o ReformatOptions) lineFormat { return &readLines{numbers: o.Numbers} },
+		Habits:   readHabits{},
+		Retry:    readAtLine,
 		Highlight: func(operands []string) string {
 			if len(operands) > 0 {
 				return operands[0]
@@ -206,4 +219,13 @@ func (s *Spec) HighlightOf(operands []string) string {
 		return ""
 	}
 	return s.Highlight(operands)
+}
+
+// RetryCall is the command's Retry of a call the tool answered with an
+// error (its text): the call to make instead, or false.
+func (s *Shape) RetryCall(c *Call, errText string) (*Call, bool) {
+	if s == nil || !s.Bound || s.Spec == nil || s.Spec.Retry == nil {
+		return nil, false
+	}
+	return s.Spec.Retry(s, c, errText)
 }

@@ -42,7 +42,8 @@ type Stream struct {
 	scan  int
 	n     int // lines reformatted so far
 	fmt   lineFormat
-	read  bool // fmt is readLines (called directly, not through fmt)
+	read  bool // fmt is a *readLines (rl, called directly, not through fmt)
+	rl    *readLines
 	raw   bool // verbatim from here on
 	out   []byte
 	err   error
@@ -78,7 +79,7 @@ func (s *Stream) Write(p []byte) (int, error) {
 		}
 		s.lines = true
 		s.fmt = s.spec.lines(s.opts)
-		_, s.read = s.fmt.(readLines)
+		s.rl, s.read = s.fmt.(*readLines)
 		// The held lines are reformatted where they are, as a write's;
 		// what still waits moves to a small buffer, so that the held one
 		// is let go.
@@ -235,7 +236,7 @@ func (s *Stream) emit(l []byte) {
 	var out []byte
 	var ok bool
 	if s.read {
-		out, ok = readLines{}.line(s.out, l, s.n == 0)
+		out, ok = s.rl.line(s.out, l, s.n == 0)
 	} else {
 		out, ok = s.fmt.line(s.out, l, s.n == 0)
 	}
@@ -322,10 +323,15 @@ type lineFormat interface {
 	status() int
 }
 
-// readLines is ReformatRead line by line.
-type readLines struct{}
+// readLines is ReformatRead line by line. With numbers (read -n) a line
+// keeps the deployment's number, a tab in place of its "|", as cat -n
+// prints it; the last line, when empty and no notice follows, only ends
+// the file with its newline (dropped).
+type readLines struct {
+	numbers, dropped bool
+}
 
-func (readLines) line(out, l []byte, first bool) ([]byte, bool) {
+func (r *readLines) line(out, l []byte, first bool) ([]byte, bool) {
 	// The first '|' must follow spaces, then digits (at least one).
 	i := 0
 	for i < len(l) && l[i] == ' ' {
@@ -342,27 +348,41 @@ func (readLines) line(out, l []byte, first bool) ([]byte, bool) {
 	if !first {
 		out = append(out, '\n')
 	}
+	if r.numbers {
+		out = append(append(out, l[:bar]...), '\t')
+	}
 	return append(out, l[bar+1:]...), true
 }
 
-func (readLines) joins() bool { return true }
+func (*readLines) joins() bool { return true }
 
-func (readLines) last(lines [][]byte) ([][]byte, []string) {
+func (r *readLines) last(lines [][]byte) ([][]byte, []string) {
 	if n := len(lines); n >= 2 && len(lines[n-2]) == 0 && isNotice(string(lines[n-1])) {
 		return lines[:n-2], []string{flagSpelling(string(lines[n-1]))}
+	}
+	if n := len(lines); r.numbers && n >= 1 && emptyNumbered(lines[n-1]) {
+		r.dropped = true
+		return lines[:n-1], nil
 	}
 	return lines, nil
 }
 
-func (readLines) end(noted bool) string {
-	if noted {
-		// More of the file follows: the last line shown had its newline.
+func (r *readLines) end(noted bool) string {
+	if noted || r.dropped {
+		// More of the file follows, or the file ends with a newline: the
+		// last line shown had its newline.
 		return "\n"
 	}
 	return ""
 }
 
-func (readLines) status() int { return 0 }
+// emptyNumbered reports a numbered line without text ("    63|").
+func emptyNumbered(l []byte) bool {
+	t := bytes.TrimLeft(l, " ")
+	return len(t) >= 2 && t[len(t)-1] == '|' && isUint(t[:len(t)-1])
+}
+
+func (*readLines) status() int { return 0 }
 
 // isUint reports what strconv.ParseUint(string(b), 10, 64) accepts.
 func isUint(b []byte) bool {

@@ -75,6 +75,10 @@ func TestStreamMatchesWhole(t *testing.T) {
 		{"read", bigRead(HoldLimit+3<<20, "[Showing lines 1-9 of 99. Use offset=10 to continue.]"), ReformatOptions{}},
 		{"grep", bigGrep(HoldLimit + 2<<20), ReformatOptions{Context: true}},
 		{"grep", bigGrep(HoldLimit+2<<20) + "\n", ReformatOptions{}},
+		{"read", bigRead(1000, ""), ReformatOptions{Numbers: true}},
+		{"read", bigRead(HoldLimit+3<<20, ""), ReformatOptions{Numbers: true}},
+		{"read", bigRead(HoldLimit+3<<20, "") + "\n999999|", ReformatOptions{Numbers: true}},
+		{"read", bigRead(HoldLimit+3<<20, "[Showing lines 1-9 of 99. Use offset=10 to continue.]"), ReformatOptions{Numbers: true}},
 	}
 	for i, c := range cases {
 		want, ok := Reformat(c.command, c.text, c.opts)
@@ -99,7 +103,7 @@ func TestStreamMatchesWhole(t *testing.T) {
 func TestStreamVerbatimFromBadLine(t *testing.T) {
 	good := bigRead(HoldLimit+1<<20, "")
 	text := good + "\nnot a numbered line\n     7|numbered again\n\n[Showing lines 1-9 of 99. Use offset=10 to continue.]"
-	whole, _ := ReformatRead(good)
+	whole, _ := ReformatRead(good, false)
 	got, end := runStream(t, "read", text, ReformatOptions{}, 7)
 	want := whole.Stdout + "\nnot a numbered line\n     7|numbered again\n\n[Showing lines 1-9 of 99. Use offset=10 to continue.]"
 	if got != want {
@@ -233,9 +237,9 @@ func TestStreamLongLine(t *testing.T) {
 // lines waiting from the last write, or those of this one).
 func TestStreamSmallWrites(t *testing.T) {
 	good := bigRead(HoldLimit+4<<10, "")
-	whole, _ := ReformatRead(good)
+	whole, _ := ReformatRead(good, false)
 	notice := "\n\n[Showing lines 1-9 of 99. Use offset=10 to continue.]"
-	wholeNoticed, _ := ReformatRead(good + notice)
+	wholeNoticed, _ := ReformatRead(good+notice, false)
 	tail := "\nnot a numbered line\n     7|numbered again\n\n[Showing lines 1-9 of 99. Use offset=10 to continue.]"
 	for seed := int64(0); seed < 12; seed++ {
 		for _, c := range []struct{ text, want string }{

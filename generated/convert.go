@@ -55,6 +55,10 @@ func (s *valueSpec) convert(text string) (any, bool) {
 	return nil, false
 }
 
+// takesRef reports a JSON-valued position without a string branch: a
+// value "@file" or "@-" there names where the JSON is (ParseOptions.ReadRef).
+func (s *valueSpec) takesRef() bool { return s.kind == vJSON && !s.fallback }
+
 // convertUnion reads the text of a union of scalars (docs/mapping.md#unions-of-scalars):
 // null, true, false and a JSON number are sent typed when a branch takes
 // that value (an integer branch only a whole number within int64); a

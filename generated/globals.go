@@ -1,6 +1,12 @@
 package generated
 
-import "slices"
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
 
 // Scope says where a global option may stand.
 type Scope int
@@ -39,6 +45,9 @@ type GlobalOption struct {
 	// Formats: its values are the output formats, whose table is the
 	// renderer's; internal/command fills in Values, Placeholder and Help.
 	Formats bool
+	// Check checks a value (nil: any value, or one of Values): the
+	// error's text follows "--name: " in the usage error.
+	Check func(value string) error
 }
 
 // TakesValue reports whether the option takes a value.
@@ -69,6 +78,10 @@ var GlobalOptions = []GlobalOption{
 	{Name: "--session", Placeholder: "<id>", Scope: Launch, Help: "bind to this session instead of the latest"},
 	{Name: "--continuation-token", Placeholder: "<token>", Scope: Launch, Help: "bind by continuation token"},
 	{Name: "--output", Placeholder: "<format>", Formats: true},
+	{Name: "--input-json", Placeholder: "<json|@file|@->", Check: checkInputJSON,
+		Help: "the tool's whole input as one JSON object: inline ({…}), @file or @-\n(standard input; files one-shot only); flags beside it override\nits members"},
+	{Name: "--timeout", Placeholder: "<duration>", Check: func(v string) error { _, err := ParseTimeout(v); return err },
+		Help: "give up on a call whose whole answer has not arrived after this\nlong (30s, 2m; exit 5: the call may still complete); a tool's\nown timeout property is spelled --timeout-2"},
 	{Name: "--help", Short: "-h", Help: "help"},
 	{Name: "--yes", Help: "do not ask before a write or a decision: agsh asks on a terminal before\ncalling a tool that declares it writes, and before :approve and :deny"},
 	{Name: "--version", Scope: BeforeCommand, Help: "agsh's version (with --output json: an object); before any command"},
@@ -107,4 +120,48 @@ func reservedNames() []string {
 		}
 	}
 	return out
+}
+
+// ParseTimeout reads a --timeout value: a positive Go duration (30s, 1m30s,
+// 500ms) or a positive number of seconds (30, 2.5).
+func ParseTimeout(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(v, 64)
+		if ferr != nil || f != f { // not a number, or NaN
+			return 0, errors.New("expected a duration such as 30s, 2m or 1m30s, not " + strconv.Quote(v))
+		}
+		if f > float64(1<<62)/float64(time.Second) {
+			return 0, errors.New(strconv.Quote(v) + " seconds is too long")
+		}
+		d = time.Duration(f * float64(time.Second))
+	}
+	if d <= 0 {
+		return 0, errors.New("the duration must be more than 0, not " + strconv.Quote(v))
+	}
+	return d, nil
+}
+
+// checkInputJSON checks the shape of an --input-json value: inline JSON
+// starting with "{", or @file, or @- (what it holds is read and checked
+// where it is used).
+func checkInputJSON(v string) error {
+	t := strings.TrimLeft(v, " \t\r\n")
+	switch {
+	case strings.HasPrefix(t, "{"):
+		return nil
+	case v == "@":
+		return errors.New("@ needs a file name (@input.json), or @- for standard input")
+	case strings.HasPrefix(v, "@"):
+		return nil
+	}
+	return errors.New("expected one JSON object ({…}), @file or @- (standard input), not " + quoteShort(v))
+}
+
+// quoteShort quotes a value for a message, cut to 40 bytes.
+func quoteShort(v string) string {
+	if len(v) > 40 {
+		return strconv.Quote(v[:40]) + "…"
+	}
+	return strconv.Quote(v)
 }

@@ -29,9 +29,19 @@ func (p *Parsed) JSON() json.RawMessage {
 	return marshalCompact(p.Input)
 }
 
+// ParseOptions adjust one Parse. The zero value parses the words alone.
+type ParseOptions struct {
+	// ReadRef reads what a value "@file" or "@-" of a JSON-valued flag
+	// whose schema has no string branch names (a string branch keeps "@x"
+	// a string, so no value valid without it changes meaning); nil: such a
+	// value is taken as written. Its error is the line's.
+	ReadRef func(flag, ref string) ([]byte, error)
+}
+
 // parser is the state of one Parse call.
 type parser struct {
 	c     *Command
+	o     ParseOptions
 	p     *Parsed
 	args  []string
 	i     int
@@ -47,7 +57,12 @@ type parser struct {
 // --help was seen, Parse reports no error so the caller can print help;
 // otherwise it returns the first error.
 func (c *Command) Parse(args []string) (*Parsed, error) {
-	ps := &parser{c: c, p: &Parsed{Input: map[string]any{}}, args: args, count: map[*Flag]int{}}
+	return c.ParseWith(args, ParseOptions{})
+}
+
+// ParseWith is Parse with options.
+func (c *Command) ParseWith(args []string, o ParseOptions) (*Parsed, error) {
+	ps := &parser{c: c, o: o, p: &Parsed{Input: map[string]any{}}, args: args, count: map[*Flag]int{}}
 	for ps.i = 0; ps.i < len(args); ps.i++ {
 		a := args[ps.i]
 		prev := ps.bare
@@ -259,6 +274,14 @@ func (ps *parser) flag(f *Flag, val string, hasVal bool) {
 	if n > 0 && !f.Repeatable {
 		ps.fail(&DuplicateFlagError{Flag: f.Name})
 		return
+	}
+	if spec.takesRef() && ps.o.ReadRef != nil && strings.HasPrefix(text, "@") {
+		b, err := ps.o.ReadRef(f.Name, text[1:])
+		if err != nil {
+			ps.fail(err)
+			return
+		}
+		text = string(b)
 	}
 	v, ok := spec.convert(text)
 	if !ok {

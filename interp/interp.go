@@ -59,6 +59,17 @@ type Handler interface {
 	Help(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
+// Checker is a Handler that checks a command line without running it: a
+// script is checked whole, every line, before its first line runs.
+type Checker interface {
+	// Check checks one command line whose name is a tool or a meta command
+	// (argv[0]; last: it ends its pipeline) and answers the usage error it
+	// has, nil when none, with the index of the word the error is about (0:
+	// the name). Only usage errors count: anything that needs a call to
+	// find out is left for the line to meet when it runs.
+	Check(ctx context.Context, argv []string, last bool) (word int, err error)
+}
+
 // Renderer turns values into text.
 type Renderer interface {
 	// Render writes the final value of a pipeline. A non-nil error makes the

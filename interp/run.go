@@ -34,6 +34,14 @@ func (r *Runner) RunScript(ctx context.Context, src string) int {
 		r.message(r.Prefix, StatusUsage, err.Error())
 		return StatusUsage
 	}
+	if c, ok := r.Handler.(Checker); ok && r.CheckScript(ctx, s, c) > 0 {
+		return StatusUsage
+	}
+	return r.RunParsed(ctx, s)
+}
+
+// RunParsed runs a parsed (and checked) script as RunScript does.
+func (r *Runner) RunParsed(ctx context.Context, s *syntax.Script) int {
 	status := r.last
 	for _, l := range s.Lists {
 		st, exit := r.runList(ctx, l, true)
@@ -189,6 +197,77 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix st
 		return StatusFailure, false
 	}
 	return status, false
+}
+
+// CheckScript checks every command of a parsed script before any runs, as
+// runPipeline would check it and with c for tools and meta commands, and
+// reports each usage error as a parse error is reported ("line 50: col 5:
+// …"). It returns how many it reported.
+func (r *Runner) CheckScript(ctx context.Context, s *syntax.Script, c Checker) int {
+	n := 0
+	report := func(w *syntax.Word, format string, args ...any) {
+		n++
+		r.message(r.Prefix, StatusUsage, fmt.Sprintf("line %d: col %d: ", w.Pos.Line, w.Pos.Col)+fmt.Sprintf(format, args...))
+	}
+	for _, l := range s.Lists {
+		for _, pl := range l.Pipelines {
+			if pl == nil || len(pl.Commands) == 0 {
+				continue
+			}
+			r.checkPipeline(ctx, pl, c, report)
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return n
+}
+
+// checkPipeline checks one pipeline (CheckScript).
+func (r *Runner) checkPipeline(ctx context.Context, pl *syntax.Pipeline, c Checker, report func(*syntax.Word, string, ...any)) {
+	for _, cmd := range pl.Commands {
+		if cmd == nil || len(cmd.Words) == 0 || cmd.Words[0] == nil {
+			return // runPipeline reports it
+		}
+	}
+	first := pl.Commands[0]
+	argv := first.Args()
+	name := argv[0]
+	isTool := r.Handler.IsTool(name)
+	switch {
+	case isTool:
+		if i, err := c.Check(ctx, argv, len(pl.Commands) == 1); err != nil {
+			report(wordAt(first, i), "%s", err)
+		}
+	case IsFilter(name):
+		report(first.Words[0], "%s reads a pipe: put it after |", name)
+	case name != "help" && name != "exit":
+		report(first.Words[0], "%s", unknownCommand(name, r.suggest(name)))
+	case name == "exit" && len(pl.Commands) > 1:
+		report(first.Words[0], "exit does not write to a pipe")
+	}
+	for _, cmd := range pl.Commands[1:] {
+		args := cmd.Args()
+		if !IsFilter(args[0]) {
+			if args[0] == "help" || args[0] == "exit" || r.Handler.IsTool(args[0]) {
+				report(cmd.Words[0], "%s does not read a pipe; after | use head, tail, wc, grep or jq", args[0])
+			} else {
+				report(cmd.Words[0], "%s", unknownCommand(args[0], names.Suggest(args[0], FilterNames())))
+			}
+			continue
+		}
+		if _, err := newFilter(args); err != nil {
+			report(cmd.Words[0], "%s", err)
+		}
+	}
+}
+
+// wordAt is the command's word i, its name when there is no such word.
+func wordAt(c *syntax.Command, i int) *syntax.Word {
+	if i > 0 && i < len(c.Words) && c.Words[i] != nil {
+		return c.Words[i]
+	}
+	return c.Words[0]
 }
 
 // exit handles the shell word `exit [status]`, following bash: no operand exits

@@ -56,22 +56,11 @@ func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
 			p.section("DESCRIPTION", body)
 		}
 	}
-	col := 0
-	for _, r := range ip.Commands {
-		col = max(col, textWidth(SafeLabel(r.Name)))
-	}
+	sections := [][]IndexRow{ip.Commands}
 	for _, g := range ip.Groups {
-		for _, r := range g.Rows {
-			col = max(col, textWidth(SafeLabel(r.Name)))
-		}
+		sections = append(sections, g.Rows)
 	}
-	col = min(col+4, maxNameColumn)
-	// The spec's column (the longest name plus four) holds unless it leaves
-	// titles almost no room: then one absurdly long name must not push every
-	// title off the page, and the column stops at two thirds of the line.
-	if p.width-4-col < minTitleRoom {
-		col = min(col, (p.width-4)*2/3)
-	}
+	col := titleColumn(p.width, sections...)
 	if len(ip.Commands) > 0 {
 		p.rowsSection("COMMANDS", ip.Commands, col)
 	}
@@ -83,6 +72,37 @@ func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
 		}
 		p.rowsSection(oneLine(SafeLabel(strings.ToUpper(g.Name))), g.Rows, col)
 	}
+	p.b.WriteByte('\n')
+	p.b.WriteString(indexFooter)
+	p.b.WriteByte('\n')
+	_, err := io.WriteString(w, p.b.String())
+	return err
+}
+
+// titleColumn is where the titles of the index's rows start: four cells
+// past the longest name, at most maxNameColumn.
+func titleColumn(width int, sections ...[]IndexRow) int {
+	col := 0
+	for _, rows := range sections {
+		for _, r := range rows {
+			col = max(col, textWidth(SafeLabel(r.Name)))
+		}
+	}
+	col = min(col+4, maxNameColumn)
+	// The spec's column (the longest name plus four) holds unless it leaves
+	// titles almost no room: then one absurdly long name must not push every
+	// title off the page, and the column stops at two thirds of the line.
+	if width-4-col < minTitleRoom {
+		col = min(col, (width-4)*2/3)
+	}
+	return col
+}
+
+// WriteGroup writes `agsh help <group>`: that group's section of the
+// index, laid out as WriteIndex lays it out, and the closing line.
+func WriteGroup(w io.Writer, g IndexGroup, o Options) error {
+	p := &page{o: o, width: helpWidth(o)}
+	p.rowsSection(oneLine(SafeLabel(strings.ToUpper(g.Name))), g.Rows, titleColumn(p.width, g.Rows))
 	p.b.WriteByte('\n')
 	p.b.WriteString(indexFooter)
 	p.b.WriteByte('\n')

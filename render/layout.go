@@ -1,30 +1,54 @@
 package render
 
-// Table layout by content (docs/rendering.md#table-layout): short columns
-// keep their full width, all-empty columns are left out, the rest of the
-// width goes to the free-text columns in proportion to their content, none
-// below minFree; when that cannot fit, columns are dropped from the right.
-// The first shown column is cut only when it alone exceeds the width.
+import (
+	"math/bits"
+	"strings"
+)
+
+// Table layout by content (docs/rendering.md#table-layout). The layout of
+// every width is a prefix of one sequence of steps fixed by the content, so
+// a wider line never shows fewer columns or narrower cells than a narrower
+// one:
+//
+//  1. the first column, cut only when it alone is wider than the line;
+//  2. the column that names the rows (nameColumn), up to nameCells;
+//  3. every other column with content, left to right, at its least width
+//     (a short column whole, an abbreviated id at abbrevCells, a free-text
+//     column at minFree or its own width when narrower), then a free-text
+//     one grown up to shortCells — the first that does not fit at its
+//     least width ends the layout: it and those after it are left out;
+//  4. the free-text columns (the name column too) widened toward their
+//     widest cell, in proportion to their mean width;
+//  5. the abbreviated ids made whole, left to right.
 
 const (
 	// shortCells: a column whose every cell is at most this wide is short.
 	shortCells = 20
 	// minFree is the narrowest a free-text column is cut to.
 	minFree = 10
+	// nameCells is the width the column naming the rows keeps before any
+	// other column is shown.
+	nameCells = 40
+	// abbrevCells is the length a long id is shortened to, as git
+	// abbreviates a commit.
+	abbrevCells = 12
 )
 
 // colStat is what the layout knows of one column.
 type colStat struct {
+	key       string // the decoded key
 	header    string // the header text (capitals, made safe)
 	natural   int    // widest cell or header
 	sum       int64  // total width of the cells
 	nonEmpty  int    // cells that are not empty
+	strs      int    // cells that are JSON strings
+	longIDs   int    // cells that are long ids (longID)
 	long      bool   // some cell is wider than shortCells
 	nonAtomic bool   // some non-empty cell is neither a number, a boolean, a timestamp nor an id
 }
 
-func newColStat(header string) colStat {
-	return colStat{header: header, natural: textWidth(header)}
+func newColStat(key, header string) colStat {
+	return colStat{key: key, header: header, natural: textWidth(header)}
 }
 
 // add counts one cell of the column.
@@ -39,28 +63,88 @@ func (st *colStat) add(t *tableData, c tcell) {
 	if w > shortCells {
 		st.long = true
 	}
-	if !st.nonAtomic {
-		switch t.data[c.start] {
-		case '"':
-			st.nonAtomic = !idOrTime(b)
-		case '{', '[':
-			st.nonAtomic = true
+	switch t.data[c.start] {
+	case '"':
+		st.strs++
+		if st.longIDs == st.nonEmpty-1 && longID(b) { // every cell so far was one
+			st.longIDs++
 		}
+		if !st.nonAtomic {
+			st.nonAtomic = !idOrTime(b)
+		}
+	case '{', '[':
+		st.nonAtomic = true
 	}
 }
 
 // short reports whether the column keeps its full width.
 func (st *colStat) short() bool { return !st.long || !st.nonAtomic }
 
+// abbreviated reports a column of long ids, shortened to abbrevCells when
+// the table does not fit.
+func (st *colStat) abbreviated() bool {
+	return st.nonEmpty > 0 && st.longIDs == st.nonEmpty && st.natural > st.abbrevWidth()
+}
+
+// abbrevWidth is the width of an abbreviated id column: the ids' first
+// abbrevCells characters, or the header when wider.
+func (st *colStat) abbrevWidth() int { return max(abbrevCells, textWidth(st.header)) }
+
+// free reports a free-text column: it shares the room left and may be cut.
+func (st *colStat) free() bool { return !st.short() && !st.abbreviated() }
+
+// least is the width a column is shown at first (step 3).
+func (st *colStat) least() int {
+	switch {
+	case st.abbreviated():
+		return st.abbrevWidth()
+	case st.short():
+		return st.natural
+	}
+	return min(st.natural, minFree)
+}
+
+// nameKeys are the keys of a column that names its rows.
+var nameKeys = []string{"name", "title", "subject", "summary", "message"}
+
+// nameColumn is the position in vis of the column that names the rows: the
+// first whose key is one of nameKeys, else the first column of strings that
+// is not an id; -1 when none.
+func nameColumn(stats []colStat, vis []int) int {
+	for p, c := range vis {
+		for _, k := range nameKeys {
+			if strings.EqualFold(stats[c].key, k) {
+				return p
+			}
+		}
+	}
+	for p, c := range vis {
+		st := &stats[c]
+		if st.strs == st.nonEmpty && st.nonAtomic && !idKey(st.key) {
+			return p
+		}
+	}
+	return -1
+}
+
+// idKey reports a key that names an id: id, fooId, foo_id, FOO_ID.
+func idKey(k string) bool {
+	l := strings.ToLower(k)
+	return l == "id" || strings.HasSuffix(l, "_id") || strings.HasSuffix(l, "-id") ||
+		strings.HasSuffix(k, "Id") || strings.HasSuffix(k, "ID")
+}
+
 // tableLayout is the columns shown (indexes, in order) with their widths,
-// and the columns with content that were left out for want of room.
+// which of them are abbreviated ids, and the columns with content that
+// were left out for want of room.
 type tableLayout struct {
 	cols, caps []int
+	abbrev     []bool
 	dropped    []int
 }
 
 // layoutTable lays out columns of the given stats over rows rows in width
-// cells (two-space separators).
+// cells (two-space separators): the steps above, as far as the width goes.
 func layoutTable(stats []colStat, rows, width int) tableLayout {
 	width = max(width, 1)
 	var vis []int
@@ -72,105 +156,177 @@ func layoutTable(stats []colStat, rows, width int) tableLayout {
 	if len(vis) == 0 {
 		vis = []int{0} // nothing but blanks: the first column tells the row count
 	}
-	// No more columns than their narrowest widths allow: a hostile value
-	// with a million keys costs one pass here, not a million layouts.
-	kmax, need := 0, -2
-	for _, c := range vis {
-		st := &stats[c]
-		least := st.natural
-		if !st.short() {
-			least = min(least, minFree)
+	name := nameColumn(stats, vis)
+	cur := make([]int, len(vis)) // the width of each column of vis; 0: not shown
+	// settle is the width a column grows to as soon as it is shown: the
+	// name column up to nameCells, a free-text column up to shortCells,
+	// any other its least width.
+	settle := func(p int) int {
+		st := &stats[vis[p]]
+		switch {
+		case p == name:
+			return min(st.natural, nameCells)
+		case st.free():
+			return min(st.natural, shortCells)
 		}
-		if need += least + 2; need > width && kmax > 0 {
-			break
-		}
-		kmax++
+		return st.least()
 	}
-	for k := kmax; k >= 1; k-- {
-		if caps, ok := fitFree(stats, vis[:k], rows, width); ok {
-			return tableLayout{cols: vis[:k], caps: caps, dropped: vis[k:]}
+	// 1. The first column.
+	cur[0] = min(settle(0), width)
+	used := cur[0]
+	complete := cur[0] == settle(0)
+	// 2 and 3. The name column, then the others from the left: each at its
+	// least width or not at all, then grown to its settled width as far as
+	// the line allows.
+	next := func(yield func(int) bool) {
+		if name > 0 && !yield(name) {
+			return
+		}
+		for p := 1; p < len(vis); p++ {
+			if p != name && !yield(p) {
+				return
+			}
 		}
 	}
-	return tableLayout{cols: vis[:1], caps: []int{min(stats[vis[0]].natural, width)}, dropped: vis[1:]}
-}
-
-// fitFree gives each column of cols its width, or false when they cannot
-// share the line: the room left by the short columns is shared among the
-// free-text columns in proportion to their mean width (a column never
-// wider than its widest cell, the rest going to the others), and a share
-// below minFree cells (or the column's natural width, when narrower) does
-// not fit.
-func fitFree(stats []colStat, cols []int, rows, width int) ([]int, bool) {
-	caps := make([]int, len(cols))
-	room := width - 2*(len(cols)-1)
-	var free []int // positions in cols
-	need := 0
-	for i, c := range cols {
-		st := &stats[c]
-		if st.short() {
-			caps[i] = st.natural
-			room -= st.natural
+	if complete {
+		for p := range next {
+			first := stats[vis[p]].least()
+			if used+2+first > width {
+				complete = false
+				break
+			}
+			cur[p] = first
+			used += 2 + first
+			grow := min(settle(p)-first, width-used)
+			cur[p] += grow
+			used += grow
+			if cur[p] < settle(p) {
+				complete = false
+				break
+			}
+		}
+	}
+	if complete {
+		// 4. The free-text columns widen; 5. the ids are made whole.
+		used += widen(stats, vis, cur, rows, width-used)
+		for p := range vis {
+			if st := &stats[vis[p]]; st.abbreviated() {
+				if used+st.natural-cur[p] > width {
+					break
+				}
+				used += st.natural - cur[p]
+				cur[p] = st.natural
+			}
+		}
+	}
+	var lay tableLayout
+	for p, c := range vis {
+		if cur[p] == 0 {
+			lay.dropped = append(lay.dropped, c)
 			continue
 		}
-		free = append(free, i)
-		need += min(st.natural, minFree)
+		lay.cols = append(lay.cols, c)
+		lay.caps = append(lay.caps, cur[p])
+		st := &stats[c]
+		lay.abbrev = append(lay.abbrev, st.abbreviated() && cur[p] < st.natural && cur[p] >= abbrevCells)
 	}
-	if room < need {
-		return nil, false
+	return lay
+}
+
+// widen gives room cells to the free-text columns shown (cur[p] > 0) that
+// are narrower than their widest cell, in proportion to their mean width
+// (their total width over the rows): at a level T, a column of total s
+// is floor(T·s/smax) cells wide, never less than it is nor more than its
+// widest cell; the level is the highest whose widths fit the room, and the
+// cells left over go one each, from the left, to the columns the next
+// level widens. More room never narrows a column. It returns the cells
+// given.
+func widen(stats []colStat, vis, cur []int, rows int, room int) int {
+	var grow []int
+	need := 0
+	for p, c := range vis {
+		if st := &stats[c]; cur[p] > 0 && st.free() && cur[p] < st.natural {
+			grow = append(grow, p)
+			need += st.natural - cur[p]
+		}
 	}
-	weight := func(i int) float64 {
-		return max(float64(stats[cols[i]].sum)/float64(max(rows, 1)), 1)
+	if room <= 0 || len(grow) == 0 {
+		return 0
 	}
-	at := func(level float64, i int) int {
-		return min(int(level*weight(i)), stats[cols[i]].natural)
+	if need <= room {
+		for _, p := range grow {
+			cur[p] = stats[vis[p]].natural
+		}
+		return need
 	}
-	total := func(level float64) int {
+	weight := make([]uint64, len(grow))
+	var smax uint64
+	for i, p := range grow {
+		weight[i] = uint64(max(stats[vis[p]].sum, int64(rows), 1))
+		smax = max(smax, weight[i])
+	}
+	at := func(level uint64, i int) int {
+		p := grow[i]
+		nat := stats[vis[p]].natural
+		hi, lo := bits.Mul64(level, weight[i])
+		if hi >= smax {
+			return nat
+		}
+		q, _ := bits.Div64(hi, lo, smax)
+		if q >= uint64(nat) {
+			return nat
+		}
+		return max(int(q), cur[p])
+	}
+	total := func(level uint64) int {
 		s := 0
-		for _, i := range free {
-			s += at(level, i)
+		for i, p := range grow {
+			s += at(level, i) - cur[p]
 		}
 		return s
 	}
-	// The largest level whose widths fit the room (a level of L gives each
-	// free column L times its mean width, up to its natural width).
-	lo, hi := 0.0, 1.0
-	for total(hi) <= room && hi < 1<<40 {
-		lo, hi = hi, hi*2
-	}
-	for range 60 {
-		mid := (lo + hi) / 2
+	lo, hi := uint64(0), uint64(1)<<62 // total(lo) <= room < total(hi)
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
 		if total(mid) <= room {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
-	used := 0
-	for _, i := range free {
-		caps[i] = at(lo, i)
-		used += caps[i]
+	left := room - total(lo)
+	widths := make([]int, len(grow))
+	for i := range grow {
+		widths[i] = at(lo, i)
+		if left > 0 && at(lo+1, i) > widths[i] {
+			widths[i]++
+			left--
+		}
 	}
-	// The cells rounding left over go one each to the columns still cut,
-	// from the left.
-	for left := room - used; left > 0; {
-		gave := false
-		for _, i := range free {
-			if left > 0 && caps[i] < stats[cols[i]].natural {
-				caps[i]++
-				left--
-				gave = true
+	for i, p := range grow {
+		cur[p] = widths[i]
+	}
+	return room - left
+}
+
+// longID reports a cell that is a long id, shortened when the table does
+// not fit: twelve or more hex digits with a digit among them (a commit),
+// or an agent-sdk session or call id (ses_…, call_…) longer than that.
+func longID(b []byte) bool {
+	if len(b) < abbrevCells {
+		return false
+	}
+	for _, p := range []string{"ses_", "call_"} {
+		if len(b) > len(p) && string(b[:len(p)]) == p {
+			for _, c := range b[len(p):] {
+				if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '-') {
+					return false
+				}
 			}
-		}
-		if !gave {
-			break
+			return true
 		}
 	}
-	for _, i := range free {
-		if caps[i] < min(stats[cols[i]].natural, minFree) {
-			return nil, false
-		}
-	}
-	return caps, true
+	return isHexID(b)
 }
 
 // idOrTime reports whether a cell's text is an RFC 3339 timestamp or an

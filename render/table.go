@@ -128,7 +128,7 @@ func (s *tableScanner) column(j int, raw []byte) int {
 		i = len(s.t.cols)
 		s.byName[name] = i
 		s.t.cols = append(s.t.cols, name)
-		s.t.stats = append(s.t.stats, newColStat(s.t.clean(oneLine(strings.ToUpper(name)))))
+		s.t.stats = append(s.t.stats, newColStat(name, s.t.clean(oneLine(strings.ToUpper(name)))))
 		s.rawKeys = append(s.rawKeys, raw)
 	}
 	s.rawIndex[string(raw)] = i
@@ -208,7 +208,7 @@ func writeTable(w, notes io.Writer, t *tableData, o Options) error {
 		pos[c] = i + 1
 	}
 	bw := bufio.NewWriterSize(w, 64*1024)
-	line := appendRow(nil, header, hw, lay.caps)
+	line := appendRow(nil, header, hw, lay.caps, nil)
 	if o.Color {
 		bw.WriteString(sgrBold)
 		bw.Write(line)
@@ -233,7 +233,7 @@ func writeTable(w, notes io.Writer, t *tableData, o Options) error {
 			cells[p-1], widths[p-1] = t.text(c, &bufs[p-1])
 		}
 		start = end
-		line = appendRow(line[:0], cells, widths, lay.caps)
+		line = appendRow(line[:0], cells, widths, lay.caps, lay.abbrev)
 		bw.Write(line)
 		bw.WriteByte('\n')
 	}
@@ -280,14 +280,19 @@ const blanks = "                                "
 
 // appendRow appends one table line: each cell (of display width widths[i])
 // cut to its column's width and padded, columns separated by two spaces,
-// no trailing spaces.
-func appendRow(dst []byte, cells [][]byte, widths, caps []int) []byte {
+// no trailing spaces. A cell of an abbreviated id column (abbrev[i]) is
+// shortened to its first abbrevCells characters, without a mark, as git
+// abbreviates (its characters are ASCII: longID).
+func appendRow(dst []byte, cells [][]byte, widths, caps []int, abbrev []bool) []byte {
 	for i, c := range cells {
 		if i > 0 {
 			dst = append(dst, ' ', ' ')
 		}
 		cw := widths[i]
-		if cw > caps[i] {
+		if abbrev != nil && abbrev[i] && cw > abbrevCells && len(c) == cw {
+			dst = append(dst, c[:abbrevCells]...)
+			cw = abbrevCells
+		} else if cw > caps[i] {
 			s := cut(string(c), caps[i])
 			dst = append(dst, s...)
 			cw = textWidth(s)

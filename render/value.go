@@ -161,3 +161,17 @@ func decodeValue(v Value) (*node, Value, error) {
 	}
 	return n, v, nil
 }
+
+// IsEmpty reports an empty answer: empty text, an empty array or an empty
+// object (what the text view prints nothing, or "{}", for).
+func IsEmpty(v Value) bool {
+	if !v.IsJSON {
+		return v.Text == ""
+	}
+	t := bytes.TrimSpace(v.JSON)
+	if len(t) < 2 || t[0] != '[' && t[0] != '{' {
+		return false
+	}
+	inner := bytes.TrimSpace(t[1 : len(t)-1])
+	return len(inner) == 0 && (t[0] == '[' && t[len(t)-1] == ']' || t[0] == '{' && t[len(t)-1] == '}')
+}

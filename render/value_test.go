@@ -195,3 +195,26 @@ func TestContentPartObjectsShowPlaceholders(t *testing.T) {
 		}
 	}
 }
+
+func TestIsEmpty(t *testing.T) {
+	for in, want := range map[string]bool{`[]`: true, ` [ ] `: true, `{}`: true, "{\n}": true, `[1]`: false, `{"a":1}`: false, `0`: false, `""`: false, `null`: false} {
+		if got := IsEmpty(Value{JSON: []byte(in), IsJSON: true}); got != want {
+			t.Errorf("IsEmpty(%s) = %v", in, got)
+		}
+	}
+	if !IsEmpty(Value{}) || IsEmpty(Value{Text: " "}) {
+		t.Error("IsEmpty of text")
+	}
+}
+
+func TestWriteGroup(t *testing.T) {
+	var b strings.Builder
+	g := IndexGroup{Name: "datadog", Rows: []IndexRow{{"datadog_list_monitors", "List monitors"}, {"datadog_get_monitor", "Get monitor"}}}
+	if err := WriteGroup(&b, g, Options{Width: 80}); err != nil {
+		t.Fatal(err)
+	}
+	want := "DATADOG\n    datadog_get_monitor      Get monitor\n    datadog_list_monitors    List monitors\n\n" + indexFooter + "\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}

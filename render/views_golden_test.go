@@ -3,8 +3,11 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/agsh-dev/agsh/internal/testcorpus"
 )
 
 // monitorsFixture is a synthetic datadog_list_monitors answer: numeric
@@ -54,11 +57,29 @@ func tableView(t *testing.T, fixture string, o Options) string {
 	return out.String() + "-- stderr --\n" + notes.String()
 }
 
+// devserverMonitors is the development deployment's answer to
+// datadog_list_monitors (testdata/results/table_devserver_monitors.json,
+// its first page as the deployment sends it).
+func devserverMonitors(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(testcorpus.Testdata(t, "results", "table_devserver_monitors.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// goldenTables are the tables of the golden files and of the width sweep.
+func goldenTables(t *testing.T) []struct{ name, json string } {
+	return []struct{ name, json string }{
+		{"monitors", monitorsFixture}, {"devserver_monitors", devserverMonitors(t)},
+		{"changes", changesFixture}, {"cjk", tableFixture},
+	}
+}
+
 func TestGoldenTables(t *testing.T) {
-	for _, f := range []struct{ name, json string }{
-		{"monitors", monitorsFixture}, {"changes", changesFixture}, {"cjk", tableFixture},
-	} {
-		for _, width := range []int{40, 80, 120} {
+	for _, f := range goldenTables(t) {
+		for _, width := range []int{40, 80, 120, 200} {
 			name := fmt.Sprintf("table_%s_%d", f.name, width)
 			t.Run(name, func(t *testing.T) {
 				checkGolden(t, name, []byte(tableView(t, f.json, Options{TTY: true, Width: width})))
@@ -96,14 +117,65 @@ func TestTableLayoutRules(t *testing.T) {
 		if strings.Contains(out, "UPDATEDAT") && !strings.Contains(out, "2026-11-28T09:00:00Z") {
 			t.Errorf("width %d: a timestamp is cut:\n%s", width, out)
 		}
+		// A sha is its first 12 characters while the table does not fit.
 		changes := tableView(t, changesFixture, Options{Width: width})
-		if !strings.Contains(changes, "6544a0a3f1e2d4c5b6a7980123456789abcdef01") {
-			t.Errorf("width %d: sha cut:\n%s", width, changes)
+		if !strings.Contains(changes, "\n6544a0a3f1e2  ") || strings.Contains(changes, "6544a0a3f1e2d") {
+			t.Errorf("width %d: sha not abbreviated:\n%s", width, changes)
 		}
 	}
+	if changes := tableView(t, changesFixture, Options{Width: 300}); !strings.Contains(changes, "6544a0a3f1e2d4c5b6a7980123456789abcdef01") {
+		t.Errorf("the sha is cut in a table that fits:\n%s", changes)
+	}
 	out := tableView(t, monitorsFixture, Options{Width: 80})
-	if !strings.HasSuffix(out, "-- stderr --\n(4 more columns: tags, muted, mutedUntil, updatedAt; use --output json or | jq)\n") {
+	if !strings.HasSuffix(out, "-- stderr --\n(5 more columns: query, tags, muted, mutedUntil, updatedAt; use --output json or | jq)\n") {
 		t.Errorf("note at 80 columns:\n%s", out)
+	}
+}
+
+// TestTableWiderNeverLess lays out every golden table at every width from
+// 40 to 240 columns: one column more never shows fewer columns, nor any
+// column narrower (an abbreviated id is narrower than a whole one), and
+// the column that names the rows is shown at every width.
+func TestTableWiderNeverLess(t *testing.T) {
+	for _, f := range goldenTables(t) {
+		td := scanTable([]byte(f.json), Safe)
+		if td == nil {
+			t.Fatalf("%s: not a table", f.name)
+		}
+		rows := len(td.rowEnds)
+		shown := func(lay tableLayout) map[int]int {
+			m := map[int]int{}
+			for i, c := range lay.cols {
+				m[c] = lay.caps[i]
+			}
+			return m
+		}
+		prev := shown(layoutTable(td.stats, rows, 40))
+		for width := 41; width <= 240; width++ {
+			lay := layoutTable(td.stats, rows, width)
+			now := shown(lay)
+			for c, w := range prev {
+				if now[c] < w {
+					t.Errorf("%s: column %s is %d cells at %d columns, %d at %d", f.name, td.cols[c], w, width-1, now[c], width)
+				}
+			}
+			used := 2 * (len(lay.cols) - 1)
+			for _, w := range lay.caps {
+				used += w
+			}
+			if used > width {
+				t.Errorf("%s: %d cells used at %d columns", f.name, used, width)
+			}
+			prev = now
+		}
+	}
+	// The name column is kept: monitors' NAME, changes' SUBJECT.
+	for name, fixture := range map[string]string{"NAME": monitorsFixture, "SUBJECT": changesFixture} {
+		for _, width := range []int{40, 60, 80, 120, 200} {
+			if out := tableView(t, fixture, Options{Width: width}); !strings.Contains(strings.SplitN(out, "\n", 2)[0], name) {
+				t.Errorf("width %d: no %s column:\n%s", width, name, out)
+			}
+		}
 	}
 }
 

@@ -92,21 +92,29 @@ func TestTableFitting(t *testing.T) {
 			"ID  NAME\n1   x\n2   y\n", ""},
 		{"once a note is due it names the empty columns too", `[{"a":"aaaaaaaaaaaaaaaaaaaa","e":null,"b":"bbbbbbbbbbbbbbb","c":"cc"}]`, 37,
 			"A                     B\naaaaaaaaaaaaaaaaaaaa  bbbbbbbbbbbbbbb\n", "(2 more columns: e, c; use --output json or | jq)\n"},
-		{"free column takes the rest", `[{"id":123,"msg":"` + long + `","ok":true}]`, 40,
-			"ID   MSG                            OK\n123  word word word word word wor…  true\n", ""},
-		{"free columns share in proportion", `[{"n":"` + long[:30] + `","d":"` + long + long + `"}]`, 62,
-			"N             D\nword word w…  word word word word word word word word word wo…\n", ""},
-		{"a share below ten cells drops the column", `[{"n":"` + long[:30] + `","d":"` + long + long + `"}]`, 42,
-			"N\nword word word word word word\n", "(1 more column: d; use --output json or | jq)\n"},
-		{"free column below ten cells: dropped", `[{"msg":"` + long + `","id":"0123456789abcdef0123456789abcdef01234567"}]`, 50,
-			"MSG\n" + long[:49] + "…\n", "(1 more column: id; use --output json or | jq)\n"},
-		{"ids and timestamps keep their width", `[{"id":"5f0c6a7e-0c2b-4f55-9c1f-0a2f9d7b1e34","at":"2026-11-28T09:00:00.123456Z","note":"` + long + `"}]`, 90,
+		{"the name column keeps its width before the next column is shown", `[{"id":123,"msg":"` + long + `","ok":true}]`, 40,
+			"ID   MSG\n123  word word word word word word word…\n", "(1 more column: ok; use --output json or | jq)\n"},
+		{"free column takes the rest", `[{"id":123,"msg":"` + long + `","ok":true}]`, 60,
+			"ID   MSG                                                OK\n123  word word word word word word word word word wor…  true\n", ""},
+		{"the name whole, the other column widens", `[{"n":"` + long[:30] + `","d":"` + long + long + `"}]`, 62,
+			"N                               D\nword word word word word word   word word word word word word…\n", ""},
+		{"a free column of ten cells fits beside the name", `[{"n":"` + long[:30] + `","d":"` + long + long + `"}]`, 42,
+			"N                               D\nword word word word word word   word word…\n", ""},
+		{"a column that does not fit at its least width is left out", `[{"msg":"` + long + `","id":"0123456789abcdef0123456789abcdef01234567"}]`, 50,
+			"MSG\n" + long[:39] + "…\n", "(1 more column: id; use --output json or | jq)\n"},
+		{"a long id is abbreviated when the table does not fit", `[{"msg":"` + long + `","id":"0123456789abcdef0123456789abcdef01234567"}]`, 80,
+			"MSG                                                           ID\n" + long + "  0123456789ab\n", ""},
+		{"a long id is whole when the table fits", `[{"msg":"` + long[:20] + `","id":"0123456789abcdef0123456789abcdef01234567"}]`, 80,
+			"MSG                   ID\n" + long[:20] + "  0123456789abcdef0123456789abcdef01234567\n", ""},
+		{"ids and timestamps keep their width", `[{"id":"5f0c6a7e-0c2b-4f55-9c1f-0a2f9d7b1e34","at":"2026-11-28T09:00:00.123456Z","note":"` + long + `"}]`, 110,
 			"ID                                    AT                           NOTE\n" +
-				"5f0c6a7e-0c2b-4f55-9c1f-0a2f9d7b1e34  2026-11-28T09:00:00.123456Z  word word word word wo…\n", ""},
-		{"cjk counts two cells", `[{"k":"東京都庁舎の展望室は四十五階にあります東京都庁舎の展望室","v":"x"}]`, 14,
-			"K            V\n東京都庁舎…  x\n", ""},
-		{"emoji counts two cells", `[{"k":"🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉","v":"y"}]`, 14,
-			"K            V\n🎉🎉🎉🎉🎉…  y\n", ""},
+				"5f0c6a7e-0c2b-4f55-9c1f-0a2f9d7b1e34  2026-11-28T09:00:00.123456Z  word word word word word word word word wo…\n", ""},
+		{"cjk counts two cells", `[{"v":"x","k":"東京都庁舎の展望室は四十五階にあります東京都庁舎の展望室"}]`, 14,
+			"V  K\nx  東京都庁舎…\n", ""},
+		{"cjk name column cut by the line", `[{"k":"東京都庁舎の展望室は四十五階にあります東京都庁舎の展望室","v":"x"}]`, 14,
+			"K\n東京都庁舎の…\n", "(1 more column: v; use --output json or | jq)\n"},
+		{"emoji counts two cells", `[{"v":"y","k":"🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉"}]`, 14,
+			"V  K\ny  🎉🎉🎉🎉🎉…\n", ""},
 		{"several rows: widths from every row", `[{"k":"a"},{"k":"bbbb","x":1}]`, 80,
 			"K     X\na\nbbbb  1\n", ""},
 	}
@@ -148,8 +156,9 @@ func TestLayoutTable(t *testing.T) {
 		{"free gets the rest", []colStat{short(10), free(100, 50), short(5)}, 40, []int{0, 1, 2}, []int{10, 21, 5}, nil},
 		{"proportional", []colStat{free(100, 30), free(100, 60)}, 92, []int{0, 1}, []int{30, 60}, nil},
 		{"a column capped at natural gives the rest away", []colStat{free(25, 100), free(200, 100)}, 82, []int{0, 1}, []int{25, 55}, nil},
-		{"a share below ten drops", []colStat{free(100, 1), free(100, 100)}, 52, []int{0}, []int{52}, []int{1}},
-		{"a share of ten fits", []colStat{free(100, 10), free(100, 30)}, 42, []int{0, 1}, []int{10, 30}, nil},
+		{"settled widths, then the rest in proportion", []colStat{free(100, 1), free(100, 100)}, 52, []int{0, 1}, []int{20, 30}, nil},
+		{"a column at its least width fits", []colStat{free(100, 10), free(100, 30)}, 32, []int{0, 1}, []int{20, 10}, nil},
+		{"a column below its least width is left out", []colStat{free(100, 10), free(100, 30)}, 31, []int{0}, []int{20}, []int{1}},
 		{"a sparse column grows when the others are whole", []colStat{free(100, 1), free(30, 30)}, 80, []int{0, 1}, []int{48, 30}, nil},
 		{"drop from the right", []colStat{short(30), short(30), free(50, 50), short(5)}, 70, []int{0, 1}, []int{30, 30}, []int{2, 3}},
 		{"short first column alone cut", []colStat{short(30), short(5)}, 20, []int{0}, []int{20}, []int{1}},
@@ -278,8 +287,8 @@ func TestManyColumnsLayout(t *testing.T) {
 	}
 	b.WriteString("}]")
 	out, notes := render(t, jsonValue(b.String()), Options{Width: 80})
-	if !strings.HasPrefix(out, "K0") || !strings.HasPrefix(notes, "(199994 more columns: k6, k7,") ||
-		!strings.HasSuffix(notes, ", k105, … 199894 others; use --output json or | jq)\n") {
+	if !strings.HasPrefix(out, "K0") || !strings.HasPrefix(notes, "(199997 more columns: k3, k4,") ||
+		!strings.HasSuffix(notes, ", k102, … 199897 others; use --output json or | jq)\n") {
 		t.Errorf("out %.100q notes %.100q", out, notes)
 	}
 }

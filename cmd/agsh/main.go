@@ -9,8 +9,10 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
+	"syscall"
 
 	"github.com/agsh-dev/agsh/internal/cli"
 	_ "github.com/agsh-dev/agsh/internal/gcpace" // the collector's pace for small heaps (GOGC set wins)
@@ -30,6 +32,12 @@ func (osEnv) LookupEnv(k string) (string, bool) { return os.LookupEnv(k) }
 func (osEnv) Environ() []string                 { return os.Environ() }
 func (osEnv) ReadFile(p string) ([]byte, error) { return os.ReadFile(p) }
 func (osEnv) HomeDir() string                   { h, _ := os.UserHomeDir(); return h }
+
+// Open opens without blocking: the open of a named pipe returns at once,
+// and the caller refuses anything but a regular file.
+func (osEnv) Open(p string) (fs.File, error) {
+	return os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
 
 // Self is the program as invoked (found on PATH when invoked by name), else
 // the running executable.

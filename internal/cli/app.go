@@ -41,11 +41,46 @@ type app struct {
 	answerBound int64
 	// proxy are the proxy settings of the environment.
 	proxy catalog.ProxySettings
+	// stdinRead: an @- value read standard input (it can be read once).
+	stdinRead bool
+	// cred is where the credential sent came from, credFlag that it was
+	// --bearer-token (for :curl, which spells it).
+	cred     catalog.CredentialOrigin
+	credFlag bool
+	// debug: AGSH_DEBUG asks for every request and answer on standard error
+	// (catalog.WithDebug); never for completion.
+	debug bool
 
 	// putLine, in the REPL, puts a line on the editor for the next input
 	// (:replay); nil elsewhere.
 	putLine func(string)
 }
+
+// debugWanted reports whether AGSH_DEBUG asks for the wire: a list of
+// words (commas or blanks between) holding "api".
+func debugWanted(v string) bool {
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		if strings.EqualFold(w, "api") {
+			return true
+		}
+	}
+	return false
+}
+
+// withDebug is ctx whose requests are logged on w when AGSH_DEBUG asks for
+// it (w is the standard error of the command the requests are for).
+func (a *app) withDebug(ctx context.Context, w io.Writer) context.Context {
+	if !a.debug {
+		return ctx
+	}
+	return catalog.WithDebug(ctx, w)
+}
+
+// errWriter writes on the app's standard error as it is at the time of the
+// write (the pager replaces it once a one-shot command starts).
+type errWriter struct{ a *app }
+
+func (w errWriter) Write(p []byte) (int, error) { return w.a.errOut.Write(p) }
 
 func newApp(ios *iostreams.IOStreams, e Env, g command.Globals) *app {
 	if g.Values == nil {
@@ -130,6 +165,7 @@ func (a *app) connect(ctx context.Context) error {
 		return err
 	}
 	if t.URL != "" {
+		a.cred, a.credFlag = catalog.CredentialOrigin{Var: catalog.TokenVariable}, a.g.Get("--bearer-token") != ""
 		if a.g.Get("--team") != "" {
 			return command.Usagef("--team applies to production deployment names, not to a URL target (%s)", redactURL(t.URL))
 		}
@@ -149,6 +185,8 @@ func (a *app) resolve(ctx context.Context, name string) error {
 		return err
 	}
 	a.setSecrets(cred.Token)
+	a.cred = cred.From
+	a.credFlag = cred.From.Var == catalog.TokenVariable && strings.TrimSpace(a.g.Get("--bearer-token")) != ""
 	api := a.getenv("AGENT_SHELL_API_URL")
 	if api == "" {
 		api = catalog.DefaultAPIURL
@@ -165,10 +203,11 @@ func (a *app) resolve(ctx context.Context, name string) error {
 
 const userAgent = "agsh/0.1"
 
-// sessionLine prints the bound identity as the last line of standard error,
-// once a request reached the deployment.
-func (a *app) sessionLine() {
-	if a.run == nil || !a.run.Reached() {
+// sessionLine prints the bound identity as the last line of standard error:
+// after a command that made a call (catalog.Run.Called), or when a shell
+// that bound its session exits (bound).
+func (a *app) sessionLine(bound bool) {
+	if a.run == nil || !bound && !a.run.Called() {
 		return
 	}
 	// The id comes from the deployment (or the command line): made safe on

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"os/signal"
 	"syscall"
@@ -18,6 +19,10 @@ type Env interface {
 	// pager, the completion cache's detached refresh).
 	Environ() []string
 	ReadFile(string) ([]byte, error)
+	// Open opens a file for reading without waiting (a named pipe's open
+	// returns at once), for --input-json @file: the caller checks that it
+	// is a regular file before reading.
+	Open(name string) (fs.File, error)
 	HomeDir() string
 	// Self is the path of the running program, for a detached child of the
 	// same program ("" when unknown).

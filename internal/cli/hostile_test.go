@@ -657,7 +657,7 @@ func TestHostileDeployment(t *testing.T) {
 			}
 		}
 		r := runHostile(t, []string{target("empty-success")}, false, limit, "echo")
-		if r.exit != 0 || r.stdout != "" || r.stderr != sessionNone+"\n" {
+		if r.exit != 0 || r.stdout != "" || r.stderr != "(no results)\n"+sessionNone+"\n" {
 			t.Errorf("empty success: exit %d, %q, %q", r.exit, r.stdout, r.stderr)
 		}
 		r = runHostile(t, []string{target("error-nomessage")}, false, limit, "echo")

@@ -17,7 +17,7 @@ import (
 // http2debug (its frame logs print headers and bodies).
 func (a *app) httpClient() *http.Client {
 	return catalog.NewHTTPClientWith(catalog.HTTPPolicy{Secrets: a.secrets, Proxy: &a.proxy,
-		NoHTTP2: strings.Contains(a.getenv("GODEBUG"), "http2debug")})
+		NoHTTP2: strings.Contains(a.getenv("GODEBUG"), "http2debug"), Debug: a.debug})
 }
 
 // newClient is catalog.New with the run's answer bounds

@@ -3,10 +3,13 @@ package cli
 import (
 	"context"
 	"strings"
+	"time"
 
+	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/pager"
 	"github.com/agsh-dev/agsh/internal/repl"
+	"github.com/agsh-dev/agsh/internal/spin"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/render"
 )
@@ -14,12 +17,9 @@ import (
 // interactive runs the REPL (standard input and output are terminals) or
 // the plain line shell (only standard input is).
 func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.Runner) int {
-	if err := a.launch(ctx, h); err != nil {
+	name, err := a.connectShell(ctx, h)
+	if err != nil {
 		return a.report(ctx, a.errOut, err)
-	}
-	name := a.client.Target()
-	if info, err := a.run.Info(ctx); err == nil && info.Name != "" {
-		name = info.Name
 	}
 	session := a.run.Binding().SessionID
 	if session == "" {
@@ -36,17 +36,14 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		Redact:      redact,
 		Escape:      escape,
 		Runner:      &interpRunner{runner: runner, out: a.out, errOut: a.errOut},
-		Completer:   a.completer(h),
+		Completer:   quietCompleter{a.completer(h)},
 		In:          a.ios.In,
 		Out:         repl.TerminalOut(a.out, a.ios.Out),
 		ErrOut:      a.errOut,
 		NoColor:     !a.ios.ColorOut,
 		Pager:       pager.ShellCommand(a.lookupEnv),
 	}
-	var (
-		status int
-		err    error
-	)
+	var status int
 	if a.ios.OutTTY {
 		// :replay puts its line on the editor.
 		lp := &linePutter{Runner: cfg.Runner}
@@ -64,6 +61,39 @@ func (a *app) interactive(ctx context.Context, h *shellHandler, runner *interp.R
 		return a.report(ctx, a.errOut, err)
 	}
 	return status
+}
+
+// quietCompleter completes without logging its requests: a Tab never
+// prints over the prompt, whatever AGSH_DEBUG says.
+type quietCompleter struct{ c repl.Completer }
+
+func (q quietCompleter) Complete(ctx context.Context, line string, cursor int) (repl.Completion, error) {
+	return q.c.Complete(catalog.WithDebug(ctx, nil), line, cursor)
+}
+
+// connectShell binds the shell's session and loads the listing and the
+// agent's name (its answers), showing "connecting to <target>…" on a
+// terminal once they are slow; Ctrl-C (before the REPL has the terminal)
+// interrupts them: the shell then exits 130.
+func (a *app) connectShell(ctx context.Context, h *shellHandler) (string, error) {
+	ctx, stopSignals := interruptible(ctx)
+	defer stopSignals()
+	stop := func() {}
+	if a.ios.ErrTTY {
+		stop = spin.StartLabel(a.spinOut, 300*time.Millisecond, 100*time.Millisecond,
+			"connecting to "+render.SafeLabel(a.client.Target())+"…")
+	}
+	defer stop()
+	if err := a.launch(ctx, h); err != nil {
+		return "", err
+	}
+	name := a.client.Target()
+	if info, err := a.run.Info(ctx); err == nil && info.Name != "" {
+		name = info.Name
+	} else if ctx.Err() != nil {
+		return "", &catalog.Error{ErrCode: catalog.CodeInterrupted, Message: "interrupted"}
+	}
+	return name, nil
 }
 
 // linePutter is the REPL's runner with the line a command put on the

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/resultstream"
@@ -50,6 +52,7 @@ type outcome struct {
 // parse the line, call the tool, and view the result. Messages go to
 // stderr; the caller prints the session line.
 func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
+	ctx = a.withDebug(ctx, r.stderr)
 	fail := func(err error) outcome {
 		return outcome{status: a.report(ctx, r.stderr, err), rendered: true}
 	}
@@ -75,6 +78,12 @@ func (a *app) runTool(ctx context.Context, r *toolRequest) outcome {
 		stop = spin.Start(a.spinOut, 300*time.Millisecond, 100*time.Millisecond)
 	}
 	res, v, done, err := a.callTool(ctx, r, stop)
+	if err == nil && done == nil && res.IsError {
+		if next, ok := r.cmd.Retry(r.call, render.ErrorText(v)); ok {
+			r.call = next // read PATH:N, no file PATH:N: PATH from line N
+			res, v, done, err = a.callTool(ctx, r, stop)
+		}
+	}
 	stop()
 	if err != nil {
 		var ce *catalog.Error
@@ -105,6 +114,11 @@ func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) 
 	var stream catalog.StreamFunc
 	if f := st.Func(); f != nil {
 		stream = func() io.Writer { stopSpinner(); return f() } // the text begins
+	}
+	if d := a.callTimeout(r); d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = catalog.WithCallTimeout(ctx, d)
+		defer cancel()
 	}
 	res, err = a.run.CallStream(ctx, r.cmd.Detail.Name, r.call.Input, stream)
 	if (res == nil || !res.Streamed) && (err != nil || !resultstream.FeedHeld(stream, r.format, res)) {
@@ -144,10 +158,11 @@ func (a *app) resolveTool(ctx context.Context, r *toolRequest) error {
 	return err
 }
 
-// parseLine parses the arguments and reads the line's --output and
-// launch-only options. helpAsked reports that help is to be printed.
+// parseLine parses the arguments and reads the line's --output, its whole
+// input (--input-json) and launch-only options. helpAsked reports that
+// help is to be printed.
 func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
-	r.call, err = r.cmd.Parse(r.args)
+	r.call, err = r.cmd.Parse(r.args) // the words alone: is help asked for?
 	r.format = a.g.Format()
 	if r.help || (r.call != nil && r.call.Parsed.Help) {
 		if r.call != nil {
@@ -158,11 +173,50 @@ func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
 	if lerr := command.CheckLate(a.late, r.cmd); lerr != nil && !r.inShell {
 		return false, lerr // before the parse's own errors: the late option is the mistake
 	}
+	if a.needsOptions(r) {
+		var o command.ParseOptions
+		if o, err = a.lineOptions(r); err != nil {
+			return false, err
+		}
+		r.call, err = r.cmd.ParseWith(r.args, o)
+	}
 	if err != nil {
 		return false, err
 	}
 	r.format, err = command.LineOutput(r.call.Parsed.Globals, r.format, r.inShell)
 	return false, err
+}
+
+// needsOptions reports a line that reads more than its words: a whole input
+// (--input-json), or a JSON-valued flag's value "@…".
+func (a *app) needsOptions(r *toolRequest) bool {
+	if _, ok := command.OptionValue(r.args, "--input-json"); ok || !r.inShell && a.g.Get("--input-json") != "" {
+		return true
+	}
+	for _, w := range r.args {
+		if strings.Contains(w, "@") {
+			return true
+		}
+	}
+	return false
+}
+
+// callTimeout is the time limit of the line's call: its --timeout, else
+// the run's (0: none).
+func (a *app) callTimeout(r *toolRequest) time.Duration {
+	v := a.g.Get("--timeout")
+	if r.call != nil {
+		for _, g := range r.call.Parsed.Globals {
+			if g.Name == "--timeout" {
+				v = g.Value
+			}
+		}
+	}
+	if v == "" {
+		return 0
+	}
+	d, _ := generated.ParseTimeout(v) // checked when the line was read
+	return d
 }
 
 // view turns a tool's result into the outcome: an error line, the
@@ -188,16 +242,32 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 			status, notes = out.Status, out.Notes
 		}
 	}
-	if line := r.cmd.NextPage(r.args, v); line != "" {
+	if line := r.cmd.NextPage(a.pageArgs(r), v); line != "" {
 		notes = append(notes, line) // after the value, or the pipeline's output
 	}
 	if !r.last {
 		return outcome{value: v, status: status, notes: notes}, nil
 	}
+	if !r.format.IsData() && r.cmd.SaysEmpty() && render.IsEmpty(v) {
+		notes = append([]string{noResults}, notes...)
+	}
 	err := a.writeValue(r.stdout, r.stderr, v, r.format, r.cmd.Highlight(r.call, v.Final))
 	a.notes(r.stderr, notes)
 	return outcome{status: status, rendered: true}, err
 }
+
+// pageArgs are the words of the next page's command: the line's, with the
+// one-shot --input-json (but standard input, read once).
+func (a *app) pageArgs(r *toolRequest) []string {
+	if v := a.g.Get("--input-json"); v != "" && v != "@-" && !r.inShell {
+		return append(append([]string(nil), r.args...), "--input-json", v)
+	}
+	return r.args
+}
+
+// noResults is the note of an empty answer in the text view (kubectl's "No
+// resources found"): standard output stays empty.
+const noResults = "(no results)"
 
 // notes prints a command's notices on standard error, after its output.
 func (a *app) notes(w io.Writer, notes []string) {

@@ -29,6 +29,7 @@ const maxPipedMeta = 64 << 20
 // A console word that writes as it goes writes to stdout when last, else
 // into its value (bounded).
 func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdout, stderr io.Writer) outcome {
+	ctx = a.withDebug(ctx, stderr)
 	b := a.run.Binding() // the shell's; before any call, the one asked for
 	if b.IsZero() {
 		b = catalog.Binding{SessionID: a.g.Get("--session"), ContinuationToken: a.g.Get("--continuation-token")}
@@ -46,14 +47,18 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 	}
 	m := &command.MetaRun{Client: a.run.Client(), Bound: b, InShell: inShell,
 		Out: out, OutOpts: opts, Format: a.g.Format(), Live: last && a.ios.OutTTY,
-		Note:    func(s string) { a.message(stderr, "", s) },
-		Tools:   a.run.Tools,
-		Command: a.commandFor,
-		Yes:     a.g.Get("--yes") != "",
-		WillAsk: a.mayAsk,
-		Confirm: a.confirm,
-		Rotated: a.run.Rotated,
-		Token:   a.run.Token,
+		Note:       func(s string) { a.message(stderr, "", s) },
+		Tools:      a.run.Tools,
+		Command:    a.commandFor,
+		Yes:        a.g.Get("--yes") != "",
+		WillAsk:    a.mayAsk,
+		Confirm:    a.confirm,
+		Rotated:    a.run.Rotated,
+		Token:      a.run.Token,
+		Credential: a.cred, CredentialFlag: a.credFlag,
+		Prepare: func(ctx context.Context, argv []string) (*catalog.PreparedCall, error) {
+			return a.prepareCall(ctx, argv, inShell)
+		},
 	}
 	if inShell && last && a.putLine != nil {
 		m.PutLine = a.putLine
@@ -117,4 +122,22 @@ func finalFormat(f render.Format, v render.Value) render.Format {
 		return render.Text
 	}
 	return f
+}
+
+// prepareCall resolves and parses a tool's command line as its call would
+// be (the detail and the binding fetched as any command fetches them) and
+// answers the request the call would send, sending nothing: :curl.
+func (a *app) prepareCall(ctx context.Context, argv []string, inShell bool) (*catalog.PreparedCall, error) {
+	r := &toolRequest{name: argv[0], args: argv[1:], inShell: inShell, last: true, stdout: io.Discard, stderr: io.Discard}
+	if err := a.resolveTool(ctx, r); err != nil {
+		return nil, err
+	}
+	help, err := a.parseLine(r)
+	if help {
+		return nil, command.Usagef("%s %s asks for help, which makes no call", command.MetaCurl, argv[0])
+	}
+	if err != nil {
+		return nil, err
+	}
+	return a.run.Client().PrepareCall(r.cmd.Detail.Name, r.call.Input, a.run.Binding())
 }

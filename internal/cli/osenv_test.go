@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"io/fs"
 	"os"
+	"syscall"
 
 	// As cmd/agsh does: the test binary runs as agsh (AGSH_TEST_AS_AGSH).
 	_ "github.com/agsh-dev/agsh/internal/gcpace"
@@ -18,3 +20,6 @@ func (osEnv) Environ() []string                 { return os.Environ() }
 func (osEnv) ReadFile(p string) ([]byte, error) { return os.ReadFile(p) }
 func (osEnv) HomeDir() string                   { h, _ := os.UserHomeDir(); return h }
 func (osEnv) Self() string                      { p, _ := os.Executable(); return p }
+func (osEnv) Open(p string) (fs.File, error) {
+	return os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}

@@ -52,11 +52,16 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 
 	a := newApp(ios, e, g)
 	a.late = line.Late()
+	a.debug = debugWanted(e.Getenv("AGSH_DEBUG"))
 	defer a.flush()
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	ctx = a.withDebug(ctx, errWriter{a})
 	if len(rest) == 0 {
+		if g.Get("--input-json") != "" {
+			return a.report(ctx, a.errOut, command.Usagef("--input-json is one command's input: give it on that command's line"))
+		}
 		return a.shell(ctx)
 	}
 	// One-shot: the first interrupt cancels the request in flight.
@@ -96,7 +101,7 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 		status = exitcode.OK // the user quit the pager: nothing failed
 	}
 	a.flush()
-	a.sessionLine()
+	a.sessionLine(false)
 	endPager()
 	return status
 }
@@ -171,10 +176,45 @@ func (a *app) helpWord(ctx context.Context, args []string, stdout, stderr io.Wri
 		}
 		return exitcode.OK
 	case 1:
+		if done, status := a.groupHelp(ctx, tools[0], f, stdout, stderr); done {
+			return status
+		}
 		req := &toolRequest{name: tools[0], help: true, last: true, stdout: stdout, stderr: stderr}
 		return a.runTool(ctx, req).status
 	}
 	return a.report(ctx, stderr, command.Usagef("help takes at most one tool name, got %d", len(tools)))
+}
+
+// groupHelp is `help <group>` (help datadog): the commands of that group,
+// when name is no command of the deployment; done false otherwise (name
+// is then a tool's page, or the unknown command).
+func (a *app) groupHelp(ctx context.Context, name string, f render.Format, stdout, stderr io.Writer) (done bool, status int) {
+	if _, err := a.run.Tool(ctx, name); !catalog.IsCode(err, catalog.CodeUnknownTool) {
+		return false, 0 // a tool (a tool of that name wins), or another failure the page reports
+	}
+	if _, ok := command.CuratedTool(name); ok {
+		return false, 0
+	}
+	if _, ok := command.Alias(name); ok {
+		return false, 0
+	}
+	tools, err := a.run.Tools(ctx)
+	if err != nil {
+		return false, 0
+	}
+	g, doc, ok := command.GroupPage(tools, name)
+	if !ok {
+		return false, 0
+	}
+	if f.IsData() {
+		err = f.Data.Document(stdout, doc)
+	} else {
+		err = render.WriteGroup(stdout, g, a.outOpts())
+	}
+	if err != nil {
+		return true, a.report(ctx, stderr, err)
+	}
+	return true, exitcode.OK
 }
 
 // hiddenComplete answers the completion scripts and refreshes their cache.

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/interp/syntax"
 	"github.com/agsh-dev/agsh/render"
@@ -38,7 +39,7 @@ func (a *app) shell(ctx context.Context) int {
 		status = a.interactive(ctx, h, runner)
 	}
 	a.flush()
-	a.sessionLine()
+	a.sessionLine(h.bound)
 	return status
 }
 
@@ -48,6 +49,7 @@ func (a *app) launch(ctx context.Context, h *shellHandler) error {
 	tools, err := a.run.Tools(ctx)
 	if err == nil {
 		h.table = command.NewTable(tools)
+		h.bound = true
 	}
 	return err
 }
@@ -68,7 +70,75 @@ func (a *app) script(ctx context.Context, h *shellHandler, runner *interp.Runner
 	if err := a.launch(ctx, h); err != nil {
 		return a.report(ctx, a.errOut, err)
 	}
-	return runner.RunScript(ctx, string(src))
+	// The namespace is fixed now: the details of the tools the script uses,
+	// at once, then every line is checked (shellHandler.Check) before the
+	// first runs.
+	s, _ := syntax.Parse(string(src))
+	a.run.Prefetch(ctx, h.toolsUsed(s))
+	if runner.CheckScript(ctx, s, h) > 0 {
+		h.bound = false // nothing ran: no session line, as after a syntax error
+		return exitcode.Usage
+	}
+	return runner.RunParsed(ctx, s)
+}
+
+// toolsUsed are the tools a script's commands call (the tool of a :curl
+// line's command too).
+func (h *shellHandler) toolsUsed(s *syntax.Script) []string {
+	var out []string
+	for _, l := range s.Lists {
+		for _, pl := range l.Pipelines {
+			if pl == nil || len(pl.Commands) == 0 || pl.Commands[0] == nil {
+				continue
+			}
+			argv := pl.Commands[0].Args()
+			if m, ok := command.LookupMeta(argv[0]); ok && m.Wraps {
+				if rest := command.ScanWords(argv[1:]).Args; len(rest) > 0 {
+					argv = rest
+				}
+			}
+			if r := h.table.Resolve(argv[0]); r.IsTool() {
+				out = append(out, r.Tool.Name)
+			}
+		}
+	}
+	return out
+}
+
+// Check is interp.Checker: a script's line checked before any runs, as it
+// would be checked running, with the details already fetched: a meta
+// command by its Check (a :curl line's command as that command), a tool
+// line resolved and parsed. Only usage errors are answered.
+func (h *shellHandler) Check(ctx context.Context, argv []string, last bool) (int, error) {
+	off := 0
+	if m, ok := command.LookupMeta(argv[0]); ok {
+		if err := command.CheckMeta(argv); err != nil {
+			return errorWord(argv, err), err
+		}
+		if !m.Wraps {
+			return 0, nil
+		}
+		// The words after the meta command's name are a command line.
+		rest := command.ScanWords(argv[1:]).Args
+		if len(rest) == 0 || !h.table.Resolve(rest[0]).IsTool() {
+			return 0, nil // the meta command says so when it runs
+		}
+		off = len(argv) - len(rest)
+		argv, last = rest, true
+	}
+	req := &toolRequest{name: argv[0], tool: h.table.ToolName(argv[0]), args: argv[1:], inShell: true, last: last,
+		stdout: io.Discard, stderr: io.Discard}
+	if !last {
+		req.args = command.ScanWords(argv[1:]).ValueArgs(argv[1:])
+	}
+	err := h.a.resolveTool(ctx, req)
+	if err == nil {
+		_, err = h.a.parseLine(req)
+	}
+	if err == nil || exitcode.Of(err) != exitcode.Usage {
+		return 0, nil
+	}
+	return off + errorWord(argv, err), err
 }
 
 // shellHandler gives the interpreter the deployment's tools and help
@@ -77,6 +147,9 @@ func (a *app) script(ctx context.Context, h *shellHandler, runner *interp.Runner
 type shellHandler struct {
 	a     *app
 	table *command.Table
+	// bound: the shell bound its session and loaded the listing (the
+	// session line is printed when it exits).
+	bound bool
 	// output is the --output given to the pipeline's tool ("" when none).
 	output string
 	// notes are the notices of the pipeline's tool, printed after the
@@ -124,6 +197,7 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 // Help is the shell's word help [--output text|json] [tool]. The --output is
 // this command's, as on any command line; a filter's name gives its page.
 func (h *shellHandler) Help(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	ctx = h.a.withDebug(ctx, stderr)
 	l := command.ScanWords(args)
 	output, _ := l.Output()
 	words := l.Args

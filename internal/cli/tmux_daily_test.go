@@ -60,15 +60,15 @@ func TestREPLInTmuxResize(t *testing.T) {
 	s, _ := startDailyTmux(t)
 	s.keys("datadog_list_monitors --page-size 2", "Enter")
 	scr := s.waitUntil("the table and its note at 100 columns", func(scr string) bool {
-		return strings.Contains(scr, "(4 more columns: tags, muted, mutedUntil, updatedAt") && atPrompt(scr)
+		return strings.Contains(scr, "(3 more columns: muted, mutedUntil, updatedAt") && atPrompt(scr)
 	})
 	if !strings.Contains(scr, "ID       NAME") || strings.Contains(scr, " change-monitor-executor ❯") {
 		t.Errorf("the note is not in the command's output (a garbled prompt row):\n%s", scr)
 	}
 	s.resize(50)
-	s.runUntil("datadog_list_monitors --page-size 2", "more columns: query, tags")
+	s.runUntil("datadog_list_monitors --page-size 2", "more columns: type, query, tags")
 	checkWidth(t, s.joined(), 50, "the table")
-	s.runUntil("help read", "NOTES")
+	s.runUntil("help glob", "NOTES")
 	checkWidth(t, s.joined(), 50, "help")
 
 	s.resize(160)
@@ -78,6 +78,7 @@ func TestREPLInTmuxResize(t *testing.T) {
 			t.Errorf("a garbled row after growing the window: %q\n%s", l, scr)
 		}
 	}
+	s.resizeTo(160, 45) // read's page is taller than 30 rows
 	scr = s.runUntil("help read", "NOTES")
 	if !strings.Contains(scr, "    read [options...] <path>") || widest(scr) <= 80 {
 		t.Errorf("help at 160 columns (wrapped at 100):\n%s", scr)
@@ -88,7 +89,13 @@ func TestREPLInTmuxResize(t *testing.T) {
 // it; the program's terminal follows a moment later (runUntil).
 func (s *tmuxSession) resize(cols int) {
 	s.t.Helper()
-	s.tmux("resize-window", "-t", s.name, "-x", fmt.Sprint(cols), "-y", "30")
+	s.resizeTo(cols, 30)
+}
+
+// resizeTo sets the window's width and height (resize).
+func (s *tmuxSession) resizeTo(cols, rows int) {
+	s.t.Helper()
+	s.tmux("resize-window", "-t", s.name, "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows))
 	deadline := time.Now().Add(tmuxDeadline)
 	for strings.TrimSpace(s.tmux("display-message", "-p", "-t", s.name, "#{pane_width}")) != fmt.Sprint(cols) {
 		if time.Now().After(deadline) {

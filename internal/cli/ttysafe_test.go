@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ func (ttySafeEnv) ReadFile(string) ([]byte, error) { return nil, errTTYSafeNoFil
 func (ttySafeEnv) HomeDir() string                 { return "" }
 func (ttySafeEnv) Environ() []string               { return nil }
 func (ttySafeEnv) Self() string                    { return "" }
+func (ttySafeEnv) Open(string) (fs.File, error)    { return nil, errTTYSafeNoFile }
 func (m ttySafeEnv) LookupEnv(k string) (string, bool) {
 	v, ok := m[k]
 	return v, ok

@@ -18,6 +18,7 @@ var spelling = map[catalog.Setting]string{
 	catalog.SettingSession:           "--session",
 	catalog.SettingContinuationToken: "--continuation-token",
 	catalog.SettingProxy:             "HTTPS_PROXY/HTTP_PROXY (http://user:password@host:port)",
+	catalog.SettingCallTimeout:       "--timeout",
 }
 
 func spell(s catalog.Setting) string { return spelling[s] }

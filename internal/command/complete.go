@@ -194,6 +194,22 @@ func flagCandidates(cmd *Command, prefix string) []repl.Candidate {
 		desc, _, _ := strings.Cut(f.Description, "\n")
 		all = append(all, repl.Candidate{Text: f.Name, Display: display, Description: render.Safe(desc)})
 	}
+	if cmd.Curated != nil {
+		// The unix habits the command accepts (grep -l, -F, read -n).
+		for _, sh := range cmd.Curated.Shorthands() {
+			desc, _, _ := strings.Cut(sh.Description, "\n")
+			for _, term := range strings.Split(sh.Term, ", ") {
+				name, arg, _ := strings.Cut(term, " ")
+				if strings.HasPrefix(name, "-") && cmd.Flags.Lookup(name) == nil {
+					display := name
+					if arg != "" {
+						display += " " + arg
+					}
+					all = append(all, repl.Candidate{Text: name, Display: display, Description: desc})
+				}
+			}
+		}
+	}
 	for _, o := range Options() {
 		if o.Scope == generated.Anywhere {
 			all = append(all, repl.Candidate{Text: o.Name})

@@ -2,6 +2,7 @@ package command
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/render"
@@ -62,4 +63,31 @@ func indexDoc(info *catalog.Info, tools []catalog.ToolEntry) any {
 		Description string     `json:"description"`
 		Tools       []jsonTool `json:"tools"`
 	}{info.Name, info.Description, jt}
+}
+
+// GroupPage is the data of `agsh help <group>`: the tools of the catalog
+// whose group is name (ignoring case), as a section of the index and as
+// the JSON document of --output json; false when no tool has that group.
+func GroupPage(tools []catalog.ToolEntry, name string) (render.IndexGroup, any, bool) {
+	var g render.IndexGroup
+	type jsonTool struct {
+		Name  string `json:"name"`
+		Title string `json:"title"`
+	}
+	var jt []jsonTool
+	for _, t := range tools {
+		if tg := t.Source.Group(); tg != "" && strings.EqualFold(tg, name) {
+			g.Name = tg
+			g.Rows = append(g.Rows, render.IndexRow{Name: t.Name, Title: t.Title})
+			jt = append(jt, jsonTool{t.Name, t.Title})
+		}
+	}
+	if len(g.Rows) == 0 {
+		return g, nil, false
+	}
+	sort.SliceStable(jt, func(i, j int) bool { return jt[i].Name < jt[j].Name })
+	return g, struct {
+		Group string     `json:"group"`
+		Tools []jsonTool `json:"tools"`
+	}{g.Name, jt}, true
 }

@@ -56,6 +56,18 @@ func ScanWords(words []string) Line {
 	return scan(words, false, []string{"--output"})
 }
 
+// OptionValue is the last value a command's words give one of agsh's
+// options that stands on every command line (--input-json, --timeout), as
+// ScanWords reads --output; present false when they give none.
+func OptionValue(words []string, name string) (value string, present bool) {
+	for _, g := range scan(words, false, []string{name}).Given {
+		if g.Option.Name == name {
+			value, present = g.Value, true
+		}
+	}
+	return value, present
+}
+
 // scan is the one walker of a command line. named: the first word that is
 // not an option is the command name; only: the options taken (nil: all of
 // agsh's), the others left as words, and an option missing its value then

@@ -34,6 +34,9 @@ type MetaCommand struct {
 	Check func(args []string) error
 	// Run runs it.
 	Run func(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
+	// Wraps: its words are a command line of their own (:curl read …),
+	// which a script's check checks as that command's.
+	Wraps bool
 	// Notes are more lines of its --help ("" when none).
 	Notes string
 	// Writes: it writes its output as it goes (MetaRun.Out), rather than
@@ -49,6 +52,13 @@ type MetaRun struct {
 	Bound catalog.Binding
 	// InShell: it runs in the shell (else one-shot).
 	InShell bool
+	// Prepare resolves and parses a tool's command line (argv[0] its name)
+	// as its call would be, and answers the request without sending it.
+	Prepare func(ctx context.Context, argv []string) (*catalog.PreparedCall, error)
+	// Credential is where the run's credential came from; CredentialFlag:
+	// it was given with --bearer-token (no variable holds it).
+	Credential     catalog.CredentialOrigin
+	CredentialFlag bool
 
 	// Out is where a command that Writes writes, rendered for OutOpts;
 	// Format is the line's output format.
@@ -97,6 +107,8 @@ type MetaResult struct {
 var metas = append(append(append([]MetaCommand{
 	{Name: MetaSessions, Usage: ":sessions", Summary: "the deployment's sessions, the bound one marked",
 		Check: noArguments(MetaSessions), Run: runSessions},
+	{Name: MetaCurl, Usage: ":curl <command…>", Summary: "the curl command of the call (no call is made)",
+		Check: checkCurl, Run: runCurl, Wraps: true},
 }, consoleRows...), actRows...),
 	MetaCommand{Name: MetaHelp, Usage: ":help", Summary: "this list", Check: noArguments(MetaHelp)}, // Run: runHelp
 )

@@ -121,8 +121,34 @@ func withFormats(o generated.GlobalOption) generated.GlobalOption {
 // checkValues checks the values of the options that accept only some.
 func checkValues(g Globals) error {
 	for _, o := range Options() {
-		if v, ok := g.Values[o.Name]; ok && o.Values != nil && !slices.Contains(o.Values, v) {
-			return valueError(o.Name, o.Values, v)
+		if v, ok := g.Values[o.Name]; ok {
+			if err := checkValue(o, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// CheckOption checks a value of the option called name (nil for a name
+// that is none of agsh's options).
+func CheckOption(name, value string) error {
+	o, ok := LookupOption(name)
+	if !ok {
+		return nil
+	}
+	return checkValue(o, value)
+}
+
+// checkValue checks one value of an option: one of its Values, or what
+// its Check accepts.
+func checkValue(o generated.GlobalOption, v string) error {
+	if o.Values != nil && !slices.Contains(o.Values, v) {
+		return valueError(o.Name, o.Values, v)
+	}
+	if o.Check != nil {
+		if err := o.Check(v); err != nil {
+			return Usagef("%s: %v", o.Name, err)
 		}
 	}
 	return nil
@@ -173,6 +199,12 @@ func LineOutput(globals []generated.Global, f render.Format, inShell bool) (rend
 		}
 		if g.Name == "--output" {
 			if f, err = ParseFormat(g.Value); err != nil {
+				return f, err
+			}
+			continue
+		}
+		if o, ok := LookupOption(g.Name); ok {
+			if err := checkValue(o, g.Value); err != nil {
 				return f, err
 			}
 		}

@@ -108,6 +108,31 @@ func (c *Command) Streams() bool { return c.spec().Streams() }
 // command or one that fell back.
 func (c *Command) Spec() *curated.Spec { return c.spec() }
 
+// SaysEmpty reports whether an empty result (an empty array, object or
+// text) is worth "(no results)" on standard error: a generated command's,
+// and a curated one's whose row says so (ls, glob; not read or diff, whose
+// empty output is the answer).
+func (c *Command) SaysEmpty() bool {
+	if sp := c.spec(); sp != nil {
+		return sp.SaysEmpty
+	}
+	return true
+}
+
+// Retry is the call to make instead of one the tool answered with an error
+// (its text), when the command's row has one (read PATH:N); false: the
+// error stands.
+func (c *Command) Retry(call *Call, errText string) (*Call, bool) {
+	if !c.Reformats() || call == nil {
+		return nil, false
+	}
+	cc, ok := c.Curated.RetryCall(&curated.Call{Parsed: call.Parsed, Input: call.Input, Reformat: call.Reformat}, errText)
+	if !ok {
+		return nil, false
+	}
+	return &Call{Parsed: cc.Parsed, Input: cc.Input, Reformat: cc.Reformat}, true
+}
+
 // Call is a parsed command line.
 type Call struct {
 	Parsed *generated.Parsed
@@ -116,17 +141,31 @@ type Call struct {
 	Reformat curated.ReformatOptions
 }
 
+// ParseOptions are what a command line takes beyond its words.
+type ParseOptions struct {
+	// Input is the whole input object (--input-json), nil when none: the
+	// flags and operands given override its members.
+	Input map[string]any
+	// ReadRef reads the JSON an "@file" or "@-" value of a JSON-valued
+	// flag names (generated.ParseOptions); nil: such a value is text.
+	ReadRef func(flag, ref string) ([]byte, error)
+}
+
 // Parse parses the arguments after the tool name. A call with Parsed.Help
 // set asks for help; nothing else was checked then.
-func (c *Command) Parse(args []string) (*Call, error) {
+func (c *Command) Parse(args []string) (*Call, error) { return c.ParseWith(args, ParseOptions{}) }
+
+// ParseWith is Parse with the options of the line.
+func (c *Command) ParseWith(args []string, o ParseOptions) (*Call, error) {
+	po := generated.ParseOptions{ReadRef: o.ReadRef}
 	if c.Curated != nil {
-		call, err := c.Curated.Parse(args)
+		call, err := c.Curated.ParseWith(args, po, o.Input)
 		if err != nil {
 			return nil, err
 		}
 		return &Call{Parsed: call.Parsed, Input: call.Input, Reformat: call.Reformat}, nil
 	}
-	p, err := c.Flags.Parse(args)
+	p, err := c.Flags.ParseWith(args, po)
 	if p != nil && p.Help {
 		return &Call{Parsed: p}, nil
 	}
@@ -135,6 +174,11 @@ func (c *Command) Parse(args []string) (*Call, error) {
 	}
 	if err := c.Flags.RejectOperands(p); err != nil {
 		return nil, err
+	}
+	if o.Input != nil {
+		if err := c.Flags.Merge(p, o.Input); err != nil {
+			return nil, err
+		}
 	}
 	if err := c.Flags.Validate(p); err != nil {
 		return nil, err

@@ -136,3 +136,24 @@ func FuzzSuggest(f *testing.F) {
 		}
 	})
 }
+
+func TestSuggestPrefersTheGroupsTool(t *testing.T) {
+	tools := []string{"list_changes", "datadog_list_monitors", "datadog_get_monitor", "github_list_issues", "read"}
+	for name, want := range map[string]string{
+		"list_monitors":        "datadog_list_monitors",
+		"list_monitor":         "datadog_list_monitors",
+		"get_monitor":          "datadog_get_monitor",
+		"datadog_list_monitor": "datadog_list_monitors",
+		"list_chnages":         "list_changes",
+		"datadog_lst_monitors": "datadog_list_monitors",
+		"github_list_isues":    "github_list_issues",
+	} {
+		if got := Suggest(name, tools); len(got) == 0 || got[0] != want {
+			t.Errorf("Suggest(%q) = %v, want %s first", name, got, want)
+		}
+	}
+	// Within a rank, the names of the typed name's group come first.
+	if got := Suggest("datadog_lst", []string{"datadot_lst", "datadog_list"}); len(got) != 2 || got[0] != "datadog_list" {
+		t.Errorf("Suggest(datadog_lst) = %v, want datadog_list first", got)
+	}
+}

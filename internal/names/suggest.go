@@ -11,16 +11,27 @@ const maxSuggestLen = 128
 // Suggest returns up to three commands that name is probably a misspelling
 // of. Names are compared without leading dashes and case. The ranks, best
 // first: within Damerau–Levenshtein distance 2 (and less than the length of
-// both, so "-a" is not offered for "ls"), closest first; one a prefix of the
-// other (two characters at least); sharing a stem of four characters or more
+// both, so "-a" is not offered for "ls"), closest first — a tool of a group
+// (a connection's tools are named group_tool) counting as that close when
+// the name is its tool part, just after the names at the same distance
+// (list_monitors: datadog_list_monitors); one a prefix of the other (two
+// characters at least); sharing a stem of four characters or more
 // ("datadog_"). Only the best rank found is given (distance 1 hides distance
-// 2, a near misspelling the merely related names), alphabetically. Candidates
+// 2, a near misspelling the merely related names); within a rank the names
+// of the same group as name come first, then alphabetically. Candidates
 // keep their spelling; name itself is never offered.
 func Suggest(name string, candidates []string) []string {
-	found := ranked(name, candidates)
+	found := rankedGroups(name, candidates)
+	group := groupOf(name)
 	slices.SortStableFunc(found, func(a, b scored) int {
 		if a.rank != b.rank {
 			return a.rank - b.rank
+		}
+		if ga, gb := group != "" && groupOf(a.cand) == group, group != "" && groupOf(b.cand) == group; ga != gb {
+			if ga {
+				return -1
+			}
+			return 1
 		}
 		return strings.Compare(a.cand, b.cand)
 	})
@@ -72,18 +83,65 @@ func ranked(name string, candidates []string) []scored {
 	return found
 }
 
+// The ranks: twice the distance of a near misspelling (0–4), one more for
+// a group's tool whose tool part is that close (1–5), then a prefix, then
+// a stem.
 const (
-	rankPrefix = 3
-	rankStem   = 4
+	rankPrefix = 6
+	rankStem   = 7
 )
 
-// rankOf scores a candidate: its distance (0–2) when a near misspelling, 3
-// when one is a prefix of the other, 4 for a shared stem.
+// rankedGroups is ranked, a group's tool ranked by its tool part too when
+// that is closer.
+func rankedGroups(name string, candidates []string) []scored {
+	found := ranked(name, candidates)
+	n := norm(name)
+	if len(n) == 0 {
+		return found
+	}
+	at := make(map[string]int, len(found))
+	for i, f := range found {
+		at[f.cand] = i
+	}
+	for _, c := range candidates {
+		if c == name || groupOf(c) == "" {
+			continue
+		}
+		cn := norm(c)
+		part := cn[slices.Index(cn, '_')+1:] // the tool part, after the group
+		d := distance(n, part)
+		if len(part) == 0 || d > 2 || d >= len(n) || d >= len(part) {
+			continue
+		}
+		best := 2*d + 1
+		if i, ok := at[c]; ok {
+			found[i].rank = min(found[i].rank, best)
+			continue
+		}
+		at[c] = len(found)
+		found = append(found, scored{c, best})
+	}
+	return found
+}
+
+// groupOf is the group part of a name (before its first "_": "datadog" of
+// datadog_list_monitors), "" when it has none.
+func groupOf(name string) string {
+	g, _, ok := strings.Cut(strings.ToLower(strings.TrimLeft(name, "-")), "_")
+	if !ok || g == "" {
+		return ""
+	}
+	return g
+}
+
+// rankOf scores a candidate: twice its distance (0–4) when a near
+// misspelling, rankPrefix when one is a prefix of the other, rankStem for a
+// shared stem.
 func rankOf(n, c []rune) (int, bool) {
 	d := distance(n, c)
 	switch {
 	case d <= 2 && d < len(n) && d < len(c):
-		return d, true
+		return 2 * d, true
 	case len(n) >= 2 && len(c) >= 2 && (hasPrefix(c, n) || hasPrefix(n, c)):
 		return rankPrefix, true
 	case commonPrefix(n, c) >= 4:

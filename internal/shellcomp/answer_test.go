@@ -96,11 +96,11 @@ func TestWarmCacheAnswers(t *testing.T) {
 	saveShape(cache, "mon_list", cmd)
 	tests := []struct{ line, cur, want string }{
 		{"agsh mon_", "mon_", "mon_list|mon_mute"},
-		{"agsh mon_list --", "--", "--state|--version|--output|--help|--yes"},
+		{"agsh mon_list --", "--", "--state|--version|--output|--input-json|--timeout|--help|--yes"},
 		{"agsh mon_list --state ", "", `No\ Data|OK`},
 		{"agsh mon_list --state=N", "N", `No\ Data`},
 		{"agsh --output json mon_list --sta", "--sta", "--state"},
-		{"agsh --", "--", "--target|--team|--bearer-token|--session|--continuation-token|--output|--help|--yes|--version|--completion"},
+		{"agsh --", "--", "--target|--team|--bearer-token|--session|--continuation-token|--output|--input-json|--timeout|--help|--yes|--version|--completion"},
 		{"agsh --completion ", "", "bash|zsh|fish|pwsh"},
 	}
 	for _, tt := range tests {

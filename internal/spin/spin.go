@@ -21,6 +21,11 @@ const erase = "\r\x1b[K"
 // every interval, until the returned stop is called; stop erases it and
 // returns only when nothing more will be written.
 func Start(w io.Writer, delay, interval time.Duration) (stop func()) {
+	return StartLabel(w, delay, interval, Label)
+}
+
+// StartLabel is Start with another label ("connecting to …").
+func StartLabel(w io.Writer, delay, interval time.Duration, label string) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -37,7 +42,7 @@ func Start(w io.Writer, delay, interval time.Duration) (stop func()) {
 		tick := time.NewTicker(interval)
 		defer tick.Stop()
 		for i := 0; ; i++ {
-			_, _ = io.WriteString(w, erase+frames[i%len(frames)]+" "+Label)
+			_, _ = io.WriteString(w, erase+frames[i%len(frames)]+" "+label)
 			select {
 			case <-done:
 				_, _ = io.WriteString(w, erase)
