@@ -258,7 +258,7 @@ func TestTracePairingBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := strings.Split(b.String(), "\n")
-	if f := strings.Fields(out[2]); f[0] != "0" || f[2] != "call" || f[3] != "c1" {
+	if f := strings.Fields(out[2]); f[0] != "0" || f[2] != "call" || f[3] != "…" || f[4] != "c1" {
 		t.Errorf("the held call: %q", out[2])
 	}
 	// Its result, which came too late to pair, is a row of its own.
@@ -267,6 +267,15 @@ func TestTracePairingBound(t *testing.T) {
 	}
 	if n := strings.Count(b.String(), "message"); n != maxPending+5 {
 		t.Errorf("%d messages", n)
+	}
+	// A call the record has no result for at its end says so too.
+	c = recordServer(t, []string{lines[0], ev(1, "message.completed", `{"text":"m"}`)}, nil)
+	b.Reset()
+	if err := Trace(context.Background(), env(c, &b, render.Options{Width: 200}, &notes), "ses_1", TraceOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if out := strings.Split(b.String(), "\n"); !strings.Contains(out[2], "call …") || !strings.Contains(out[3], "message") {
+		t.Errorf("a call without a result:\n%s", b.String())
 	}
 }
 
