@@ -449,6 +449,25 @@ func TestTailEnds(t *testing.T) {
 			t.Errorf("%+v: ended after %s\n%s", tt.o, last, b.String())
 		}
 	}
+	// A call parked on an approval ends it too (the operator is needed).
+	parked := []string{ev(0, "turn.started", ``), ev(1, "approval.requested", `{"callId":"c1","toolName":"report_change_issue","input":{}}`),
+		ev(2, "approval.resolved", `{"callId":"c1","decision":"approve"}`), ev(3, "session.waiting", ``)}
+	pc := recordServer(t, parked[:1], func(w http.ResponseWriter, r *http.Request) {
+		start, _ := strconv.Atoi(r.URL.Query().Get("startIndex"))
+		for i := start; i < len(parked); i++ {
+			fmt.Fprintln(w, parked[i])
+		}
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
+	var pb strings.Builder
+	var pnotes []string
+	if err := Tail(context.Background(), env(pc, &pb, render.Options{}, &pnotes), "ses_1", TailOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if out := strings.Split(strings.TrimSuffix(pb.String(), "\n"), "\n"); strings.Fields(out[len(out)-1])[0] != "1" {
+		t.Errorf("a parked call did not end the tail:\n%s", pb.String())
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	var b strings.Builder
