@@ -58,7 +58,7 @@ func TestHelp(t *testing.T) {
 			t.Fatalf("%s: exit %d, stdout %q, stderr %q", arg, code, out.String(), errOut.String())
 		}
 	}
-	for _, flag := range []string{"--addr", "--root", "--mount", "--bearer-token", "--allow-anonymous", "--mcp", "--mcp-start-timeout DURATION", "--echo-tools", "--state", "-h, --help",
+	for _, flag := range []string{"--addr", "--root", "--mount", "--bearer-token", "--allow-anonymous", "--mcp", "--mcp-start-timeout DURATION", "--echo-tools", "--state", "--clock-offset DURATION", "-h, --help",
 		"--cp-team ID=NAME[:AGENT,AGENT…]", "--cp-key KEY=TEAMID[,TEAMID…]", "--control-plane FILE"} {
 		if !strings.Contains(usage, flag) {
 			t.Errorf("usage misses %s", flag)
