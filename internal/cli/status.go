@@ -76,16 +76,21 @@ func (a *app) statusMemoryPath() string {
 	if a.client == nil {
 		return ""
 	}
-	dir := a.getenv("XDG_STATE_HOME")
+	return statusMemoryFile(a.getenv("XDG_STATE_HOME"), a.env.HomeDir(), a.client.Target(), a.credToken)
+}
+
+// statusMemoryFile is statusMemoryPath's file for a state directory (the
+// value of XDG_STATE_HOME), a home directory, a target and a credential.
+func statusMemoryFile(stateHome, home, target, credential string) string {
+	dir := stateHome
 	if dir == "" || !filepath.IsAbs(dir) {
-		home := a.env.HomeDir()
 		if home == "" {
 			return ""
 		}
 		dir = filepath.Join(home, ".local", "state")
 	}
-	cred := sha256.Sum256([]byte(a.credToken))
-	key := sha256.Sum256([]byte(a.client.Target() + "\n" + hex.EncodeToString(cred[:])))
+	cred := sha256.Sum256([]byte(credential))
+	key := sha256.Sum256([]byte(target + "\n" + hex.EncodeToString(cred[:])))
 	return filepath.Join(dir, "agsh", "status", hex.EncodeToString(key[:16])+".json")
 }
 
