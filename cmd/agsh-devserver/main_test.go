@@ -179,3 +179,17 @@ func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
 		})
 	}
 }
+
+// --clock-offset takes a Go duration within a day of the real clock.
+func TestClockOffsetFlag(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	o, err := parseFlags([]string{"--clock-offset", "-15m"}, noEnv)
+	if err != nil || o.ClockOffset != -15*time.Minute {
+		t.Fatalf("--clock-offset -15m: %v, %v", o.ClockOffset, err)
+	}
+	for _, bad := range []string{"25h", "-25h", "soon"} {
+		if _, err := parseFlags([]string{"--clock-offset", bad}, noEnv); err == nil {
+			t.Errorf("--clock-offset %s was accepted", bad)
+		}
+	}
+}

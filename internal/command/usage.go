@@ -38,9 +38,9 @@ ENVIRONMENT
 
 EXIT STATUS
     0 success; 1 the tool reported an error (or a grep found nothing, or the operator
-    declined agsh's question before a write: nothing was sent); 2 usage; 3 the
-    deployment refused the call; 4 authentication; 5 unreachable or bad answer;
-    130 interrupted.
+    declined agsh's question before a write: nothing was sent, or :status found the
+    deployment degraded); 2 usage; 3 the deployment refused the call; 4 authentication;
+    5 unreachable or bad answer; 130 interrupted.
 `
 
 // Usage is the text of `agsh --help`, its options from the one table.
