@@ -81,9 +81,11 @@ Sessions with turns (the scripted agent):
     GET  /v1/session/ID/stream?startIndex=N   the record from N, then live (NDJSON)
     POST /v1/session/ID/approvals/CALLID      {"decision": "approve"|"deny", "reason": …}
     POST /v1/session/ID/interrupt             end the running turn
-  For example, with the server on its default address:
+  For example, with the server on its default address, a turn that calls two tools:
     curl -s http://127.0.0.1:39400/executor/v1/session -H 'Content-Type: application/json' \
-      -d '{"message": "call ls {\"target_directory\": \"/repo\"}\nsay looked"}'
+      -d '{"message": "call ls {\"target_directory\": \"/repo\"}\ncall read {\"path\": \"/repo/README.md\"}\nsay done"}'
+  then its record (ID from the answer's sessionId):
+    curl -s http://127.0.0.1:39400/executor/v1/session/ID/events
 
 Environment (secrets kept off the command line, where ps shows them; not passed on
 to the programs the server starts):
