@@ -1,6 +1,7 @@
 package compcache
 
 import (
+	"bytes"
 	"strings"
 	"unicode/utf8"
 
@@ -78,7 +79,7 @@ func appendField(data []byte, f string) []byte {
 // decodeListing reads a listing file; false for anything but one in the
 // format encodeListing writes, of at most MaxTools tools.
 func decodeListing(data []byte) ([]catalog.ToolEntry, bool) {
-	if !strings.HasPrefix(string(data), listingHead) || !utf8.Valid(data) {
+	if !bytes.HasPrefix(data, []byte(listingHead)) || !utf8.Valid(data) {
 		return nil, false
 	}
 	rest := string(data[len(listingHead):]) // the one copy the fields are cut from
@@ -88,18 +89,27 @@ func decodeListing(data []byte) ([]catalog.ToolEntry, bool) {
 	}
 	tools := make([]catalog.ToolEntry, n)
 	for i := range tools {
-		line, after, _ := strings.Cut(rest, "\n")
-		rest = after
+		// (IndexByte, not Cut: a Tab does this 60,000 times.)
+		eol := strings.IndexByte(rest, '\n')
+		line := rest[:eol]
+		rest = rest[eol+1:]
+		escaped := strings.IndexByte(line, '\\') >= 0
 		var f [listingFields]string
 		for k := range f {
-			field, more, tab := strings.Cut(line, "\t")
-			if tab != (k < listingFields-1) {
+			end := strings.IndexByte(line, '\t')
+			if (end >= 0) != (k < listingFields-1) {
 				return nil, false // not five fields
 			}
-			line = more
-			var ok bool
-			if f[k], ok = unescapeField(field); !ok {
-				return nil, false
+			if end < 0 {
+				end = len(line)
+			}
+			f[k] = line[:end]
+			line = line[min(end+1, len(line)):]
+			if escaped {
+				var ok bool
+				if f[k], ok = unescapeField(f[k]); !ok {
+					return nil, false
+				}
 			}
 		}
 		if f[0] == "" || len(f[0]) > MaxNameBytes || len(f[1]) > MaxTitleBytes {

@@ -405,7 +405,7 @@ func refresh(ctx context.Context, g command.Globals, env Env, name string) error
 		if !ok {
 			return fmt.Errorf("no listing")
 		}
-		r := command.NewTable(tools).Resolve(name)
+		r := command.NewTable(tools).Lookup(name)
 		if !r.IsTool() {
 			return fmt.Errorf("no tool %s", name)
 		}
@@ -445,7 +445,7 @@ func refresh(ctx context.Context, g command.Globals, env Env, name string) error
 	table := command.NewTable(tools)
 	kept := 0
 	for _, n := range names {
-		r := table.Resolve(n)
+		r := table.Lookup(n)
 		schema, ok := schemas[nameOf(r)]
 		if !ok || kept == maxInfoCommands {
 			continue
