@@ -6,9 +6,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/termsafe"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -110,9 +112,14 @@ func EscapeJSON(s string) string {
 		case r == utf8.RuneError && size <= 1:
 			b.WriteString(`\ufffd`)
 		case r < 0x20 || r >= 0x7f && r <= 0x9f || hiddenRune(r):
-			b.WriteString(`\u`)
-			h := strconv.FormatInt(int64(r), 16)
-			b.WriteString(strings.Repeat("0", 4-len(h)) + h)
+			if r > 0xffff {
+				// JSON spells a rune past the basic plane as a surrogate pair.
+				hi, lo := utf16.EncodeRune(r)
+				writeU(&b, hi)
+				writeU(&b, lo)
+				break
+			}
+			writeU(&b, r)
 		default:
 			b.WriteString(s[:size])
 		}
@@ -121,13 +128,17 @@ func EscapeJSON(s string) string {
 	return b.String()
 }
 
-// hiddenRune reports a bidi control or a zero-width character.
+// writeU writes r (in the basic plane) as \u and four hex digits.
+func writeU(b *strings.Builder, r rune) {
+	h := strconv.FormatInt(int64(r), 16)
+	b.WriteString(`\u`)
+	b.WriteString(strings.Repeat("0", 4-len(h)) + h)
+}
+
+// hiddenRune reports a character the terminal would hide or that reorders
+// text (termsafe's list: bidi controls, zero-width and tag characters), and,
+// in a command line meant to be pasted whole, the joiners and the line and
+// paragraph separators too.
 func hiddenRune(r rune) bool {
-	switch {
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
-		return true
-	case r >= 0x200b && r <= 0x200d, r == 0x2060, r == 0xfeff, r == 0x2028, r == 0x2029:
-		return true
-	}
-	return false
+	return termsafe.Invisible(r) || r == 0x200c || r == 0x200d || r == 0x2028 || r == 0x2029
 }

@@ -33,4 +33,8 @@ func TestCurlLine(t *testing.T) {
 	if got := EscapeJSON("a\xffb\u2028"); got != `a\ufffdb\u2028` {
 		t.Errorf("EscapeJSON = %q", got)
 	}
+	// A tag character is hidden by a terminal: a surrogate pair, still JSON.
+	if got := EscapeJSON("\"x\U000e0041\""); got != `"x\udb40\udc41"` {
+		t.Errorf("EscapeJSON(tag) = %q", got)
+	}
 }

@@ -12,7 +12,8 @@ import "unicode/utf8"
 // String returns s safe for a terminal: a CR directly before an LF is
 // dropped; any other C0 control but newline and tab (a lone CR included),
 // DEL and the C1 controls are written `\x1b`, `\x7f`, `\u009b`; a byte that
-// is not UTF-8 `\xff`; an invisible character (Invisible) `\u202e`.
+// is not UTF-8 `\xff`; an invisible character (Invisible) `\u202e` (a tag
+// character `\U000e0041`).
 func String(s string) string {
 	if Clean(s) {
 		return s
@@ -42,12 +43,16 @@ func Clean(s string) bool {
 // Invisible reports the characters that are not controls but still reorder
 // or hide text: the bidi embeddings, overrides, isolates and marks
 // (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and the zero-width
-// and invisible characters (U+180E, U+200B, U+2060–U+2064, U+FEFF). The
-// joiners U+200C and U+200D stay: scripts and emoji need them.
+// and invisible characters (U+180E, U+200B, U+2060–U+2064, U+FEFF), and the
+// tag characters (U+E0000–U+E007F), which a terminal draws as nothing but
+// which carry text a model reads (hidden instructions in a description).
+// The joiners U+200C and U+200D stay: scripts and emoji need them.
 func Invisible(r rune) bool {
 	switch {
 	case r < 0x061c:
 		return false
+	case r >= 0xe0000 && r <= 0xe007f:
+		return true
 	case r == 0x061c, r == 0x180e, r == 0x200b, r == 0x200e, r == 0x200f, r == 0xfeff:
 		return true
 	case r >= 0x202a && r <= 0x202e, r >= 0x2060 && r <= 0x2064, r >= 0x2066 && r <= 0x2069:
@@ -144,8 +149,15 @@ func appendByte(dst []byte, c byte) []byte {
 	return append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&0xf])
 }
 
-// appendRune writes r as `\u` and four hex digits (every rune escaped here
-// is in the basic plane).
+// appendRune writes r as `\u` and four hex digits, or, past the basic plane
+// (the tag characters), as `\U` and eight.
 func appendRune(dst []byte, r rune) []byte {
+	if r > 0xffff {
+		dst = append(dst, '\\', 'U')
+		for shift := 28; shift >= 0; shift -= 4 {
+			dst = append(dst, hexDigits[r>>shift&0xf])
+		}
+		return dst
+	}
 	return append(dst, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
 }

@@ -20,6 +20,8 @@ func TestString(t *testing.T) {
 		{"lrm \u200e rlm \u200f alm \u061c", `lrm \u200e rlm \u200f alm \u061c`},
 		{"zw\u200bsp wj\u2060 bom\ufeff mvs\u180e", `zw\u200bsp wj\u2060 bom\ufeff mvs\u180e`},
 		{"👩\u200d💻 می\u200cخواهم", "👩\u200d💻 می\u200cخواهم"}, // the joiners stay
+		// Tag characters draw as nothing but spell text a model reads.
+		{"ok󠁉󠁧󠁮󠁿", `ok\U000e0049\U000e0067\U000e006e\U000e007f`},
 		{"", ""},
 	}
 	for _, tt := range tests {
