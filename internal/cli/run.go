@@ -84,6 +84,20 @@ func writeVersion(w io.Writer, f render.Format) int {
 
 // oneShot runs `agsh <name> [args…]` (or `agsh help [tool]`).
 func (a *app) oneShot(ctx context.Context, name string, args []string) int {
+	if isMeta(name) {
+		argv := append([]string{name}, args...)
+		if a.g.Help {
+			argv = append(argv, "--help") // the scan took --help as agsh's
+		}
+		if page, ok := command.MetaPage(argv); ok {
+			// A meta command's page needs no deployment.
+			if err := a.writeValue(a.out, a.errOut, render.Value{Text: page, Final: true}, render.Text, ""); err != nil {
+				return a.report(ctx, a.errOut, err)
+			}
+			a.flush()
+			return exitcode.OK
+		}
+	}
 	if err := command.CheckLateTarget(ctx, a.late, &a.g, a.getenv("AGENT_SHELL_TARGET"), name, a.connect, &a.run); err != nil {
 		return a.report(ctx, a.errOut, err)
 	}

@@ -145,6 +145,21 @@ func runHelp(context.Context, *MetaRun, []string) (MetaResult, error) {
 	return MetaResult{Value: render.Value{Text: MetaHelpText(), Final: true}}, nil
 }
 
+// MetaPage is what a meta command line prints without a deployment: its
+// --help page, or :help's list; ok is false for any other line.
+func MetaPage(argv []string) (page string, ok bool) {
+	m, found := LookupMeta(argv[0])
+	switch {
+	case !found:
+		return "", false
+	case AsksHelp(ScanWords(argv[1:]).Args):
+		return m.usagePage(), true
+	case m.Name == MetaHelp && len(argv) == 1:
+		return MetaHelpText(), true
+	}
+	return "", false
+}
+
 // LookupMeta is the meta command named name.
 func LookupMeta(name string) (*MetaCommand, bool) {
 	for i := range metas {
