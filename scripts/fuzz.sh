@@ -25,19 +25,28 @@ cache=$(go env GOCACHE)/fuzz
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# The targets, one "package dir binary target" line each; the binaries built.
+# The targets, one "package dir binary target" line each; the binaries
+# built, $jobs at a time.
 : >"$work/targets"
 n=0
-for pkg in $(go list ./...); do
-  dir=$(go list -f '{{.Dir}}' "$pkg")
+builds=()
+while read -r pkg dir; do
   targets=$(grep -hoE '^func (Fuzz[A-Za-z0-9_]+)\(' "$dir"/*_test.go 2>/dev/null | sed -E 's/^func (Fuzz[A-Za-z0-9_]+)\(/\1/' | sort -u || true)
   [ -n "$targets" ] || continue
   n=$((n + 1))
   bin="$work/$n.test"
-  go test -c -fuzz . -o "$bin" "$pkg"
+  if [ ${#builds[@]} -ge "$jobs" ]; then
+    wait "${builds[0]}"
+    builds=("${builds[@]:1}")
+  fi
+  go test -c -fuzz . -o "$bin" "$pkg" &
+  builds+=($!)
   for target in $targets; do
     echo "$pkg $dir $bin $target" >>"$work/targets"
   done
+done < <(go list -f '{{.ImportPath}} {{.Dir}}' ./...)
+for b in "${builds[@]}"; do
+  wait "$b"
 done
 
 # run PKG DIR BIN TARGET LOG: one fuzz run, from the package's folder as
