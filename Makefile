@@ -3,14 +3,14 @@
 
 GO      ?= go
 BIN     := bin
-FUZZTIME ?= 10s
+FUZZTIME ?= 4s
 # staticcheck: .ci/run installs this version with `go install`, which puts it in
 # $(go env GOBIN), else the first $(go env GOPATH)/bin; PATH is searched first.
 STATICCHECK_VERSION := v0.8.2
 GOBIN_DIR := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)
 STATICCHECK ?= $(or $(shell command -v staticcheck 2>/dev/null),$(wildcard $(GOBIN_DIR)/staticcheck))
 
-.PHONY: all build demo test check unit fuzz tools clean
+.PHONY: all build demo test quick check unit big fuzz tools clean
 
 all: build
 
@@ -25,9 +25,15 @@ demo: build
 	@./scripts/demo.sh
 
 # The test command (README, .ci/run): formatting, vet, go.mod tidiness,
-# staticcheck, the race-enabled test suite (end-to-end tests included) and a
-# short run of every fuzz target.
-test: check unit fuzz
+# staticcheck, the race-enabled test suite (end-to-end tests included), the
+# big tests without the race detector, and a short run of every fuzz target.
+# Its budget is 10 minutes on a 2-core machine (docs/testing.md#the-budget).
+test: check unit big fuzz
+
+# The inner loop: no race detector, no end-to-end runs of the binary through
+# a terminal, no big answers (docs/testing.md#tiers).
+quick:
+	$(GO) test -short ./...
 
 check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -41,8 +47,17 @@ check:
 tools:
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
+# GORACE=atexit_sleep_ms=0: the race runtime otherwise sleeps a second as
+# every race-built process exits (each test binary, and each run of the test
+# binary as agsh in the end-to-end tests); a report still fails the run.
 unit:
-	$(GO) test -race -count=1 ./...
+	GORACE=atexit_sleep_ms=0 $(GO) test -race -count=1 ./...
+
+# The big tests (testtier.Big: names ending in Big), which the race build
+# skips: memory bounds and large answers, without the race detector.
+BIG_PKGS = $(sort $(dir $(shell grep -rl --include='*_test.go' 'testtier\.Big(t)' .)))
+big:
+	$(GO) test -count=1 -run 'Big$$' $(BIG_PKGS)
 
 fuzz:
 	@./scripts/fuzz.sh $(FUZZTIME)

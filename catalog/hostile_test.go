@@ -84,18 +84,23 @@ func endless(w http.ResponseWriter, head string) {
 // Every answer is bounded after decompression: an endless listing, an
 // endless call answer and a gzip bomb end with exit 5 naming the limit.
 func TestAnswerBounds(t *testing.T) {
+	// The bomb: 64 MiB of JSON in about 64 KiB of gzip, as one member per
+	// MiB (a gzip reader reads the members of a stream one after another):
+	// one MiB compressed once and repeated, not 64 compressed.
+	member := func(text []byte) []byte {
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		zw.Write(text)
+		zw.Close()
+		return b.Bytes()
+	}
 	var bomb bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&bomb, gzip.BestCompression)
-	zw.Write([]byte(`{"ok":true,"result":"`))
-	zeros := make([]byte, 1<<20)
-	for i := range zeros {
-		zeros[i] = 'a'
-	}
+	bomb.Write(member([]byte(`{"ok":true,"result":"`)))
+	mib := member(bytes.Repeat([]byte("a"), 1<<20))
 	for i := 0; i < 64; i++ {
-		zw.Write(zeros)
+		bomb.Write(mib)
 	}
-	zw.Write([]byte(`"}`))
-	zw.Close()
+	bomb.Write(member([]byte(`"}`)))
 	cases := []struct {
 		name    string
 		call    bool

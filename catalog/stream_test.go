@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agsh-dev/agsh/internal/jsontext"
+	"github.com/agsh-dev/agsh/internal/testtier"
 	"github.com/agsh-dev/agsh/internal/wire"
 )
 
@@ -125,9 +126,10 @@ func TestCallStreamBroken(t *testing.T) {
 	}
 }
 
-// TestCallStreamFlat: a 50 MB streamed result is not held: the memory
+// TestCallStreamFlatBig: a 50 MB streamed result is not held: the memory
 // allocated while it streams stays far below its size.
-func TestCallStreamFlat(t *testing.T) {
+func TestCallStreamFlatBig(t *testing.T) {
+	testtier.Big(t)
 	var text strings.Builder
 	for i := 1; text.Len() < 50<<20; i++ {
 		fmt.Fprintf(&text, "%6d|log line %d of the big file\n", i, i)

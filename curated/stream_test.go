@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/agsh-dev/agsh/internal/testtier"
 )
 
 // runStream writes text to a Stream in random chunks.
@@ -60,47 +62,67 @@ func bigGrep(size int) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// TestStreamMatchesWhole: held or line by line, a text in the format is
-// reformatted exactly as the whole-text reformatter does.
+// TestStreamMatchesWhole: held, a text in the format is reformatted
+// exactly as the whole-text reformatter does (line by line past HoldLimit:
+// TestStreamMatchesWholeBig).
 func TestStreamMatchesWhole(t *testing.T) {
-	cases := []struct {
-		command, text string
-		opts          ReformatOptions
-	}{
-		{"read", bigRead(1000, ""), ReformatOptions{}},
-		{"read", "File is empty.", ReformatOptions{}},
-		{"read", "not numbered", ReformatOptions{}},
-		{"grep", "No matches found", ReformatOptions{}},
-		{"read", bigRead(HoldLimit+3<<20, ""), ReformatOptions{}},
-		{"read", bigRead(HoldLimit+3<<20, "[Showing lines 1-9 of 99. Use offset=10 to continue.]"), ReformatOptions{}},
-		{"grep", bigGrep(HoldLimit + 2<<20), ReformatOptions{Context: true}},
-		{"grep", bigGrep(HoldLimit+2<<20) + "\n", ReformatOptions{}},
-		{"read", bigRead(1000, ""), ReformatOptions{Numbers: true}},
-		{"read", bigRead(HoldLimit+3<<20, ""), ReformatOptions{Numbers: true}},
-		{"read", bigRead(HoldLimit+3<<20, "") + "\n999999|", ReformatOptions{Numbers: true}},
-		{"read", bigRead(HoldLimit+3<<20, "[Showing lines 1-9 of 99. Use offset=10 to continue.]"), ReformatOptions{Numbers: true}},
-	}
-	for i, c := range cases {
+	testStreamMatchesWhole(t, []streamCase{
+		{"read", bigRead(1000, ""), ReformatOptions{}, 0},
+		{"read", "File is empty.", ReformatOptions{}, 1},
+		{"read", "not numbered", ReformatOptions{}, 2},
+		{"grep", "No matches found", ReformatOptions{}, 3},
+		{"read", bigRead(1000, ""), ReformatOptions{Numbers: true}, 8},
+	})
+}
+
+// TestStreamMatchesWholeBig: past HoldLimit, reformatted line by line, a
+// text in the format comes out exactly as the whole-text reformatter makes
+// it (a big test: docs/testing.md#tiers).
+func TestStreamMatchesWholeBig(t *testing.T) {
+	testtier.Big(t)
+	testStreamMatchesWhole(t, []streamCase{
+		{"read", bigRead(HoldLimit+3<<20, ""), ReformatOptions{}, 4},
+		{"read", bigRead(HoldLimit+3<<20, "[Showing lines 1-9 of 99. Use offset=10 to continue.]"), ReformatOptions{}, 5},
+		{"grep", bigGrep(HoldLimit + 2<<20), ReformatOptions{Context: true}, 6},
+		{"grep", bigGrep(HoldLimit+2<<20) + "\n", ReformatOptions{}, 7},
+		{"read", bigRead(HoldLimit+3<<20, ""), ReformatOptions{Numbers: true}, 9},
+		{"read", bigRead(HoldLimit+3<<20, "") + "\n999999|", ReformatOptions{Numbers: true}, 10},
+		{"read", bigRead(HoldLimit+3<<20, "[Showing lines 1-9 of 99. Use offset=10 to continue.]"), ReformatOptions{Numbers: true}, 11},
+	})
+}
+
+// streamCase is one text through a Stream, written in chunks cut by the
+// random source of seed (which also numbers the case in failures).
+type streamCase struct {
+	command, text string
+	opts          ReformatOptions
+	seed          int64
+}
+
+func testStreamMatchesWhole(t *testing.T, cases []streamCase) {
+	t.Helper()
+	for _, c := range cases {
 		want, ok := Reformat(c.command, c.text, c.opts)
-		got, end := runStream(t, c.command, c.text, c.opts, int64(i))
+		got, end := runStream(t, c.command, c.text, c.opts, c.seed)
 		if !ok {
 			if got != c.text || !end.Verbatim {
-				t.Errorf("case %d: not in the format, got %.80q verbatim=%v", i, got, end.Verbatim)
+				t.Errorf("case %d: not in the format, got %.80q verbatim=%v", c.seed, got, end.Verbatim)
 			}
 			continue
 		}
 		if got != want.Stdout {
-			t.Errorf("case %d (%s, %d bytes): output differs at %d", i, c.command, len(c.text), firstDiff(got, want.Stdout))
+			t.Errorf("case %d (%s, %d bytes): output differs at %d", c.seed, c.command, len(c.text), firstDiff(got, want.Stdout))
 		}
 		if !reflect.DeepEqual(end.Notes, want.Notes) || end.Status != want.Status || end.Verbatim {
-			t.Errorf("case %d: end %+v, want notes %q status %d", i, end, want.Notes, want.Status)
+			t.Errorf("case %d: end %+v, want notes %q status %d", c.seed, end, want.Notes, want.Status)
 		}
 	}
 }
 
-// TestStreamVerbatimFromBadLine: past HoldLimit, from the first line not
+// TestStreamVerbatimFromBadLineBig: past HoldLimit, from the first line not
 // in the format the rest prints as received, with one note.
-func TestStreamVerbatimFromBadLine(t *testing.T) {
+func TestStreamVerbatimFromBadLineBig(t *testing.T) {
+	testtier.Big(t)
 	good := bigRead(HoldLimit+1<<20, "")
 	text := good + "\nnot a numbered line\n     7|numbered again\n\n[Showing lines 1-9 of 99. Use offset=10 to continue.]"
 	whole, _ := ReformatRead(good, false)
@@ -137,11 +159,12 @@ func firstDiff(a, b string) int {
 	return min(len(a), len(b))
 }
 
-// TestStreamHoldFlat: holding the first HoldLimit bytes allocates less
+// TestStreamHoldFlatBig: holding the first HoldLimit bytes allocates less
 // than three times them in all (the buffers left behind by growing are
 // garbage at once: they made the peak memory), and once the text is
 // reformatted line by line the held buffer is let go.
-func TestStreamHoldFlat(t *testing.T) {
+func TestStreamHoldFlatBig(t *testing.T) {
+	testtier.Big(t)
 	text := []byte(bigRead(2*HoldLimit, ""))
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -183,12 +206,13 @@ func BenchmarkReadStream50MB(b *testing.B) {
 	}
 }
 
-// TestStreamLongLine: past HoldLimit, a line longer than HoldLimit is not
+// TestStreamLongLineBig: past HoldLimit, a line longer than HoldLimit is not
 // held until its newline (a deployment could send one that never ends):
 // the lines before it are reformatted, and from it on the rest prints as
 // received, with one note; the stream holds no more than about HoldLimit
 // whatever the line's length: memory stays bounded.
-func TestStreamLongLine(t *testing.T) {
+func TestStreamLongLineBig(t *testing.T) {
+	testtier.Big(t)
 	for _, command := range []string{"read", "grep"} {
 		good := bigRead(HoldLimit+1<<20, "")
 		if command == "grep" {
@@ -231,11 +255,12 @@ func TestStreamLongLine(t *testing.T) {
 	}
 }
 
-// TestStreamSmallWrites: past HoldLimit, lines cut by writes of any size
+// TestStreamSmallWritesBig: past HoldLimit, lines cut by writes of any size
 // (a byte, a few lines) are reformatted as the whole text is, and a line
 // not in the format turns the rest verbatim wherever the cut falls (the
 // lines waiting from the last write, or those of this one).
-func TestStreamSmallWrites(t *testing.T) {
+func TestStreamSmallWritesBig(t *testing.T) {
+	testtier.Big(t)
 	good := bigRead(HoldLimit+4<<10, "")
 	whole, _ := ReformatRead(good, false)
 	notice := "\n\n[Showing lines 1-9 of 99. Use offset=10 to continue.]"

@@ -12,6 +12,7 @@ import (
 	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/generated/inputgen"
 	"github.com/agsh-dev/agsh/internal/testcorpus"
+	"github.com/agsh-dev/agsh/internal/testtier"
 )
 
 type tool struct {
@@ -129,7 +130,8 @@ func roundTrip(t testing.TB, name string, schema json.RawMessage, c *generated.C
 	return true
 }
 
-func TestCorpusRoundTrip(t *testing.T) {
+func TestCorpusRoundTripBig(t *testing.T) {
+	testtier.Big(t)
 	testcorpus.Each(t, testCorpusRoundTrip)
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/internal/testtier"
 )
 
 // propNames collide after kebab-casing, take reserved flags, or look like
@@ -131,7 +132,8 @@ func (g *schemaGen) top() string {
 	return `{"$defs":{` + strings.Join(defs, ",") + `},` + strings.TrimPrefix(g.object(0), "{")
 }
 
-func TestRandomSchemasRoundTrip(t *testing.T) {
+func TestRandomSchemasRoundTripBig(t *testing.T) {
+	testtier.Big(t)
 	n := 800
 	if s := os.Getenv("AGSH_RANDOM_SCHEMAS"); s != "" {
 		n, _ = strconv.Atoi(s)

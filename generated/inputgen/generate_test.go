@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agsh-dev/agsh/internal/testcorpus"
+	"github.com/agsh-dev/agsh/internal/testtier"
 )
 
 func inputSchema(t *testing.T, file string) json.RawMessage {
@@ -95,7 +96,8 @@ func hasNull(v any) bool {
 	return false
 }
 
-func TestGenerateValidAgainstCorpus(t *testing.T) {
+func TestGenerateValidAgainstCorpusBig(t *testing.T) {
+	testtier.Big(t)
 	testcorpus.Each(t, testGenerateValidAgainstCorpus)
 }
 

@@ -69,6 +69,8 @@ var allowed = []struct {
 	{pkg: "internal/shellcomp", may: []string{"catalog", "curated", "generated", "interp", "internal/command", "internal/compcache", "internal/version"},
 		why: "the login shells' completion scripts and answers"},
 	{pkg: "internal/testmcp", why: "tests only: a stdio MCP server with every content kind"},
+	{pkg: "internal/testtier", noLeaves: true, stdlibOnly: true, noNet: true,
+		why: "tests only: which tier of the test suite runs a test (the race build, the big tests that run without it)"},
 	{pkg: "internal/termquiet", noNet: true, why: "imported by cmd/agsh for its side effect before bubbletea's init"},
 	{pkg: "internal/archtest", may: []string{"internal/testcorpus"}, noNet: true,
 		why: "these rules, and that the repository's references resolve inside it (testcorpus finds the root)"},
@@ -220,6 +222,7 @@ func TestImportDirections(t *testing.T) {
 // by help or by what decides a call (docs/cli.md#completion-scripts).
 var importedOnlyBy = map[string][]string{
 	"internal/compcache": {"internal/shellcomp"},
+	"internal/testtier":  {}, // tests only (docs/testing.md#tiers)
 }
 
 func TestImportedOnlyBy(t *testing.T) {

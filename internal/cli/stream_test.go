@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/agsh-dev/agsh/internal/testtier"
 )
 
 // With AGSH_TEST_RSS_FILE set, the test binary runs agsh (itself, as
@@ -72,11 +74,12 @@ func streamGrep() string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// TestStreamedOutputIdentical: each streamed path writes the bytes
+// TestStreamedOutputIdenticalBig: each streamed path writes the bytes
 // today's agsh wrote for the same 50 MB answer (md5 of its stdout, taken
 // from the build before streaming; AGSH_BEFORE_BINARY=path prints them
 // for another build).
-func TestStreamedOutputIdentical(t *testing.T) {
+func TestStreamedOutputIdenticalBig(t *testing.T) {
+	testtier.Big(t)
 	if testing.Short() {
 		t.Skip("50 MB answers")
 	}
@@ -151,24 +154,25 @@ func TestStreamedOutputIdentical(t *testing.T) {
 			if c.held {
 				// Held: the answer's bytes once, not its decoded text
 				// beside them (that took 4.3 times the payload).
-				if !raceEnabled && rss > 2*int64(len(envelope)) {
+				if rss > 2*int64(len(envelope)) {
 					t.Fatalf("peak RSS %d MiB for a held %d MiB answer: more than twice its size", rss>>20, len(envelope)>>20)
 				}
 				return
 			}
-			if !raceEnabled && rss > 96<<20 {
+			if rss > 96<<20 {
 				t.Fatalf("peak RSS %d MiB for a 50 MB answer: it was held", rss>>20)
 			}
 		})
 	}
 }
 
-// TestStreamedReadPastHoldLimit: a streamed read result past 8 MiB is
+// TestStreamedReadPastHoldLimitBig: a streamed read result past 8 MiB is
 // reformatted line by line; from the first line not in the format the
 // rest prints as received (the final newline added as for verbatim text),
 // with one note on standard error. Up to 8 MiB the same text prints
 // verbatim, whole, without a note.
-func TestStreamedReadPastHoldLimit(t *testing.T) {
+func TestStreamedReadPastHoldLimitBig(t *testing.T) {
+	testtier.Big(t)
 	if testing.Short() {
 		t.Skip("a 10 MB answer")
 	}

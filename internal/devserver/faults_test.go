@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agsh-dev/agsh/internal/devserver/devservertest"
+	"github.com/agsh-dev/agsh/internal/testtier"
 )
 
 func TestFaultStatus(t *testing.T) {
@@ -65,7 +66,8 @@ func TestFaultBody(t *testing.T) {
 	}
 }
 
-func TestFaultFiftyMegabyteBody(t *testing.T) {
+func TestFaultFiftyMegabyteBodyBig(t *testing.T) {
+	testtier.Big(t)
 	if testing.Short() {
 		t.Skip("50 MB body")
 	}
