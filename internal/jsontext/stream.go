@@ -1,6 +1,7 @@
 package jsontext
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math/bits"
@@ -40,6 +41,7 @@ type StringStream struct {
 	text  []byte
 	line  int
 	start int
+	quote int // the next '"' in the chunk at or after the scan (len: none), once searched
 	// escaped: an escape was seen, so that invalid UTF-8 is U+FFFD from
 	// now on (Unquote's rule). Before it, invalid UTF-8 and everything
 	// after it wait in undecided: kept as they are if no escape follows
@@ -62,7 +64,7 @@ func (d *StringStream) Feed(p []byte, w RunWriter) (n int, done, writeErr bool, 
 		data = d.buf
 		d.carry = d.carry[:0]
 	}
-	d.text, d.line, d.start = d.text[:0], 0, 0
+	d.text, d.line, d.start, d.quote = d.text[:0], 0, 0, -1
 	end, done, bad, werr := d.scan(data, w)
 	if werr != nil {
 		return 0, false, true, werr
@@ -141,7 +143,24 @@ func (d *StringStream) scan(data []byte, w RunWriter) (end int, done, bad bool, 
 			d.escaped = true
 			i, d.start = k, k
 		}
-		i += plainRun(data[i:])
+		// The next backslash and quote are found by IndexByte; the run
+		// before them is checked for control bytes and bytes of
+		// multi-byte characters, and walked only when it has one.
+		if d.quote < i {
+			d.quote = len(data)
+			if q := bytes.IndexByte(data[i:], '"'); q >= 0 {
+				d.quote = i + q
+			}
+		}
+		stop := d.quote
+		if b := bytes.IndexByte(data[i:stop], '\\'); b >= 0 {
+			stop = i + b
+		}
+		if plainASCII(data[i:stop]) {
+			i = stop
+		} else {
+			i += plainRun(data[i:stop])
+		}
 		if i >= len(data) {
 			return len(data), false, false, d.flush(data, i, false, w)
 		}
@@ -282,18 +301,24 @@ func allHex(p []byte) bool {
 }
 
 // plainRun is the length of the leading run of p with no '"', no '\\', no
-// control byte and no byte of a multi-byte character, eight bytes at a
+// control byte and no byte of a multi-byte character, sixteen bytes at a
 // time (plainLen's word tests, and the high bit).
 func plainRun(p []byte) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
-	for ; i+8 <= len(p); i += 8 {
-		w := binary.LittleEndian.Uint64(p[i:])
-		q := w ^ (ones * '"')
-		s := w ^ (ones * '\\')
-		if m := ((w-ones*0x20)&^w | (q-ones)&^q | (s-ones)&^s | w) & highs; m != 0 {
+	for ; i+16 <= len(p); i += 16 {
+		m, n := specials(binary.LittleEndian.Uint64(p[i:])), specials(binary.LittleEndian.Uint64(p[i+8:]))
+		if m|n != 0 {
+			if m != 0 {
+				return i + bits.TrailingZeros64(m)/8
+			}
+			return i + 8 + bits.TrailingZeros64(n)/8
+		}
+	}
+	if i+8 <= len(p) {
+		if m := specials(binary.LittleEndian.Uint64(p[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
+		i += 8
 	}
 	for ; i < len(p); i++ {
 		if c := p[i]; c == '"' || c == '\\' || c < 0x20 || c >= utf8.RuneSelf {
@@ -301,4 +326,40 @@ func plainRun(p []byte) int {
 		}
 	}
 	return i
+}
+
+// plainASCII reports that p holds only printable ASCII (no control byte,
+// no byte of a multi-byte character), sixteen bytes at a time without a
+// branch per word.
+func plainASCII(p []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	var m uint64
+	i := 0
+	for ; i+16 <= len(p); i += 16 {
+		w, v := binary.LittleEndian.Uint64(p[i:]), binary.LittleEndian.Uint64(p[i+8:])
+		m |= w | (w - ones*0x20) | v | (v - ones*0x20)
+	}
+	for ; i+8 <= len(p); i += 8 {
+		w := binary.LittleEndian.Uint64(p[i:])
+		m |= w | (w - ones*0x20)
+	}
+	if m&highs != 0 {
+		return false
+	}
+	for ; i < len(p); i++ {
+		if c := p[i]; c < 0x20 || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// specials flags the high bit of each byte of w that plainRun stops at,
+// and maybe of bytes above one: a borrow only runs upward, so the lowest
+// flag is exact.
+func specials(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q := w ^ (ones * '"')
+	s := w ^ (ones * '\\')
+	return (w | (w - ones*0x20) | (q-ones)&^q | (s-ones)&^s) & highs
 }

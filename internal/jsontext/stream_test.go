@@ -121,3 +121,30 @@ func FuzzStringStream(f *testing.F) {
 		checkStream(t, content, int(step))
 	})
 }
+
+type nopRuns struct{}
+
+func (nopRuns) WriteRun([]byte, bool) error { return nil }
+func (nopRuns) EndRuns() error              { return nil }
+
+// BenchmarkStringStream reads 50 MB of read-style content (a numbered line
+// of about 70 bytes, then an escaped newline) in 1 MiB chunks.
+func BenchmarkStringStream(b *testing.B) {
+	var t bytes.Buffer
+	for i := 1; t.Len() < 50<<20; i++ {
+		t.WriteString(`  1234|log line of the big file, with some text to make it longer\n`)
+	}
+	t.WriteByte('"')
+	content := t.Bytes()
+	b.SetBytes(int64(len(content)))
+	for b.Loop() {
+		var d StringStream
+		for p := content; len(p) > 0; {
+			n := min(len(p), 1<<20)
+			if _, done, _, err := d.Feed(p[:n], nopRuns{}); err != nil || done {
+				break
+			}
+			p = p[n:]
+		}
+	}
+}
