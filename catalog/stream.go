@@ -43,7 +43,8 @@ const (
 
 // streamMin: an answer whose declared length is at most this is held
 // whole, as before; streaming it would only cost a buffer. (A variable
-// for the tests.)
+// for the tests.) The thresholds that decide between holding and
+// streaming are tabled in docs/rendering.md#hold-or-stream.
 var streamMin int64 = 1 << 20
 
 // streamCall reads a call's answer, streaming its result to r.stream when
