@@ -196,14 +196,3 @@ func text(data []byte, str string, i int, dst *string) (int, bool) {
 	}
 	return end, true
 }
-
-// DecodeListing reads a listing in the wire's shape ({"tools": […]}) with
-// the decoder above, without reflection (shell completion's cache keeps
-// its listing in that shape); false for bytes that decoder does not decide.
-func DecodeListing(data []byte) ([]ToolEntry, bool) {
-	var a toolsAnswer
-	if !a.decodeListing(data) {
-		return nil, false
-	}
-	return a.Tools, true
-}

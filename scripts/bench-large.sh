@@ -19,9 +19,14 @@
 # or /dev/null (the text goes straight out; no md5).
 #
 # rows: read200 json50 json50held table100k script1000 color50k color50kpty
-# help10k (default: all). color50k writes the colored read to a file
+# help10k tab10k (default: all). color50k writes the colored read to a file
 # (CLICOLOR_FORCE); color50kpty writes it to a terminal (script(1)'s pty,
 # COLORFGBG set so that no build asks the terminal for its background).
+# tab10k is a warm Tab of the login shells' completion (a tool name, a flag's
+# enum value) against a 10-tool and a 10,000-tool catalog (a second
+# development deployment, the listings and the tool's detail armed), each
+# build with its own filled cache; it prints large/small per build, and the
+# refresh of each catalog (wall time and the cache's bytes).
 # Needs: curl, awk, md5sum, /usr/bin/time (GNU time), strace (color50k's
 # write count; skipped without it), jq (table100k's peer; skipped without
 # it).
@@ -37,13 +42,14 @@ while getopts "n:o:O:" opt; do
   esac
 done
 shift $((OPTIND - 1))
-rows=${*:-read200 json50 json50held table100k script1000 color50k color50kpty help10k}
+rows=${*:-read200 json50 json50held table100k script1000 color50k color50kpty help10k tab10k}
 wrap=()
 make -s build
 new=$PWD/bin/agsh
 work=$(mktemp -d)
 server=""
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
+server2=""
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; [ -n "$server2" ] && kill "$server2" 2>/dev/null; rm -rf "$work"' EXIT
 mkdir -p "$work/root"
 ./bin/agsh-devserver --addr 127.0.0.1:0 --root "$work/root" > "$work/log" 2>&1 &
 server=$!
@@ -52,11 +58,12 @@ exe=$(awk '$1 == "executor" { print $2 }' "$work/log")
 export AGENT_SHELL_TARGET=$exe NO_COLOR= CLICOLOR_FORCE= COLUMNS=120
 unset AGENT_SHELL_BEARER_TOKEN
 
-# arm ROUTE FILE COUNT: the next COUNT requests of ROUTE answer 200 with the
-# JSON body in FILE.
+# arm ROUTE FILE COUNT [EXECUTOR]: the next COUNT requests of ROUTE answer
+# 200 with the JSON body in FILE (of $exe's deployment, or EXECUTOR's).
 arm() {
+  local at=${4:-$exe}
   { printf '{"route":"%s","count":%d,"status":200,"body":' "$1" "$3"; cat "$2"; printf '}'; } > "$work/fault.json"
-  curl -sf -X POST -H 'Content-Type: application/json' --data-binary @"$work/fault.json" "$exe/v1/dev/faults" > /dev/null
+  curl -sf -X POST -H 'Content-Type: application/json' --data-binary @"$work/fault.json" "$at/v1/dev/faults" > /dev/null
   rm -f "$work/fault.json"
 }
 disarm() { curl -sf -X DELETE "$exe/v1/dev/faults" > /dev/null; }
@@ -270,6 +277,80 @@ for row in $rows; do
       awk -v a="$ow" -v b="$cw" -v c="$nw" 'BEGIN { printf "%-34s agsh/curl: wall %.2fx   new/old %.2fx\n", "help10k old", a/b, c/a }'
     fi
     runs=$local_runs
+    ;;
+  tab10k)
+    mkdir -p "$work/root2"
+    ./bin/agsh-devserver --addr 127.0.0.1:0 --root "$work/root2" > "$work/log2" 2>&1 &
+    server2=$!
+    for _ in $(seq 100); do grep -q '^ready$' "$work/log2" && break; sleep 0.1; done
+    exe2=$(awk '$1 == "executor" { print $2 }' "$work/log2")
+    # The catalogs: n connection tools; the last one's detail has five
+    # flags, one an enum (the shape of internal/cli's completion benchmark).
+    catalog() {
+      awk -v n="$1" 'BEGIN {
+        printf "{\"ok\":true,\"tools\":["
+        for (i = 0; i < n; i++) {
+          if (i > 0) printf ","
+          printf "{\"name\":\"conn_tool_%05d\",\"title\":\"Does thing number %d for the operator\",\"source\":{\"kind\":\"connection\",\"connection\":\"conn\"}}", i, i
+        }
+        printf "]}"
+      }' > "$work/listing.$1"
+      printf '{"ok":true,"tool":{"name":"%s","description":"Does a thing.","source":{"kind":"connection","connection":"conn"},"inputSchema":{"type":"object","properties":{"state":{"type":"string","enum":["No Data","OK","Alert","Warn"],"description":"The state of the monitors to list."},"query":{"type":"string","description":"A search query."},"limit":{"type":"integer"},"tags":{"type":"array","items":{"type":"string"}},"verbose":{"type":"boolean"}},"required":["query"]}}}' \
+        "$(printf 'conn_tool_%05d' $(($1 - 1)))" > "$work/detail.$1"
+    }
+    catalog 10; catalog 10000
+    arm "GET /v1/tools" "$work/listing.10" 100000 "$exe"
+    arm "GET /v1/tools/conn_tool_00009" "$work/detail.10" 100000 "$exe"
+    arm "GET /v1/tools" "$work/listing.10000" 100000 "$exe2"
+    arm "GET /v1/tools/conn_tool_09999" "$work/detail.10000" 100000 "$exe2"
+    builds=(new); [ -n "$old" ] && builds+=(old)
+    for n in 10 10000; do
+      at=$exe; [ "$n" = 10000 ] && at=$exe2
+      last=$(printf 'conn_tool_%05d' $((n - 1)))
+      for b in "${builds[@]}"; do
+        bin=$new; [ "$b" = old ] && bin=$old
+        mkdir -p "$work/cache.$b.$n"
+        tabenv=(env "XDG_CACHE_HOME=$work/cache.$b.$n" "AGENT_SHELL_TARGET=$at")
+        measure "refresh$n $b" "${tabenv[@]}" "$bin" --__complete-refresh
+        echo "refresh$n $b: cache $(cat "$work/cache.$b.$n"/agsh/* | wc -c) bytes in $(ls "$work/cache.$b.$n/agsh" | wc -l) files"
+        # The first flag Tab may fetch the tool's detail: the runs are warm.
+        "${tabenv[@]}" "$bin" --__complete bash -- "agsh $last --state N" N > /dev/null
+      done
+    done
+    # Each build, catalog and word, alternated run by run.
+    for kind in name flag; do
+      for n in 10 10000; do for b in "${builds[@]}"; do rm -f "$work/times.tab$n-$kind $b" "$work/md5.tab$n-$kind $b"; done; done
+    done
+    for _ in $(seq "$runs"); do
+      for kind in name flag; do
+        for n in 10 10000; do
+          at=$exe; [ "$n" = 10000 ] && at=$exe2
+          last=$(printf 'conn_tool_%05d' $((n - 1)))
+          line="agsh ${last%?}" cur=${last%?}
+          [ "$kind" = flag ] && line="agsh $last --state N" cur=N
+          for b in "${builds[@]}"; do
+            bin=$new; [ "$b" = old ] && bin=$old
+            once "tab$n-$kind $b" env "XDG_CACHE_HOME=$work/cache.$b.$n" "AGENT_SHELL_TARGET=$at" "$bin" --__complete bash -- "$line" "$cur"
+          done
+        done
+      done
+    done
+    for kind in name flag; do
+      for b in "${builds[@]}"; do
+        summary "tab10-$kind $b"; read -r sw sc sm < "$work/last"
+        summary "tab10000-$kind $b"; read -r lw lc lm < "$work/last"
+        awk -v a="$lw" -v b="$sw" -v c="$lc" -v d="$sc" -v r="tab-$kind $b" 'BEGIN {
+          printf "%-34s 10000/10: wall %.2fx  cpu %.2fx\n", r, a/b, c/d }'
+        eval "tab_${kind}_$b=\$lw"
+      done
+      if [ -n "$old" ]; then
+        same=identical
+        cmp -s "$work/md5.tab10000-$kind new" "$work/md5.tab10000-$kind old" || same=DIFFERENT
+        awk -v a="$(eval echo "\$tab_${kind}_new")" -v b="$(eval echo "\$tab_${kind}_old")" -v r="tab10000-$kind" -v s="$same" 'BEGIN {
+          printf "%-34s new/old: wall %.2fx  (output %s)\n", r, a/b, s }'
+      fi
+    done
+    kill "$server2" 2>/dev/null; server2=""
     ;;
   *) echo "unknown row $row" >&2; exit 2 ;;
   esac

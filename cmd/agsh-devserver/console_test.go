@@ -7,6 +7,9 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -110,6 +113,52 @@ func TestStopEndsTurnsAndStreams(t *testing.T) {
 	for _, l := range got {
 		if !strings.Contains(string(body), l) {
 			t.Fatalf("the record after a restart lacks %s:\n%s", l, body)
+		}
+	}
+}
+
+// TestHelpExampleCallsTwoTools runs --help's example through sh against
+// the server (its address put in): the turn calls two tools, and the
+// record then holds a result for each.
+func TestHelpExampleCallsTwoTools(t *testing.T) {
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("no curl")
+	}
+	i := strings.Index(usage, "    curl -s ")
+	j := strings.Index(usage, "  then its record")
+	k := strings.Index(usage, "/events\n")
+	if i < 0 || j < i || k < j {
+		t.Fatal("--help has no example of a session and its record")
+	}
+	create, read := usage[i:j], strings.TrimSpace(usage[j:k+len("/events")])
+	read = read[strings.Index(read, "curl"):]
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "README.md"), []byte("# demo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	executor, _ := serveInProcess(t, "--root", root)
+	sh := func(line string) []byte {
+		t.Helper()
+		out, err := exec.Command("sh", "-c", strings.ReplaceAll(line, "http://127.0.0.1:39400/executor", executor)).Output()
+		if err != nil {
+			t.Fatalf("sh -c %q: %v", line, err)
+		}
+		return out
+	}
+	var c struct{ SessionID string }
+	if out := sh(create); json.Unmarshal(out, &c) != nil || c.SessionID == "" {
+		t.Fatalf("the example's create answered %s", out)
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		out := string(sh(strings.ReplaceAll(read, "/ID/", "/"+c.SessionID+"/")))
+		if strings.Contains(out, `"type":"turn.completed"`) {
+			if n := strings.Count(out, `"type":"action.result"`); n != 2 || strings.Contains(out, `"isError":true`) {
+				t.Fatalf("the example's turn made %d calls (want 2, no error):\n%s", n, out)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the example's turn never completed:\n%s", out)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"time"
 
 	"github.com/agsh-dev/agsh/internal/devserver"
 	"github.com/spf13/pflag"
@@ -17,6 +18,10 @@ const (
 	exitError = 1 // the server could not start (the port is taken…)
 	exitUsage = 2 // bad flags or options
 )
+
+// maxClockOffset bounds --clock-offset: a day either way is enough to
+// see any age a client reads.
+const maxClockOffset = 24 * time.Hour
 
 const usage = `Usage: agsh-devserver [flags]
 
@@ -39,6 +44,8 @@ Flags:
                                by then keeps starting, and its tools appear when it is ready (logged)
       --echo-tools PATH        serve JSON tool definitions (a file or a directory) that echo their input (repeatable)
       --state DIR              keep sessions in DIR across restarts (default: in memory)
+      --clock-offset DURATION  stamp session rows and record events this far from the real clock (-15m:
+                               a quarter of an hour behind), to see ages without waiting (default 0)
   -h, --help                   show this help
 
 Control plane (production names; on when any of these is given):
@@ -74,9 +81,11 @@ Sessions with turns (the scripted agent):
     GET  /v1/session/ID/stream?startIndex=N   the record from N, then live (NDJSON)
     POST /v1/session/ID/approvals/CALLID      {"decision": "approve"|"deny", "reason": …}
     POST /v1/session/ID/interrupt             end the running turn
-  For example, with the server on its default address:
+  For example, with the server on its default address, a turn that calls two tools:
     curl -s http://127.0.0.1:39400/executor/v1/session -H 'Content-Type: application/json' \
-      -d '{"message": "call ls {\"target_directory\": \"/repo\"}\nsay looked"}'
+      -d '{"message": "call ls {\"target_directory\": \"/repo\"}\ncall read {\"path\": \"/repo/README.md\"}\nsay done"}'
+  then its record (ID from the answer's sessionId):
+    curl -s http://127.0.0.1:39400/executor/v1/session/ID/events
 
 Environment (secrets kept off the command line, where ps shows them; not passed on
 to the programs the server starts):
@@ -110,6 +119,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.DurationVar(&o.MCPStartTimeout, "mcp-start-timeout", devserver.DefaultMCPStartTimeout, "")
 	fs.StringArrayVar(&o.EchoTools, "echo-tools", nil, "")
 	fs.StringVar(&o.StateDir, "state", "", "")
+	fs.DurationVar(&o.ClockOffset, "clock-offset", 0, "")
 	fs.StringArrayVar(&cpTeams, "cp-team", nil, "")
 	fs.StringArrayVar(&cpKeys, "cp-key", nil, "")
 	fs.StringArrayVar(&keyFiles, "cp-key-file", nil, "")
@@ -133,6 +143,9 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	}
 	if o.MCPStartTimeout <= 0 {
 		return o, fmt.Errorf("--mcp-start-timeout: %s is not a positive duration", o.MCPStartTimeout)
+	}
+	if o.ClockOffset < -maxClockOffset || o.ClockOffset > maxClockOffset {
+		return o, fmt.Errorf("--clock-offset: %s is more than %s from the real clock", o.ClockOffset, maxClockOffset)
 	}
 	for _, m := range mounts {
 		mt, err := devserver.ParseMount(m)

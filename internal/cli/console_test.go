@@ -471,3 +471,34 @@ func TestConsoleReplayHostileInput(t *testing.T) {
 		t.Errorf("--output json: %v %s", err, out)
 	}
 }
+
+// One-shot :tail on a terminal: Ctrl-C detaches with exit 130, and the
+// agent goes on (its sleeping turn still runs).
+func TestConsoleTailDetachOneShotInTmux(t *testing.T) {
+	requireTmux(t)
+	t.Parallel()
+	srv, _ := startRepoDeployment(t, consoleTree)
+	exe := srv.AgentURL("executor")
+	id := createSession(t, exe, "say thinking\nsleep 10m")
+	waitState(t, exe, id, "running")
+	// Ctrl-C reaches the pane's shell too: it traps it, so that it lives
+	// to echo agsh's status.
+	s := startTmuxLine(t, []string{"AGENT_SHELL_TARGET=" + exe, "HOME=" + t.TempDir(), "TZ=UTC"},
+		`trap : INT; "$AGSH" :tail `+id+`; echo "[status $?]"`)
+	s.waitFor("thinking")
+	s.keys("C-c")
+	scr := s.waitFor("[status ")
+	if !strings.Contains(scr, "agsh: detached; the agent goes on") || !strings.Contains(scr, "[status 130]") {
+		t.Errorf("Ctrl-C:\n%s", scr)
+	}
+	waitState(t, exe, id, "running")
+	resp, err := http.Post(exe+"/v1/session/"+id+"/interrupt", "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(b), `"interrupted":true`) {
+		t.Errorf("the turn no longer ran after the detach: %s", b)
+	}
+}

@@ -123,6 +123,36 @@ func BenchmarkCompletionLoad(b *testing.B) {
 	}
 }
 
+// BenchmarkCompletionRefresh is the detached refresh of a small catalog
+// (10 tools) and a large one (10,000), in process: its time, the GETs it
+// makes and the bytes of the cache it leaves (no tool's completion data
+// yet: a connection tool's detail is fetched when its flags are first
+// completed).
+func BenchmarkCompletionRefresh(b *testing.B) {
+	for _, n := range []int{10, 10000} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			srv := newCatalogServer(b, n)
+			env := ttySafeEnv{"XDG_CACHE_HOME": b.TempDir(), "AGENT_SHELL_TARGET": srv.URL + "/agent"}
+			ios, _, errOut := iostreams.Test("")
+			for b.Loop() {
+				if status := Main([]string{"--__complete-refresh"}, ios, env); status != 0 {
+					b.Fatalf("refresh: %d %s", status, errOut)
+				}
+			}
+			var size int64
+			files, _ := filepath.Glob(filepath.Join(env["XDG_CACHE_HOME"], "agsh", "*"))
+			for _, f := range files {
+				if st, err := os.Stat(f); err == nil {
+					size += st.Size()
+				}
+			}
+			b.ReportMetric(float64(srv.gets.Load())/float64(b.N), "GETs/op")
+			b.ReportMetric(float64(size), "cache-bytes")
+			b.ReportMetric(float64(len(files)), "cache-files")
+		})
+	}
+}
+
 // BenchmarkCompletionProcess is a warm Tab as the shell runs it, a whole
 // agsh process (the built binary), small and large catalogs alternated in
 // one run; the peak RSS of each is GNU time's when it is installed.

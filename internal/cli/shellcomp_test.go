@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -169,12 +168,12 @@ func TestBashCompletion(t *testing.T) {
 
 	// Only completion reads the cache: a tool it names that the deployment
 	// does not have is offered by Tab, never listed by help.
-	var entry map[string]any
-	if err := json.Unmarshal(b, &entry); err != nil {
-		t.Fatal(err)
+	// (The listing's file is one line a tool: name, title, kind,
+	// connection, connector.)
+	if !bytes.HasSuffix(b, []byte("\n")) {
+		t.Fatalf("the listing's file does not end a line: %q", b)
 	}
-	entry["tools"] = append(entry["tools"].([]any), map[string]any{"name": "ghost_tool", "source": map[string]any{"kind": "agent"}})
-	b, _ = json.Marshal(entry)
+	b = append(b, "ghost_tool\t\tagent\t\t\n"...)
 	if err := os.WriteFile(files[0], b, 0o600); err != nil {
 		t.Fatal(err)
 	}

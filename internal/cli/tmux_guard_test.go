@@ -152,3 +152,77 @@ func TestWriteGuardREPLInTmux(t *testing.T) {
 		t.Errorf("%d calls were sent, want 1", n)
 	}
 }
+
+// TestWriteGuardPlainShellInTmux: the plain line shell (standard input a
+// terminal, standard output a pipe) asks too; n sends nothing and the
+// shell goes on, y runs the call.
+func TestWriteGuardPlainShellInTmux(t *testing.T) {
+	requireTmux(t)
+	exe := startDeployment(t).AgentURL("executor")
+	id := newSession(t, exe, "hello")
+	s := startTmuxLine(t, []string{"AGENT_SHELL_TARGET=" + exe, "HOME=" + t.TempDir()}, `"$AGSH" --session `+id+` | cat`)
+	s.waitFor("change-monitor-executor ❯")
+	s.keys("report_change_issue --title 'plain shell'", "Enter")
+	scr := s.waitFor(guardPrompt)
+	if !strings.Contains(scr, "  call     report_change_issue --title='plain shell'") {
+		t.Errorf("the question lacks the call:\n%s", scr)
+	}
+	s.keys("n")
+	s.waitFor("agsh: the operator declined; nothing was sent")
+	s.waitFor("change-monitor-executor [1] ❯")
+	s.keys("report_change_issue --title 'plain shell'", "Enter")
+	s.waitUntil("a second question", func(scr string) bool { return strings.Count(scr, guardPrompt) == 2 })
+	s.keys("y")
+	s.waitFor("title:     plain shell")
+	s.keys("C-d")
+	s.waitFor("[exited 0]")
+	if n := callsOf(t, exe, id, "report_change_issue"); n != 1 {
+		t.Errorf("%d calls were sent, want the one answered y", n)
+	}
+}
+
+// TestDecisionQuestionInTmux: on a terminal :deny and :approve show the
+// whole parked call, the target and the session and ask; n decides
+// nothing (exit 1, the call still waits), y decides; standard output may
+// be a pipe.
+func TestDecisionQuestionInTmux(t *testing.T) {
+	requireTmux(t)
+	exe := startDeployment(t).AgentURL("executor")
+	id := newSession(t, exe, `call report_change_issue {"title": "Flaky test", "severity": "high", "files": ["a.go", "b b.go"]}`)
+	waitState(t, exe, id, "waiting_approval")
+	call := parkedCall(t, exe, id)
+	env := []string{"AGENT_SHELL_TARGET=" + exe, "HOME=" + t.TempDir()}
+
+	s := startTmuxLine(t, env, `( "$AGSH" :deny `+call+` --reason "not now"; echo "[status $?]" >&2 ) | cat`)
+	scr := s.waitFor("Deny it? [y/N]")
+	for _, want := range []string{
+		"agsh: deny call " + call + " of session " + id + " (the agent then gets an error result)",
+		"  target   change-monitor-executor at " + exe,
+		"  call     report_change_issue --title='Flaky test' --severity=high --files=a.go --files='b b.go'",
+		"  reason   not now",
+		"  session  " + id + " \"" + `call report_change_issue`,
+	} {
+		if !strings.Contains(s.joined(), want) {
+			t.Errorf("the question lacks %q:\n%s", want, scr)
+		}
+	}
+	s.keys("n")
+	scr = s.waitFor("[status ")
+	if !strings.Contains(scr, "agsh: the operator declined; no decision was sent") || !strings.Contains(scr, "[status 1]") ||
+		strings.Contains(scr, "Denied call") {
+		t.Errorf("n decided:\n%s", scr)
+	}
+	waitState(t, exe, id, "waiting_approval")
+
+	s = startTmuxLine(t, env, `"$AGSH" :approve `+call)
+	s.waitFor("Approve it? [y/N]")
+	s.keys("y")
+	scr = s.waitFor("[exited 0]")
+	if !strings.Contains(scr, "Approved call "+call+" (report_change_issue) of session "+id) {
+		t.Errorf("y did not approve:\n%s", scr)
+	}
+	waitState(t, exe, id, "waiting")
+	if n := callsOf(t, exe, id, "report_change_issue"); n != 1 {
+		t.Errorf("the approved call ran %d times", n)
+	}
+}

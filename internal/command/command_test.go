@@ -112,6 +112,10 @@ func TestResolve(t *testing.T) {
 		if r.Kind != tc.kind || strings.Join(r.Suggestions, " ") != tc.sugg {
 			t.Errorf("Resolve(%q) = %v %q, want %v %q", tc.name, r.Kind, r.Suggestions, tc.kind, tc.sugg)
 		}
+		// Lookup is the same without the suggestions.
+		if l := table.Lookup(tc.name); l.Kind != r.Kind || l.Tool != r.Tool || l.Suggestions != nil {
+			t.Errorf("Lookup(%q) = %+v, Resolve %+v", tc.name, l, r)
+		}
 	}
 }
 

@@ -61,7 +61,7 @@ func (c *Completer) Complete(ctx context.Context, line string, cursor int) (repl
 		return comp, nil
 	case p.AfterPipe:
 		return comp, nil
-	case p.Words[0] == "help" && len(p.Words) == 1 && !c.table.Resolve("help").IsTool() && !strings.HasPrefix(p.Current, "-"):
+	case p.Words[0] == "help" && len(p.Words) == 1 && !c.table.Lookup("help").IsTool() && !strings.HasPrefix(p.Current, "-"):
 		// help's operand is a tool (or a filter).
 		comp.Candidates = quoteCandidates(c.commandNames(p.Current, false), p.Quote)
 		return comp, nil
@@ -150,7 +150,7 @@ func (c *Completer) commandNames(prefix string, afterPipe bool) []repl.Candidate
 // command returns the command a name resolves to, fetching its tool's
 // detail once.
 func (c *Completer) command(ctx context.Context, command string) (*Command, error) {
-	r := c.table.Resolve(command)
+	r := c.table.Lookup(command)
 	if !r.IsTool() {
 		return nil, nil
 	}

@@ -97,6 +97,17 @@ func (t *Table) ToolNames() []string { return t.sortedNames() }
 
 // Resolve answers what name stands for.
 func (t *Table) Resolve(name string) Resolution {
+	r := t.Lookup(name)
+	if r.Kind == Unknown {
+		r.Suggestions = names.Suggest(name, t.Names(false))
+	}
+	return r
+}
+
+// Lookup is Resolve without the suggestions for an unknown name, which
+// measure the name against every other (Tab and the completion cache's
+// refresh only ask whether a name calls a tool).
+func (t *Table) Lookup(name string) Resolution {
 	if r := t.tool(name); r.IsTool() {
 		return r
 	}
@@ -116,13 +127,13 @@ func (t *Table) Resolve(name string) Resolution {
 	case strings.HasPrefix(name, ":") && slices.Contains(MetaNames(), name):
 		return Resolution{Kind: Meta}
 	}
-	return Resolution{Suggestions: names.Suggest(name, t.Names(false))}
+	return Resolution{}
 }
 
 // ToolName is the name of the tool a command name calls: the name itself,
 // or what an alias stands for.
 func (t *Table) ToolName(name string) string {
-	if r := t.Resolve(name); r.IsTool() {
+	if r := t.Lookup(name); r.IsTool() {
 		return r.Tool.Name
 	}
 	return name

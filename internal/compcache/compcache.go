@@ -1,10 +1,12 @@
 // Package compcache is the per-target catalog cache of shell completion
 // (`agsh --completion`, docs/cli.md#completion-scripts): what Tab needs and
 // nothing more. For one target and principal it keeps the listing (names,
-// titles, sources: the wire's shape, read back without reflection) and,
+// titles, sources; a format of its own, read back without reflection) and,
 // apart, the completion data of each command whose flags were completed
 // (its flags, their enum values, its path operands), each in a file of its
-// own, so that a Tab reads the listing and at most one command's data.
+// own, so that a Tab reads the listing and at most one command's data. The
+// listing is one line a tool (listing.go): reading 10,000 of them costs a
+// Tab less than a millisecond.
 //
 // The cache is distrusted as much as a deployment: every file is bounded
 // in bytes (checked before it is read) and the listing in tools; files are
@@ -21,7 +23,6 @@ package compcache
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -146,14 +147,14 @@ func commandSuffix(name string) string {
 
 // Listing answers the stored listing and when it was fetched; ok is false
 // when there is none, or it cannot be trusted (too large, not a regular
-// file, not the listing's shape).
+// file, not the listing's format).
 func (c *Cache) Listing() (tools []catalog.ToolEntry, fetched time.Time, ok bool) {
 	data, st, err := readRegular(c.path(".tools"), MaxListingBytes)
 	if err != nil {
 		return nil, time.Time{}, false
 	}
-	tools, ok = catalog.DecodeListing(data)
-	if !ok || len(tools) > MaxTools {
+	tools, ok = decodeListing(data)
+	if !ok {
 		return nil, time.Time{}, false
 	}
 	return tools, st.ModTime(), true
@@ -174,26 +175,12 @@ func (c *Cache) SaveListing(tools []catalog.ToolEntry) error {
 	if len(tools) > MaxTools {
 		return ErrTooLarge
 	}
-	kept := make([]catalog.ToolEntry, 0, len(tools))
-	for _, t := range tools {
-		if t.Name == "" || len(t.Name) > MaxNameBytes {
-			continue
-		}
-		t.Title = cut(t.Title, MaxTitleBytes)
-		kept = append(kept, t)
-	}
-	data, err := json.Marshal(struct {
-		OK    bool                `json:"ok"`
-		Tools []catalog.ToolEntry `json:"tools"`
-	}{true, kept})
-	if err != nil {
-		return err
-	}
-	if len(data) > MaxListingBytes {
+	data, ok := encodeListing(tools)
+	if !ok {
 		return ErrTooLarge
 	}
 	c.DropCommands()
-	// An entry of the format before this one (listing and every schema in
+	// An entry of a format before this one (listing and every schema in
 	// one file) is no longer read.
 	os.Remove(c.path(".json"))
 	return writeAtomic(c.dir, c.path(".tools"), data)

@@ -258,7 +258,7 @@ func TestTracePairingBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := strings.Split(b.String(), "\n")
-	if f := strings.Fields(out[2]); f[0] != "0" || f[2] != "call" || f[3] != "c1" {
+	if f := strings.Fields(out[2]); f[0] != "0" || f[2] != "call" || f[3] != "…" || f[4] != "c1" {
 		t.Errorf("the held call: %q", out[2])
 	}
 	// Its result, which came too late to pair, is a row of its own.
@@ -267,6 +267,15 @@ func TestTracePairingBound(t *testing.T) {
 	}
 	if n := strings.Count(b.String(), "message"); n != maxPending+5 {
 		t.Errorf("%d messages", n)
+	}
+	// A call the record has no result for at its end says so too.
+	c = recordServer(t, []string{lines[0], ev(1, "message.completed", `{"text":"m"}`)}, nil)
+	b.Reset()
+	if err := Trace(context.Background(), env(c, &b, render.Options{Width: 200}, &notes), "ses_1", TraceOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if out := strings.Split(b.String(), "\n"); !strings.Contains(out[2], "call …") || !strings.Contains(out[3], "message") {
+		t.Errorf("a call without a result:\n%s", b.String())
 	}
 }
 
@@ -439,6 +448,25 @@ func TestTailEnds(t *testing.T) {
 		if last != tt.last {
 			t.Errorf("%+v: ended after %s\n%s", tt.o, last, b.String())
 		}
+	}
+	// A call parked on an approval ends it too (the operator is needed).
+	parked := []string{ev(0, "turn.started", ``), ev(1, "approval.requested", `{"callId":"c1","toolName":"report_change_issue","input":{}}`),
+		ev(2, "approval.resolved", `{"callId":"c1","decision":"approve"}`), ev(3, "session.waiting", ``)}
+	pc := recordServer(t, parked[:1], func(w http.ResponseWriter, r *http.Request) {
+		start, _ := strconv.Atoi(r.URL.Query().Get("startIndex"))
+		for i := start; i < len(parked); i++ {
+			fmt.Fprintln(w, parked[i])
+		}
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	})
+	var pb strings.Builder
+	var pnotes []string
+	if err := Tail(context.Background(), env(pc, &pb, render.Options{}, &pnotes), "ses_1", TailOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if out := strings.Split(strings.TrimSuffix(pb.String(), "\n"), "\n"); strings.Fields(out[len(out)-1])[0] != "1" {
+		t.Errorf("a parked call did not end the tail:\n%s", pb.String())
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()

@@ -231,6 +231,7 @@ func (p *pairer) flush(force bool) {
 			}
 			force = false
 			delete(p.pending, r.ID)
+			r.Event = "call …" // no result in the record (yet)
 		}
 		p.err = p.emit(*r)
 	}

@@ -204,13 +204,6 @@ func complete(ctx context.Context, comp *command.Completer, words []string, cur 
 	if err != nil {
 		return nil
 	}
-	var titles map[string]string
-	if len(words) == 0 && tools != nil {
-		titles = make(map[string]string, len(tools))
-		for _, t := range tools {
-			titles[t.Name] = t.Title
-		}
-	}
 	var out []Candidate
 	for _, cand := range c.Candidates {
 		// The engine writes each candidate in agsh's own quoting, for the
@@ -220,13 +213,28 @@ func complete(ctx context.Context, comp *command.Completer, words []string, cur 
 		if p := syntax.ScanPartial(cand.Text); len(p.Words) == 0 && p.Quote == 0 {
 			v = p.Current
 		}
-		d := cand.Description
-		if titles != nil {
-			d = titles[v]
-		}
-		out = append(out, Candidate{Value: v, Description: d})
+		out = append(out, Candidate{Value: v, Description: cand.Description})
+	}
+	if len(words) == 0 && tools != nil {
+		titled(out, tools)
 	}
 	return out
+}
+
+// titled sets each command name's description to its tool's title ("" for
+// a name that is no tool's; of two tools of one name, the later's): one
+// pass over the listing, the candidates looked up, not the listing.
+func titled(out []Candidate, tools []catalog.ToolEntry) {
+	at := make(map[string][]int, len(out))
+	for i := range out {
+		out[i].Description = ""
+		at[out[i].Value] = append(at[out[i].Value], i)
+	}
+	for _, t := range tools {
+		for _, i := range at[t.Name] {
+			out[i].Description = t.Title
+		}
+	}
 }
 
 // tabCommand is the command name (over the tool of entry) as Tab needs it:
@@ -397,7 +405,7 @@ func refresh(ctx context.Context, g command.Globals, env Env, name string) error
 		if !ok {
 			return fmt.Errorf("no listing")
 		}
-		r := command.NewTable(tools).Resolve(name)
+		r := command.NewTable(tools).Lookup(name)
 		if !r.IsTool() {
 			return fmt.Errorf("no tool %s", name)
 		}
@@ -437,7 +445,7 @@ func refresh(ctx context.Context, g command.Globals, env Env, name string) error
 	table := command.NewTable(tools)
 	kept := 0
 	for _, n := range names {
-		r := table.Resolve(n)
+		r := table.Lookup(n)
 		schema, ok := schemas[nameOf(r)]
 		if !ok || kept == maxInfoCommands {
 			continue
