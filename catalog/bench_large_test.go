@@ -10,6 +10,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // Benchmarks of large answers: a 10,000-tool listing and a 50 MB call, held
@@ -147,15 +149,14 @@ func BenchmarkStringCheck(b *testing.B) {
 	content := body[start:]
 	b.SetBytes(int64(len(content)))
 	for b.Loop() {
-		var st strState
+		var d jsontext.StringStream
 		for p := content; len(p) > 0; {
 			n := min(len(p), 64<<10)
-			end, done, bad := st.scan(p[:n])
-			if bad {
-				b.Fatal("bad")
+			_, done, _, err := d.Feed(p[:n], discardRuns{})
+			if err != nil {
+				b.Fatal(err)
 			}
 			if done {
-				_ = end
 				break
 			}
 			p = p[n:]

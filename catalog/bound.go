@@ -8,7 +8,8 @@ import (
 )
 
 // Answer bounds (docs/cli.md#answer-bounds): every answer is bounded in
-// bytes after decompression.
+// bytes after decompression. With the streaming thresholds they are
+// tabled in docs/rendering.md#hold-or-stream.
 const (
 	// DefaultMaxAnswerBytes bounds a call's answer (AGSH_MAX_ANSWER_BYTES).
 	DefaultMaxAnswerBytes = 128 << 20

@@ -194,6 +194,7 @@ func (a *callAnswer) splice(data []byte) (rest []byte, ok bool) {
 		return nil, false
 	}
 	a.Result = json.RawMessage(data[start:end:end])
+	a.Checked = true // resultSpan checked it (jsontext.ValueEnd)
 	return rest, true
 }
 

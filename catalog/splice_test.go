@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // streamDecode is the general path of Client.do for a call answer.
@@ -74,10 +76,7 @@ func TestSpliceMatchesStreaming(t *testing.T) {
 			}
 			continue
 		}
-		want, ok := streamDecode([]byte(c.body))
-		if !ok || !reflect.DeepEqual(a, want) {
-			t.Errorf("splice(%q) = %+v, streaming = %+v (ok %v)", c.body, a, want, ok)
-		}
+		checkSpliced(t, c.body, a)
 	}
 }
 
@@ -91,9 +90,21 @@ func FuzzSplice(f *testing.F) {
 		if _, ok := a.splice([]byte(body)); !ok {
 			return
 		}
-		want, ok := streamDecode([]byte(body))
-		if !ok || !reflect.DeepEqual(a, want) {
-			t.Fatalf("splice(%q) = %+v, streaming = %+v (ok %v)", body, a, want, ok)
-		}
+		checkSpliced(t, body, a)
 	})
+}
+
+// checkSpliced: what splice decoded is what the streaming decoder does,
+// and its result is marked checked: exactly one JSON value within
+// render's depth.
+func checkSpliced(t *testing.T, body string, a callAnswer) {
+	t.Helper()
+	if !a.Checked || !jsontext.Valid(a.Result, 10000) {
+		t.Errorf("splice(%q): result %.40q checked %v", body, a.Result, a.Checked)
+	}
+	a.Checked = false
+	want, ok := streamDecode([]byte(body))
+	if !ok || !reflect.DeepEqual(a, want) {
+		t.Errorf("splice(%q) = %+v, streaming = %+v (ok %v)", body, a, want, ok)
+	}
 }

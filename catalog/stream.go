@@ -23,7 +23,9 @@ import (
 // StreamFunc is asked for the writer of a streamed result when streaming
 // can begin; nil declines (the answer is then held). The writer gets the
 // content of the result's JSON string token as received (between the
-// quotes, escapes included, checked as JSON), in chunks cut anywhere.
+// quotes, escapes included, checked as JSON), in chunks cut anywhere; a
+// writer that is a jsontext.RunWriter gets its decoded text instead, run
+// by run, read in the same pass that finds the string's end.
 type StreamFunc func() io.Writer
 
 // DefaultMaxStreamedBytes bounds a call's answer whose text result is
@@ -41,7 +43,8 @@ const (
 
 // streamMin: an answer whose declared length is at most this is held
 // whole, as before; streaming it would only cost a buffer. (A variable
-// for the tests.)
+// for the tests.) The thresholds that decide between holding and
+// streaming are tabled in docs/rendering.md#hold-or-stream.
 var streamMin int64 = 1 << 20
 
 // streamCall reads a call's answer, streaming its result to r.stream when
@@ -273,11 +276,17 @@ func (s *envScan) skipString() bool {
 	}
 }
 
-// copyString writes the content of the string whose opening quote was read
-// to w, chunk by chunk, checking it as encoding/json's scanner does; it
-// stops after the closing quote.
+// copyString reads the rest of the string whose opening quote was read,
+// chunk by chunk, in one pass (jsontext.StringStream): it finds the closing
+// quote, checks the content as encoding/json's scanner does and decodes
+// it. A jsontext.RunWriter gets the decoded text; any other writer the
+// content as received. It stops after the closing quote.
 func (s *envScan) copyString(w io.Writer) error {
-	var st strState
+	var d jsontext.StringStream
+	rw, decoded := w.(jsontext.RunWriter)
+	if !decoded {
+		rw = discardRuns{}
+	}
 	for {
 		p, err := s.br.Peek(max(s.br.Buffered(), 1))
 		if len(p) == 0 {
@@ -286,97 +295,39 @@ func (s *envScan) copyString(w io.Writer) error {
 			}
 			return err
 		}
-		end, done, bad := st.scan(p)
-		if bad {
+		n, done, werr, err := d.Feed(p, rw)
+		switch {
+		case werr:
+			return &writeError{err}
+		case err != nil:
 			return errBadString
 		}
-		if end > 0 {
-			if _, err := w.Write(p[:end]); err != nil {
+		if !decoded && n > 0 {
+			if _, err := w.Write(p[:n]); err != nil {
 				return &writeError{err}
 			}
 		}
 		if done {
-			_, _ = s.br.Discard(end + 1)
+			_, _ = s.br.Discard(n + 1)
+			if err := d.End(rw); err != nil {
+				return &writeError{err}
+			}
 			return nil
 		}
 		_, _ = s.br.Discard(len(p))
 	}
 }
 
-var errBadString = errors.New("invalid JSON: a bad escape or a control character in the result string")
+var errBadString = jsontext.ErrBadString
+
+// discardRuns checks a string for a writer that takes it as received.
+type discardRuns struct{}
+
+func (discardRuns) WriteRun([]byte, bool) error { return nil }
+func (discardRuns) EndRuns() error              { return nil }
 
 // writeError is a failure of the caller's writer (a closed pipe, say).
 type writeError struct{ err error }
 
 func (e *writeError) Error() string { return e.err.Error() }
 func (e *writeError) Unwrap() error { return e.err }
-
-// strState checks a JSON string's content across chunks.
-type strState struct {
-	esc int // 0: plain; 1: after a backslash; 2..5: hex digits of \u to come (5-esc+1)
-}
-
-// scan checks p: end is how many bytes of content p holds, done that the
-// closing quote is at p[end], bad that the string is not valid JSON. The
-// escapes are walked from backslash to backslash, the closing quote found
-// by one search of the chunk, and the content checked for control bytes
-// in one pass: a chunk is not cut into a call per escape.
-func (st *strState) scan(p []byte) (end int, done, bad bool) {
-	end, done, bad = st.walk(p)
-	if bad || jsontext.HasControl(p[:end]) {
-		return 0, false, true
-	}
-	return end, done, false
-}
-
-// walk follows p's escapes up to the closing quote (end, done) or p's end.
-// An escape's bytes are never control bytes once checked, so scan's one
-// pass over p[:end] finds every control byte of the content.
-func (st *strState) walk(p []byte) (end int, done, bad bool) {
-	quote := -1 // the next '"' at or after i (len(p): none), once searched
-	for i := 0; i < len(p); {
-		if st.esc != 0 {
-			if !st.step(p[i]) {
-				return 0, false, true
-			}
-			i++
-			continue
-		}
-		if quote < i {
-			quote = len(p)
-			if q := bytes.IndexByte(p[i:], '"'); q >= 0 {
-				quote = i + q
-			}
-		}
-		b := bytes.IndexByte(p[i:quote], '\\')
-		if b < 0 {
-			return quote, quote < len(p), false
-		}
-		i += b + 1
-		st.esc = 1
-	}
-	return len(p), false, false
-}
-
-// step takes the byte c of an escape that began (st.esc > 0): false when
-// the escape is not one of JSON's.
-func (st *strState) step(c byte) bool {
-	if st.esc == 1 {
-		switch c {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			st.esc = 0
-		case 'u':
-			st.esc = 2
-		default:
-			return false
-		}
-		return true
-	}
-	if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-		return false
-	}
-	if st.esc++; st.esc == 6 {
-		st.esc = 0
-	}
-	return true
-}

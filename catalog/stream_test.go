@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agsh-dev/agsh/internal/jsontext"
 	"github.com/agsh-dev/agsh/internal/testtier"
 	"github.com/agsh-dev/agsh/internal/wire"
 )
@@ -161,49 +160,3 @@ func TestCallStreamFlatBig(t *testing.T) {
 type countWriter int
 
 func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
-
-// scanChunks runs strState.scan over tok (a string token's content and
-// what follows it) cut into chunks at the offsets cuts picks; it returns
-// the offset of the closing quote, or -1 for a bad string or none.
-func scanChunks(tok []byte, cut func(int) int) int {
-	var st strState
-	for off := 0; off < len(tok); {
-		n := cut(len(tok) - off)
-		end, done, bad := st.scan(tok[off : off+n])
-		switch {
-		case bad:
-			return -1
-		case done:
-			return off + end
-		}
-		off += n
-	}
-	return -1
-}
-
-// FuzzStrState: the streamed string's check, however the answer is cut,
-// accepts exactly the string tokens encoding/json accepts, and ends at
-// their closing quote.
-func FuzzStrState(f *testing.F) {
-	for _, s := range []string{`abc"`, `a\nb\"c\\"x`, `\u00e9\ud83d\ude00"`, `a` + "\x01" + `b"`, `a\qb"`, `\u12g4"`,
-		`long run with no escape at all, more than sixteen bytes"`, "tab\there\"", `ends in backslash\`, `"`, `\"`} {
-		f.Add([]byte(s), uint8(3))
-	}
-	f.Fuzz(func(t *testing.T, content []byte, step uint8) {
-		tok := append([]byte{'"'}, content...)
-		end, ok := jsontext.StringEnd(tok, 0)
-		want := -1
-		if ok {
-			want = end - 2 // the closing quote's offset in content
-		}
-		for _, cut := range []func(int) int{
-			func(n int) int { return n },
-			func(n int) int { return min(n, int(step)%7+1) },
-			func(n int) int { return min(n, int(step)+1) },
-		} {
-			if got := scanChunks(content, cut); got != want {
-				t.Fatalf("%q: closing quote at %d, want %d", content, got, want)
-			}
-		}
-	})
-}

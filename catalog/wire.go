@@ -32,6 +32,10 @@ type CallResult struct {
 	// Streamed: the result was a string written to the caller's stream as
 	// it arrived (Client.CallStream); Result is then empty.
 	Streamed bool `json:"-"`
+	// Checked: Result is exactly one JSON value that the client checked
+	// as encoding/json would (nested at most 9,000 deep), so that a
+	// renderer need not check it again (render.FromCheckedResult).
+	Checked bool `json:"-"`
 }
 
 // Codes of the error envelope (docs/wire.md#the-envelope).

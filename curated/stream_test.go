@@ -181,8 +181,8 @@ func TestStreamHoldFlatBig(t *testing.T) {
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 3*HoldLimit {
 		t.Errorf("%d MiB allocated to hold %d MiB", alloc>>20, HoldLimit>>20)
 	}
-	if !s.lines || cap(s.buf) > 1<<20 {
-		t.Errorf("line by line %v, keeping a buffer of %d KiB", s.lines, cap(s.buf)>>10)
+	if kept := cap(s.own[0]) + cap(s.own[1]) + cap(s.part) + cap(s.held); !s.lines || kept > 1<<20 {
+		t.Errorf("line by line %v, keeping buffers of %d KiB", s.lines, kept>>10)
 	}
 	if _, err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -232,7 +232,7 @@ func TestStreamLongLineBig(t *testing.T) {
 			if _, err := s.Write(p[:n]); err != nil {
 				t.Fatal(err)
 			}
-			held = max(held, cap(s.buf)+cap(s.spare), cap(s.held))
+			held = max(held, cap(s.part)+cap(s.own[0])+cap(s.own[1]), cap(s.held))
 			p = p[n:]
 		}
 		end, err := s.Close()

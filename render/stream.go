@@ -2,10 +2,11 @@ package render
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
+	"math/bits"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/agsh-dev/agsh/internal/jsontext"
@@ -14,31 +15,31 @@ import (
 // Streaming a text result: the bytes between the quotes of a call's "result"
 // string arrive in chunks (split anywhere) and leave as the text view or the
 // --output json view would write the whole value, byte for byte, without
-// holding it. ResultStream decodes the string as FromResult does (unquote)
-// and decides as FromResult does (step 2 of
+// holding it. ResultStream takes the string's text decoded as FromResult
+// decodes it (unquote), run by run from the pass that found the string's
+// end (jsontext.StringStream), and decides as FromResult does (step 2 of
 // docs/rendering.md#the-value-to-render): text whose first non-space
 // character is '{' or '[' may be JSON, so it is held whole and handed back
 // (Held) for the usual path; any other text goes straight to its sink.
 
-// TextSink receives decoded text; Close ends it.
+// TextSink receives decoded text; Close ends it. A sink that is also a
+// jsontext.RunWriter is handed the runs themselves (no copy of them
+// joined).
 type TextSink interface {
 	io.Writer
 	Close() error
 }
 
-// ResultStream is the writer of a streamed string result: Write takes the
-// string token's content as received (escapes included, no quotes), Close
-// ends it. It never fails on bad escapes: the caller checked the token.
+// ResultStream is the writer of a streamed string result: a
+// jsontext.RunWriter of its decoded text; Write takes the string token's
+// content as received instead (escapes included, no quotes, checked by
+// the caller); Close ends it.
 type ResultStream struct {
 	sink TextSink
+	runs jsontext.RunWriter // sink, when it takes runs
 
-	pending []byte // an escape or UTF-8 sequence cut by the chunk's end
-	escaped bool   // a backslash was seen: invalid UTF-8 becomes U+FFFD
-	// undecided holds raw bytes from the first invalid UTF-8 byte seen
-	// before any escape: unquote keeps them as they are if no escape
-	// follows in the whole token, else makes each U+FFFD.
-	undecided []byte
-	out       []byte // decoded bytes of one Write
+	dec *jsontext.StringStream // Write's decoder
+	out []byte                 // decoded text of one chunk, for a sink of bytes
 
 	// Before the first non-space character the text is held in lead;
 	// then either passed on (passing) or held whole (holding).
@@ -50,7 +51,9 @@ type ResultStream struct {
 
 // NewResultStream returns the writer of a string result for sink.
 func NewResultStream(sink TextSink) *ResultStream {
-	return &ResultStream{sink: sink}
+	s := &ResultStream{sink: sink}
+	s.runs, _ = sink.(jsontext.RunWriter)
+	return s
 }
 
 // Write decodes p (the next bytes of the token's content).
@@ -58,42 +61,126 @@ func (s *ResultStream) Write(p []byte) (int, error) {
 	if s.err != nil {
 		return 0, s.err
 	}
-	n := len(p)
-	data := p
-	if len(s.pending) > 0 {
-		data = append(s.pending, p...)
-		s.pending = nil
+	if s.dec == nil {
+		s.dec = &jsontext.StringStream{}
 	}
-	s.out = s.decode(s.out[:0], data, false)
-	if err := s.emit(s.out); err != nil {
+	if _, _, _, err := s.dec.Feed(p, s); err != nil {
 		s.err = err
 		return 0, err
 	}
-	return n, nil
+	return len(p), nil
 }
 
-// Close decodes what is held and ends the sink.
+// WriteRun takes the next run of the decoded text.
+func (s *ResultStream) WriteRun(text []byte, nl bool) error {
+	if s.err != nil {
+		return s.err
+	}
+	if s.passing {
+		if s.runs != nil {
+			return s.keep(s.runs.WriteRun(text, nl))
+		}
+		s.out = append(s.out, text...)
+		if nl {
+			s.out = append(s.out, '\n')
+		}
+		return nil
+	}
+	s.lead = append(s.lead, text...)
+	if nl {
+		s.lead = append(s.lead, '\n')
+	}
+	if s.holding {
+		return nil
+	}
+	rest := strings.TrimLeftFunc(string(s.lead), unicode.IsSpace)
+	if rest == "" || !utf8.FullRuneInString(rest) {
+		return nil
+	}
+	if rest[0] == '{' || rest[0] == '[' {
+		s.holding = true
+		return nil
+	}
+	s.passing = true
+	lead := s.lead
+	s.lead = nil
+	return s.keep(s.pass(lead))
+}
+
+// pass hands decoded text that may hold line breaks to the sink.
+func (s *ResultStream) pass(text []byte) error {
+	if s.runs == nil {
+		s.out = append(s.out, text...)
+		return nil
+	}
+	for {
+		i := bytes.IndexByte(text, '\n')
+		if i < 0 {
+			if len(text) == 0 {
+				return nil
+			}
+			return s.runs.WriteRun(text, false)
+		}
+		if err := s.runs.WriteRun(text[:i], true); err != nil {
+			return err
+		}
+		text = text[i+1:]
+	}
+}
+
+// EndRuns ends one chunk's runs: what was gathered is written.
+func (s *ResultStream) EndRuns() error {
+	if s.err != nil {
+		return s.err
+	}
+	if s.runs != nil {
+		if s.passing {
+			return s.keep(s.runs.EndRuns())
+		}
+		return nil
+	}
+	if len(s.out) > 0 {
+		_, err := s.sink.Write(s.out)
+		s.out = s.out[:0]
+		return s.keep(err)
+	}
+	return nil
+}
+
+// keep remembers the sink's first error.
+func (s *ResultStream) keep(err error) error {
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	return err
+}
+
+// Close ends the text (Write's, with its closing quote) and the sink.
 func (s *ResultStream) Close() error {
 	if s.err != nil {
 		return s.err
 	}
-	data := s.pending
-	s.pending = nil
-	out := s.decode(s.out[:0], data, true)
-	if len(s.undecided) > 0 {
-		// No escape came: the bytes stay as received.
-		out = append(out, s.undecided...)
-		s.undecided = nil
-	}
-	if err := s.emit(out); err != nil {
-		return err
+	if s.dec != nil {
+		if _, _, _, err := s.dec.Feed([]byte{'"'}, s); err != nil {
+			return s.keep(err)
+		}
+		if err := s.dec.End(s); err != nil {
+			return err
+		}
 	}
 	if s.holding {
 		return nil
 	}
 	if !s.passing && len(s.lead) > 0 {
 		// White space only.
-		if _, err := s.sink.Write(s.lead); err != nil {
+		if err := s.pass(s.lead); err != nil {
+			return err
+		}
+		if s.runs != nil {
+			if err := s.runs.EndRuns(); err != nil {
+				return err
+			}
+		} else if _, err := s.sink.Write(s.out); err != nil {
 			return err
 		}
 	}
@@ -107,199 +194,6 @@ func (s *ResultStream) Held() (Value, bool) {
 		return Value{}, false
 	}
 	return textOrJSON(string(s.lead)), true
-}
-
-// emit passes decoded bytes on, deciding at the first non-space character.
-func (s *ResultStream) emit(b []byte) error {
-	if len(b) == 0 {
-		return nil
-	}
-	if s.passing {
-		_, err := s.sink.Write(b)
-		return err
-	}
-	s.lead = append(s.lead, b...)
-	if s.holding {
-		return nil
-	}
-	rest := strings.TrimLeftFunc(string(s.lead), unicode.IsSpace)
-	if rest == "" || !utf8.FullRuneInString(rest) {
-		return nil
-	}
-	if rest[0] == '{' || rest[0] == '[' {
-		s.holding = true
-		return nil
-	}
-	s.passing = true
-	_, err := s.sink.Write(s.lead)
-	s.lead = nil
-	return err
-}
-
-// decode appends the decoded form of data to out; unless final, an escape
-// or UTF-8 sequence cut at the end (or a surrogate escape whose pair may
-// follow) is kept in s.pending.
-func (s *ResultStream) decode(out, data []byte, final bool) []byte {
-	if len(s.undecided) == 0 {
-		if out, ok := s.decodeValid(out, data, final); ok {
-			return out
-		}
-	}
-	for len(data) > 0 {
-		if len(s.undecided) > 0 {
-			i := bytes.IndexByte(data, '\\')
-			if i < 0 {
-				s.undecided = append(s.undecided, data...)
-				return out
-			}
-			// An escape: the held bytes are decoded as unquote does.
-			s.escaped = true
-			out = jsontext.AppendUTF8(out, append(s.undecided, data[:i]...))
-			s.undecided = nil
-			data = data[i:]
-			continue
-		}
-		i := bytes.IndexByte(data, '\\')
-		run := data
-		if i >= 0 {
-			run = data[:i]
-		}
-		if i < 0 && !final {
-			// The run may continue in the next chunk: keep a cut rune.
-			if k := incompleteTail(run); k > 0 {
-				s.pending = append(s.pending[:0], run[len(run)-k:]...)
-				run = run[:len(run)-k]
-			}
-		}
-		if s.escaped || utf8.Valid(run) {
-			out = jsontext.AppendUTF8(out, run)
-		} else {
-			// Invalid UTF-8 before any escape: undecided from there.
-			bad := firstInvalid(run)
-			out = append(out, run[:bad]...)
-			s.undecided = append(s.undecided, run[bad:]...)
-			if i >= 0 {
-				data = data[i:]
-				continue
-			}
-			if len(s.pending) > 0 {
-				s.undecided = append(s.undecided, s.pending...)
-				s.pending = nil
-			}
-			return out
-		}
-		if i < 0 {
-			return out
-		}
-		data = data[i:]
-		s.escaped = true
-		var ok bool
-		out, data, ok = s.escape(out, data, final)
-		if !ok {
-			s.pending = append(s.pending[:0], data...)
-			return out
-		}
-	}
-	return out
-}
-
-// decodeValid is decode when data's bytes (but for a rune cut at its end,
-// unless final) are valid UTF-8, as they nearly always are: then every run
-// between escapes is valid too (an escape is ASCII), so each is copied as
-// it is, without being checked again. false: data is not valid, nothing
-// was done.
-func (s *ResultStream) decodeValid(out, data []byte, final bool) ([]byte, bool) {
-	k := 0
-	if !final {
-		k = incompleteTail(data)
-	}
-	if !utf8.Valid(data[:len(data)-k]) {
-		return out, false
-	}
-	for {
-		i := bytes.IndexByte(data, '\\')
-		if i < 0 {
-			out = append(out, data[:len(data)-k]...)
-			if k > 0 {
-				s.pending = append(s.pending[:0], data[len(data)-k:]...)
-			}
-			return out, true
-		}
-		out = append(out, data[:i]...)
-		s.escaped = true
-		var ok bool
-		if out, data, ok = s.escape(out, data[i:], final); !ok {
-			s.pending = append(s.pending[:0], data...)
-			return out, true
-		}
-	}
-}
-
-// escape decodes the escape data starts with, as unquote does. ok false:
-// it is cut by the chunk's end (not final); data is returned unchanged.
-func (s *ResultStream) escape(out, data []byte, final bool) ([]byte, []byte, bool) {
-	if len(data) < 2 {
-		if final {
-			return append(out, data...), nil, true
-		}
-		return out, data, false
-	}
-	switch c := data[1]; c {
-	case '"', '\\', '/':
-		return append(out, c), data[2:], true
-	case 'b':
-		return append(out, '\b'), data[2:], true
-	case 'f':
-		return append(out, '\f'), data[2:], true
-	case 'n':
-		return append(out, '\n'), data[2:], true
-	case 'r':
-		return append(out, '\r'), data[2:], true
-	case 't':
-		return append(out, '\t'), data[2:], true
-	case 'u':
-		if len(data) < 6 {
-			if final {
-				return append(out, data...), nil, true
-			}
-			return out, data, false
-		}
-		r, ok := jsontext.Hex4(data[2:])
-		if !ok {
-			return append(out, data[:6]...), data[6:], true
-		}
-		if !utf16.IsSurrogate(r) {
-			return utf8.AppendRune(out, r), data[6:], true
-		}
-		if !final && len(data) < 12 {
-			if rest := data[6:]; len(rest) == 0 || rest[0] == '\\' && (len(rest) < 2 || rest[1] == 'u') {
-				// The pair's second half may follow in the next chunk.
-				return out, data, false
-			}
-		}
-		rest := data[6:]
-		if len(rest) >= 6 && rest[0] == '\\' && rest[1] == 'u' {
-			if r2, ok2 := jsontext.Hex4(rest[2:]); ok2 {
-				if d := utf16.DecodeRune(r, r2); d != unicode.ReplacementChar {
-					return utf8.AppendRune(out, d), rest[6:], true
-				}
-			}
-		}
-		return utf8.AppendRune(out, unicode.ReplacementChar), rest, true
-	}
-	return append(out, data[:2]...), data[2:], true
-}
-
-// firstInvalid is the offset of p's first invalid UTF-8 byte.
-func firstInvalid(p []byte) int {
-	for i := 0; i < len(p); {
-		r, size := utf8.DecodeRune(p[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return len(p)
 }
 
 // TextStreamSink writes text as Write writes a text value: made safe on a
@@ -387,14 +281,38 @@ func (j *jsonSink) Write(p []byte) (int, error) {
 }
 
 func (j *jsonSink) put(data []byte) error {
-	buf := j.buf[:0]
+	j.begin()
+	j.buf = appendJSONText(j.buf, data)
+	_, err := j.w.Write(j.buf)
+	j.buf = j.buf[:0]
+	return err
+}
+
+func (j *jsonSink) begin() {
 	if !j.started {
-		buf = append(buf, '"')
+		j.buf = append(j.buf, '"')
 		j.started = true
 	}
-	buf = appendJSONText(buf, data)
-	j.buf = buf
-	_, err := j.w.Write(buf)
+}
+
+// WriteRun encodes a run of decoded text (jsontext.RunWriter): a run
+// never ends inside a character.
+func (j *jsonSink) WriteRun(text []byte, nl bool) error {
+	j.begin()
+	j.buf = appendJSONText(j.buf, text)
+	if nl {
+		j.buf = append(j.buf, '\\', 'n')
+	}
+	return nil
+}
+
+// EndRuns writes the chunk's runs encoded.
+func (j *jsonSink) EndRuns() error {
+	if len(j.buf) == 0 {
+		return nil
+	}
+	_, err := j.w.Write(j.buf)
+	j.buf = j.buf[:0]
 	return err
 }
 
@@ -428,12 +346,12 @@ func writeJSONText(w io.Writer, s string) error {
 func appendJSONText(dst, s []byte) []byte {
 	start := 0
 	for i := 0; i < len(s); {
+		i += jsonPlain(s[i:])
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
-				i++
-				continue
-			}
 			dst = append(dst, s[start:i]...)
 			switch c {
 			case '"', '\\':
@@ -474,4 +392,28 @@ func appendJSONText(dst, s []byte) []byte {
 		start = i
 	}
 	return append(dst, s[start:]...)
+}
+
+// jsonPlain is the length of the leading run of p that appendJSONText
+// copies as it is (printable ASCII but '"', '\\' and DEL), eight bytes at
+// a time: a word's lowest flagged byte is its first such byte (a borrow
+// only runs upward).
+func jsonPlain(p []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(p); i += 8 {
+		w := binary.LittleEndian.Uint64(p[i:])
+		q := w ^ (ones * '"')
+		b := w ^ (ones * '\\')
+		d := w ^ (ones * 0x7f)
+		if m := ((w-ones*0x20)&^w | (q-ones)&^q | (b-ones)&^b | (d-ones)&^d | w) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(p); i++ {
+		if c := p[i]; c < 0x20 || c == '"' || c == '\\' || c == 0x7f || c >= utf8.RuneSelf {
+			break
+		}
+	}
+	return i
 }

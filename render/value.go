@@ -79,11 +79,22 @@ func FinalValue(s string) Value {
 // view); any other JSON value is structured. It never fails: bytes that are
 // not JSON at all become text.
 func FromResult(result json.RawMessage) Value {
+	return fromResult(result, false)
+}
+
+// FromCheckedResult is FromResult for a result its caller checked is
+// exactly one JSON value nested at most 10,000 deep (catalog's answer
+// splice, CallResult.Checked): a string or an array is not checked again.
+func FromCheckedResult(result json.RawMessage) Value {
+	return fromResult(result, true)
+}
+
+func fromResult(result json.RawMessage, checked bool) Value {
 	trimmed := bytes.TrimSpace(result)
 	if len(trimmed) == 0 {
 		return Value{}
 	}
-	if stringToken(trimmed) {
+	if checked && trimmed[0] == '"' || !checked && stringToken(trimmed) {
 		// A string result (a file's text, say): checked as parseJSON
 		// would, eight bytes at a time, without building a node.
 		return textOrJSON(jsontext.Unquote(trimmed))
@@ -91,7 +102,7 @@ func FromResult(result json.RawMessage) Value {
 	if trimmed[0] == '[' {
 		// An array is no MCP result: it is checked, and its tree left for
 		// the views that need one (a table reads the bytes).
-		if !jsontext.Valid(trimmed, maxDepth) {
+		if !checked && !jsontext.Valid(trimmed, maxDepth) {
 			return Value{Text: string(result)}
 		}
 		return Value{JSON: json.RawMessage(trimmed), IsJSON: true, checked: trimmed}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 func TestFromResult(t *testing.T) {
@@ -77,12 +79,27 @@ func TestFromResult(t *testing.T) {
 		{"content string is plain object", `{"content":"x"}`,
 			Value{JSON: json.RawMessage(`{"content":"x"}`), IsJSON: true}},
 	}
+	tests = append(tests, []struct {
+		name string
+		in   string
+		want Value
+	}{
+		{"array", `[{"a":1},{"a":2}]`, Value{JSON: json.RawMessage(`[{"a":1},{"a":2}]`), IsJSON: true}},
+		{"broken array stays text", `[1,]`, Value{Text: "[1,]"}},
+	}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := FromResult(json.RawMessage(tt.in))
-			if got.Text != tt.want.Text || string(got.JSON) != string(tt.want.JSON) ||
-				got.IsJSON != tt.want.IsJSON || got.IsError != tt.want.IsError || got.Final || got.parts != tt.want.parts {
-				t.Errorf("FromResult(%s)\n got %+v (JSON %s)\nwant %+v (JSON %s)", tt.in, got, got.JSON, tt.want, tt.want.JSON)
+			from := []func(json.RawMessage) Value{FromResult}
+			if jsontext.Valid([]byte(tt.in), maxDepth) {
+				// The caller's check changes nothing.
+				from = append(from, FromCheckedResult)
+			}
+			for _, f := range from {
+				got := f(json.RawMessage(tt.in))
+				if got.Text != tt.want.Text || string(got.JSON) != string(tt.want.JSON) ||
+					got.IsJSON != tt.want.IsJSON || got.IsError != tt.want.IsError || got.Final || got.parts != tt.want.parts {
+					t.Errorf("FromResult(%s)\n got %+v (JSON %s)\nwant %+v (JSON %s)", tt.in, got, got.JSON, tt.want, tt.want.JSON)
+				}
 			}
 		})
 	}

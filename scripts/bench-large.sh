@@ -6,9 +6,12 @@
 # wall and CPU time, the peak RSS (/usr/bin/time -v's
 # "Maximum resident set size" of the agsh process) and the ratio new/old.
 # Outputs of both builds are compared by md5. Asserts nothing but identical
-# output. The streamed rows (read200, json50) also run curl for the same
+# output. The rows read200, json50 and table100k also run curl for the same
 # answer into the same output, alternated with the others: the floor of
-# receiving and writing the bytes.
+# receiving and writing the bytes; table100k also runs `curl | jq @tsv`,
+# the peer that makes a table of it. Each build's ratio to the floor (and
+# to the peer) is printed, wall and CPU, so that before and after compare
+# in one run.
 #
 #   scripts/bench-large.sh [-n runs] [-o old-agsh] [-O file|null] [rows...]
 #
@@ -25,7 +28,8 @@
 # build with its own filled cache; it prints large/small per build, and the
 # refresh of each catalog (wall time and the cache's bytes).
 # Needs: curl, awk, md5sum, /usr/bin/time (GNU time), strace (color50k's
-# write count; skipped without it).
+# write count; skipped without it), jq (table100k's peer; skipped without
+# it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=3 old="" sink=file
@@ -130,14 +134,31 @@ pair() {
     once "$row new" "$new" "$@"
     if [ -n "$old" ]; then once "$row old" "$old" "$@"; fi
     if [ ${#floor[@]} -gt 0 ]; then once "$row curl" curl "${floor[@]}"; fi
+    if [ -n "$peer" ]; then once "$row curl|jq" sh -c "$peer"; fi
   done
   summary "$row new"; read -r nw nc nm < "$work/last"
+  if [ -n "$old" ]; then summary "$row old"; read -r ow oc om < "$work/last"; fi
   if [ ${#floor[@]} -gt 0 ]; then
     summary "$row curl"; read -r cw cc cm < "$work/last"
-    awk -v a="$nw" -v b="$cw" -v r="$row" 'BEGIN { printf "%-34s agsh/curl: wall %.2fx\n", r " new", a/b }'
+    for b in new old; do
+      [ $b = old ] && [ -z "$old" ] && continue
+      local bw=$nw bc=$nc
+      [ $b = old ] && bw=$ow bc=$oc
+      awk -v a="$bw" -v b="$cw" -v c="$bc" -v d="$cc" -v r="$row $b" 'BEGIN {
+        printf "%-34s agsh/curl: wall %.2fx  cpu %.2fx\n", r, a/b, c/d }'
+    done
+  fi
+  if [ -n "$peer" ]; then
+    summary "$row curl|jq"; read -r jw jc jm < "$work/last"
+    for b in new old; do
+      [ $b = old ] && [ -z "$old" ] && continue
+      local bw=$nw bc=$nc
+      [ $b = old ] && bw=$ow bc=$oc
+      awk -v a="$bw" -v b="$jw" -v c="$bc" -v d="$jc" -v r="$row $b" 'BEGIN {
+        printf "%-34s agsh/(curl|jq): wall %.3fx  cpu %.3fx\n", r, a/b, c/d }'
+    done
   fi
   if [ -n "$old" ]; then
-    summary "$row old"; read -r ow oc om < "$work/last"
     local same=identical
     cmp -s "$work/md5.$row new" "$work/md5.$row old" || same=DIFFERENT
     if [ "$sink" = null ]; then same="not compared: -O null"; fi
@@ -147,10 +168,10 @@ pair() {
       awk -v a="$cw" -v b="$ow" -v r="$row" 'BEGIN { printf "%-34s curl/old: wall %.2fx (the floor)\n", r, a/b }'
     fi
   fi
-  floor=()
+  floor=() peer=""
 }
 
-floor=()
+floor=() peer=""
 for row in $rows; do
   disarm
   case $row in
@@ -181,6 +202,10 @@ for row in $rows; do
       printf "]}"
     }' > "$work/env"
     arm "POST /v1/tools/list_changes" "$work/env" 1000
+    floor=(-s -X POST -H 'Content-Type: application/json' -d '{"input":{}}' "$exe/v1/tools/list_changes")
+    if command -v jq > /dev/null; then
+      peer="curl -s -X POST -H 'Content-Type: application/json' -d '{\"input\":{}}' '$exe/v1/tools/list_changes' | jq -r '.result[] | [.[] | tostring] | @tsv'"
+    fi
     pair table100k list_changes
     ;;
   script1000)

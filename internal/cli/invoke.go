@@ -125,6 +125,9 @@ func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) 
 		if err != nil {
 			return nil, v, nil, err
 		}
+		if res.Checked {
+			return res, render.FromCheckedResult(res.Result), nil, nil
+		}
 		return res, render.FromResult(res.Result), nil, nil
 	}
 	end, err := st.Finish(err, func(n string) { a.message(r.stderr, "", n) })

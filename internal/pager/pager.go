@@ -20,6 +20,7 @@ import (
 // MaxLine bounds a line on its way to the pager: the rest of a longer line
 // is left out (a pager holds every line whole), and Close adds a note that
 // says so. Output that is not paged is never cut.
+// (docs/rendering.md#hold-or-stream)
 const MaxLine = 1 << 20
 
 // CutNote is the note written after the pager when a line was cut.

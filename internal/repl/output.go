@@ -10,7 +10,7 @@ import (
 )
 
 // outPipeLimit is how much complete-line output may wait for the terminal
-// before a writer blocks.
+// before a writer blocks (docs/rendering.md#hold-or-stream).
 const outPipeLimit = 1 << 20
 
 // outPipe carries a run's stdout and stderr to the model. Writers append;
