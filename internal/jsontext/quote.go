@@ -10,14 +10,18 @@ import "unicode/utf8"
 // is the reflection-free path for the strings a result is made of.
 func AppendString(dst []byte, s string, escapeHTML bool) []byte {
 	dst = append(dst, '"')
+	plain := &plainBytes
+	if escapeHTML {
+		plain = &plainBytesHTML
+	}
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!escapeHTML || c != '<' && c != '>' && c != '&') {
-				i++
-				continue
-			}
 			dst = append(dst, s[start:i]...)
 			switch c {
 			case '\\', '"':
@@ -59,3 +63,13 @@ func AppendString(dst []byte, s string, escapeHTML bool) []byte {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// plainBytes are the bytes a JSON string holds as they are (ASCII but the
+// control bytes, '"' and '\\'); plainBytesHTML without <, > and &.
+var plainBytes, plainBytesHTML = func() (p, h [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		p[c] = c != '"' && c != '\\'
+		h[c] = p[c] && c != '<' && c != '>' && c != '&'
+	}
+	return p, h
+}()
