@@ -12,7 +12,9 @@
 #   script   a script of -c commands (default 1,000) `read /repo/README.md`
 #            (a small file) against one curl of as many POSTs on one
 #            keep-alive connection: user+system CPU and peak RSS
-#            (/usr/bin/time -v), per command, agsh/curl and new/old.
+#            (/usr/bin/time), per command, agsh/curl and new/old.
+#   tables   the same with `list_changes` answering a JSON array of 20
+#            objects (armed through the fault route), rendered as a table.
 #   startup  one-shot `agsh --version` and `agsh help` against a tiny
 #            program that links only the packages agsh requires whose init
 #            is the floor (glamour, chroma's lexers, styles and formatters,
@@ -35,7 +37,7 @@ while getopts "n:c:o:e:" opt; do
   esac
 done
 shift $((OPTIND - 1))
-rows=${*:-script startup}
+rows=${*:-script tables startup}
 make -s build
 new=$PWD/bin/agsh
 work=$(mktemp -d)
@@ -93,10 +95,25 @@ same() {
 for r in $rows; do
   rm -f "$work"/times.* "$work"/out.*
   case $r in
-  script)
-    for _ in $(seq "$cmds"); do echo 'read /repo/README.md'; done > "$work/in"
-    for _ in $(seq "$cmds"); do echo "url = \"$exe/v1/tools/read\""; done > "$work/curl.cfg"
-    body='{"input":{"path":"/repo/README.md"}}'
+  script|tables)
+    tool=read body='{"input":{"path":"/repo/README.md"}}' line='read /repo/README.md'
+    if [ "$r" = tables ]; then
+      # A JSON text result (an array of 20 objects) rendered as a table:
+      # the deployment's list_changes answer armed through its fault route.
+      tool=list_changes body='{"input":{}}' line=list_changes
+      awk 'BEGIN {
+        printf "{\"route\":\"POST /v1/tools/list_changes\",\"count\":1000000,\"status\":200,\"body\":"
+        printf "{\"ok\":true,\"toolName\":\"list_changes\",\"callId\":\"c1\",\"isError\":false,\"result\":\"["
+        for (i = 0; i < 20; i++) {
+          if (i > 0) printf ","
+          printf "{\\\"sha\\\":\\\"%040d\\\",\\\"author\\\":\\\"dev%d\\\",\\\"subject\\\":\\\"change number %d\\\",\\\"files\\\":[\\\"a.go\\\"]}", i, i % 5, i
+        }
+        printf "]\"}}"
+      }' > "$work/fault.json"
+      curl -sf -X POST -H 'Content-Type: application/json' --data-binary @"$work/fault.json" "$exe/v1/dev/faults" > /dev/null
+    fi
+    for _ in $(seq "$cmds"); do echo "$line"; done > "$work/in"
+    for _ in $(seq "$cmds"); do echo "url = \"$exe/v1/tools/$tool\""; done > "$work/curl.cfg"
     for _ in $(seq "$runs"); do
       once new "$new"
       [ -z "$old" ] || once old "$old"
@@ -106,7 +123,7 @@ for r in $rows; do
         once "${v%%=*}" env ${v#*=} "$new"
       done
     done
-    echo "script of $cmds reads, $runs runs each (per command; RSS whole process):"
+    echo "$r: a script of $cmds ${line%% *}s, $runs runs each (per command; RSS whole process):"
     row new "$cmds"
     [ -z "$old" ] || row old "$cmds"
     row curl "$cmds"
@@ -114,6 +131,7 @@ for r in $rows; do
     ratio new curl
     [ -z "$old" ] || { ratio old curl; ratio new old; same new old; }
     for v in ${variants[@]+"${variants[@]}"}; do ratio "${v%%=*}" curl; ratio "${v%%=*}" new; same "${v%%=*}" new; done
+    [ "$r" != tables ] || curl -sf -X DELETE "$exe/v1/dev/faults" > /dev/null
     ;;
   startup)
     # The floor: the same module (so the same versions), built from a

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 
 	"github.com/agsh-dev/agsh/internal/cli"
@@ -32,6 +33,14 @@ func (osEnv) LookupEnv(k string) (string, bool) { return os.LookupEnv(k) }
 func (osEnv) Environ() []string                 { return os.Environ() }
 func (osEnv) ReadFile(p string) ([]byte, error) { return os.ReadFile(p) }
 func (osEnv) HomeDir() string                   { h, _ := os.UserHomeDir(); return h }
+
+// OneProcessor runs the process on one processor (a script asks), unless
+// GOMAXPROCS is set.
+func (osEnv) OneProcessor() {
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
+}
 
 // Open opens without blocking: the open of a named pipe returns at once,
 // and the caller refuses anything but a regular file.

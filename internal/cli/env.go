@@ -29,6 +29,12 @@ type Env interface {
 	Self() string
 }
 
+// oneProcessor is an Env that can run the process on one processor: the
+// real one (cmd/agsh), unless GOMAXPROCS says otherwise. A script asks for
+// it (docs/shell.md#the-cost-of-a-command); tests' environments lack it,
+// their process not being agsh's.
+type oneProcessor interface{ OneProcessor() }
+
 // interruptible returns ctx cancelled by the first Ctrl-C (or SIGTERM):
 // the call in flight is abandoned and the run ends with status 130.
 func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
