@@ -29,11 +29,12 @@ type Env interface {
 	Self() string
 }
 
-// oneProcessor is an Env that can run the process on one processor: the
-// real one (cmd/agsh), unless GOMAXPROCS says otherwise. A script asks for
-// it (docs/shell.md#the-cost-of-a-command); tests' environments lack it,
+// scriptProcess is an Env that can set the process up for a script: the
+// real one (cmd/agsh) runs it on one processor, unless GOMAXPROCS says
+// otherwise, with the collector's script pace
+// (docs/shell.md#the-cost-of-a-command). Tests' environments lack it,
 // their process not being agsh's.
-type oneProcessor interface{ OneProcessor() }
+type scriptProcess interface{ ScriptMode() }
 
 // interruptible returns ctx cancelled by the first Ctrl-C (or SIGTERM):
 // the call in flight is abandoned and the run ends with status 130.
