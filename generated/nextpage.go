@@ -41,7 +41,10 @@ func isCursorName(p string) bool {
 
 // NextPageArgs returns the words of the call for the next page: args (the
 // words after the command name, as parsed) without agsh's own options and
-// without any occurrence of the cursor flag f, then f and the cursor.
+// without any occurrence of the cursor flag f, then f and the cursor. The
+// exception is --input-json: it is the call's input, so it stays (the
+// cursor flag after it overrides its cursor member), except "@-", standard
+// input, which was read once.
 func (c *Command) NextPageArgs(args []string, f *Flag, cursor string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
@@ -50,7 +53,17 @@ func (c *Command) NextPageArgs(args []string, f *Flag, cursor string) []string {
 			out = append(out, args[i:]...)
 			break
 		}
-		name, _, hasVal := strings.Cut(a, "=")
+		name, val, hasVal := strings.Cut(a, "=")
+		if name == "--input-json" && c.RenamedFrom(name) == nil {
+			if !hasVal && i+1 < len(args) {
+				i++
+				val, hasVal = args[i], true
+			}
+			if hasVal && val != "@-" {
+				out = append(out, name, val)
+			}
+			continue
+		}
 		switch {
 		case IsGlobalWithValue(name) && c.RenamedFrom(name) == nil, name == f.Name:
 			if !hasVal && i+1 < len(args) {

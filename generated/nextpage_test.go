@@ -18,6 +18,11 @@ func TestNextPageArgs(t *testing.T) {
 		{[]string{"--status", "Alert"}, []string{"--status", "Alert", "--page-cursor", "4102279"}},
 		{[]string{"--status", "Alert", "--page-cursor", "1", "--output", "json", "--target=x"}, []string{"--status", "Alert", "--page-cursor", "4102279"}},
 		{[]string{"--page-cursor=1", "--page-size", "2"}, []string{"--page-size", "2", "--page-cursor", "4102279"}},
+		// The input stays (but standard input, read once); the cursor flag
+		// after it overrides its cursor member.
+		{[]string{"--input-json", `{"status":"Alert"}`, "--output", "json"}, []string{"--input-json", `{"status":"Alert"}`, "--page-cursor", "4102279"}},
+		{[]string{"--input-json=@in.json"}, []string{"--input-json", "@in.json", "--page-cursor", "4102279"}},
+		{[]string{"--input-json", "@-", "--status", "Alert"}, []string{"--status", "Alert", "--page-cursor", "4102279"}},
 	} {
 		if got := c.NextPageArgs(tt.args, f, "4102279"); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("NextPageArgs(%q) = %q, want %q", tt.args, got, tt.want)

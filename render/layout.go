@@ -311,12 +311,13 @@ func widen(stats []colStat, vis, cur []int, rows int, room int) int {
 
 // longID reports a cell that is a long id, shortened when the table does
 // not fit: twelve or more hex digits with a digit among them (a commit),
-// or an agent-sdk session or call id (ses_…, call_…) longer than that.
+// or an agent-sdk session, call or turn id (ses_…, call_…, turn_…) longer
+// than that.
 func longID(b []byte) bool {
 	if len(b) < abbrevCells {
 		return false
 	}
-	for _, p := range []string{"ses_", "call_"} {
+	for _, p := range []string{"ses_", "call_", "turn_"} {
 		if len(b) > len(p) && string(b[:len(p)]) == p {
 			for _, c := range b[len(p):] {
 				if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '-') {

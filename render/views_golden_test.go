@@ -222,3 +222,20 @@ func TestGoldenProperty(t *testing.T) {
 		t.Errorf("color changed the property view:\n%s", colored)
 	}
 }
+
+// TestTableShortensAgentIDs: the agent-sdk's session, call and turn ids
+// (ses_…, call_…, turn_…) are long ids: their first 12 characters while
+// the table does not fit, whole once it does.
+func TestTableShortensAgentIDs(t *testing.T) {
+	fixture := `[{"session":"ses_a99d1b69c329eb75","call":"call_e5ad1abdfb76afc8","turn":"turn_0f3c2b1a9d8e7f60","title":"` +
+		strings.Repeat("a long title ", 8) + `"}]`
+	out := tableView(t, fixture, Options{Width: 100})
+	for _, id := range []string{"ses_a99d1b69", "call_e5ad1ab", "turn_0f3c2b1"} {
+		if !strings.Contains(out, id+"  ") {
+			t.Errorf("%s… is not shortened to 12 characters:\n%s", id, out)
+		}
+	}
+	if out := tableView(t, fixture, Options{Width: 300}); !strings.Contains(out, "turn_0f3c2b1a9d8e7f60") || !strings.Contains(out, "ses_a99d1b69c329eb75") {
+		t.Errorf("an id is cut in a table that fits:\n%s", out)
+	}
+}

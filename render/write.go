@@ -74,14 +74,21 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 }
 
 // writeParts writes the values of an MCP result's several text parts one
-// after another, each by its own view.
+// after another, each by its own view; a blank line goes between two parts
+// when either is a structured view (a property view or a table), so that two
+// JSON reports in a row do not read as one.
 func writeParts(w, notes io.Writer, v Value, o Options) error {
 	n, err := v.parsed()
 	if err != nil || n.Kind != kindArray {
 		v.parts = false
 		return Write(w, notes, v, o)
 	}
-	for _, el := range n.Vals {
+	for i, el := range n.Vals {
+		if i > 0 && (el.Kind != kindString || n.Vals[i-1].Kind != kindString) {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
 		pv := Value{JSON: json.RawMessage(el.Raw), IsJSON: true, tree: el}
 		if el.Kind == kindString {
 			pv = Value{Text: el.Str()}

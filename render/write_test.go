@@ -52,7 +52,7 @@ func TestWriteViews(t *testing.T) {
 		{"table cell on a terminal is safe", jsonValue(`[{"a":"\u001b[31m"}]`), Options{TTY: true}, "A\n\\x1b[31m\n"},
 		// Several text parts of an MCP result: each part in turn, by its view.
 		{"mcp text parts in turn", FromResult(json.RawMessage(`{"content":[{"type":"text","text":"Results:"},{"type":"text","text":"{\"file\":\"a.js\",\"errors\":2}"},{"type":"text","text":"[{\"line\":1},{\"line\":4}]"},{"type":"text","text":"Fix them."}]}`)), Options{},
-			"Results:\nfile:   a.js\nerrors: 2\nLINE\n1\n4\nFix them.\n"},
+			"Results:\n\nfile:   a.js\nerrors: 2\n\nLINE\n1\n4\n\nFix them.\n"},
 		// Kept whole for annotations or _meta: the text view is its text's.
 		{"mcp annotated text", FromResult(json.RawMessage(`{"content":[{"type":"text","text":"{\"a\":1}","annotations":{"priority":1}}],"_meta":{"trace":"t"}}`)), Options{}, "a: 1\n"},
 		{"mcp annotated parts", FromResult(json.RawMessage(`{"content":[{"type":"text","text":"one","annotations":{"audience":["user"]}},{"type":"text","text":"two"}]}`)), Options{}, "one\ntwo\n"},

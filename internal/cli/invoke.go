@@ -259,6 +259,9 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 // pageArgs are the words of the next page's command: the line's, with the
 // one-shot --input-json (but standard input, read once).
 func (a *app) pageArgs(r *toolRequest) []string {
+	if _, given := command.OptionValue(r.args, "--input-json"); given {
+		return r.args // kept by the command's NextPage, as the line gave it
+	}
 	if v := a.g.Get("--input-json"); v != "" && v != "@-" && !r.inShell {
 		return append(append([]string(nil), r.args...), "--input-json", v)
 	}

@@ -27,17 +27,20 @@ const usageTail = `
 ENVIRONMENT
     AGENT_SHELL_TARGET, AGENT_SHELL_TEAM, AGENT_SHELL_BEARER_TOKEN (safer than the flag:
     argv is visible to ps), AGENT_SHELL_API_URL (control plane for names), CURSOR_API_KEY,
-    CURSOR_API_KEY_FILE, NO_COLOR, CLICOLOR_FORCE, COLUMNS; PAGER, AGSH_PAGER (long output
-    on a terminal; empty or cat: none; the REPL pages only with AGSH_PAGER), COLORFGBG and
-    GLAMOUR_STYLE (light or dark colors); HTTPS_PROXY, HTTP_PROXY, NO_PROXY (a proxy, as for
-    every HTTP client; its user and password are masked like the token), SSL_CERT_FILE (the
-    certificate authorities to trust instead of the system's).
+    CURSOR_API_KEY_FILE, COLUMNS; color, first match wins: NO_COLOR (off), CLICOLOR_FORCE
+    or FORCE_COLOR (on, unless 0), CLICOLOR=0 (off), TERM=dumb (off), else on a terminal;
+    PAGER, AGSH_PAGER (long output on a terminal; empty or cat: none; the REPL pages only
+    with AGSH_PAGER), COLORFGBG and GLAMOUR_STYLE (light or dark colors); HTTPS_PROXY,
+    HTTP_PROXY, NO_PROXY (a proxy, as for every HTTP client; loopback is never proxied; its
+    user and password are masked like the token), SSL_CERT_FILE, SSL_CERT_DIR (the
+    certificate authorities to trust instead of the system's). agsh sends no telemetry and
+    checks for no updates: it talks to the target and, for a name, the control plane only.
 
 EXIT STATUS
     0 success; 1 the tool reported an error (or a grep found nothing, or the operator
-    declined agsh's question before a write: nothing was sent); 2 usage; 3 the
-    deployment refused the call; 4 authentication; 5 unreachable or bad answer;
-    130 interrupted.
+    declined agsh's question before a write: nothing was sent, or :status found the
+    deployment degraded); 2 usage; 3 the deployment refused the call; 4 authentication;
+    5 unreachable or bad answer; 130 interrupted.
 `
 
 // Usage is the text of `agsh --help`, its options from the one table.

@@ -67,6 +67,7 @@ type Pager struct {
 
 	line int  // bytes of the current line on the pager's way
 	cut  bool // a line was cut
+	skip bool // the rest of a cut line is being left out
 
 	// quit is closed when the pager exits; exited says so to writes.
 	quit   chan struct{}
@@ -126,9 +127,13 @@ func (p *Pager) write(b []byte) (int, error) {
 }
 
 // cutLong answers b with every line kept to MaxLine bytes (cut at a
-// character), counting across writes.
+// character), counting across writes. A cut line is ended for the pager at
+// the cut, not when its own line break comes: a pager waits for a line's
+// end before it draws the screen and reads a key, so a line that never
+// ends (an endless stream) would keep the user from quitting it. The rest
+// of the line, its line break included, is left out.
 func (p *Pager) cutLong(b []byte) []byte {
-	if p.line+len(b) <= MaxLine {
+	if !p.skip && p.line+len(b) <= MaxLine {
 		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
 			p.line = len(b) - i - 1
 		} else {
@@ -139,6 +144,14 @@ func (p *Pager) cutLong(b []byte) []byte {
 	out := make([]byte, 0, min(len(b), MaxLine+1))
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
+		if p.skip {
+			if i < 0 {
+				break // still the cut line's rest
+			}
+			p.skip, p.line = false, 0
+			b = b[i+1:]
+			continue
+		}
 		seg := b
 		if i >= 0 {
 			seg = b[:i]
@@ -149,13 +162,12 @@ func (p *Pager) cutLong(b []byte) []byte {
 				keep--
 			}
 			out = append(out, seg[:keep]...)
-			p.line += keep
-			p.line = max(p.line, MaxLine) // the rest of this line is left out
-			p.cut = true
-		} else {
-			out = append(out, seg...)
-			p.line += len(seg)
+			out = append(out, '\n')
+			p.cut, p.skip, p.line = true, true, 0
+			continue // the rest of this line, up to its line break, is left out
 		}
+		out = append(out, seg...)
+		p.line += len(seg)
 		if i < 0 {
 			break
 		}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCommand(t *testing.T) {
@@ -199,5 +200,34 @@ func TestQuit(t *testing.T) {
 			return
 		default:
 		}
+	}
+}
+
+// TestQuitDuringEndlessLine: a line that never ends is ended for the pager
+// at the cut, so a pager that waits for a line's end (less draws the
+// screen, and reads the user's q, only then) can quit while the line still
+// streams.
+func TestQuitDuringEndlessLine(t *testing.T) {
+	dir := t.TempDir()
+	pager := filepath.Join(dir, "pager")
+	os.WriteFile(pager, []byte("#!/bin/sh\nhead -n 1 >/dev/null\n"), 0o755)
+	var tty, stderr bytes.Buffer
+	p := New(pager, 2, 80, &tty, &stderr, nil)
+	chunk := bytes.Repeat([]byte("a"), 64<<10)
+	// The line streams on (64 MiB at most) while the pager reads it.
+	for written := 0; written < 64*MaxLine; written += len(chunk) {
+		p.Out().Write(chunk)
+		if p.exited.Load() {
+			break
+		}
+	}
+	select {
+	case <-p.Quit():
+	case <-time.After(time.Minute): // a hang detector
+		t.Fatal("the pager never saw the cut line end, so it could not quit")
+	}
+	p.Close()
+	if stderr.Len() != 0 {
+		t.Errorf("a note after the user quit: %q", stderr.String())
 	}
 }
