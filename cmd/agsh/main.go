@@ -12,10 +12,11 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 
 	"github.com/agsh-dev/agsh/internal/cli"
-	_ "github.com/agsh-dev/agsh/internal/gcpace" // the collector's pace for small heaps (GOGC set wins)
+	"github.com/agsh-dev/agsh/internal/gcpace" // the collector's pace for small heaps (GOGC set wins)
 	"github.com/agsh-dev/agsh/internal/iostreams"
 	_ "github.com/agsh-dev/agsh/internal/termquiet" // before bubbletea's init: no terminal query at start-up
 )
@@ -32,6 +33,15 @@ func (osEnv) LookupEnv(k string) (string, bool) { return os.LookupEnv(k) }
 func (osEnv) Environ() []string                 { return os.Environ() }
 func (osEnv) ReadFile(p string) ([]byte, error) { return os.ReadFile(p) }
 func (osEnv) HomeDir() string                   { h, _ := os.UserHomeDir(); return h }
+
+// ScriptMode sets the process up for a script: one processor, unless
+// GOMAXPROCS is set, and the collector's script pace.
+func (osEnv) ScriptMode() {
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
+	gcpace.ScriptPace()
+}
 
 // Open opens without blocking: the open of a named pipe returns at once,
 // and the caller refuses anything but a regular file.

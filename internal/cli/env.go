@@ -29,6 +29,13 @@ type Env interface {
 	Self() string
 }
 
+// scriptProcess is an Env that can set the process up for a script: the
+// real one (cmd/agsh) runs it on one processor, unless GOMAXPROCS says
+// otherwise, with the collector's script pace
+// (docs/shell.md#the-cost-of-a-command). Tests' environments lack it,
+// their process not being agsh's.
+type scriptProcess interface{ ScriptMode() }
+
 // interruptible returns ctx cancelled by the first Ctrl-C (or SIGTERM):
 // the call in flight is abandoned and the run ends with status 130.
 func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {

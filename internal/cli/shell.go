@@ -19,6 +19,12 @@ import (
 // standard output is not a terminal, the REPL otherwise. The session identity
 // is bound once, at launch, and printed once, at the end.
 func (a *app) shell(ctx context.Context) int {
+	if p, ok := a.env.(scriptProcess); ok && !a.ios.InTTY {
+		// A script runs one command at a time: on one processor its
+		// requests pass between net/http's goroutines without waking
+		// another thread (docs/shell.md#the-cost-of-a-command).
+		p.ScriptMode()
+	}
 	if err := a.connect(ctx); err != nil {
 		return a.report(ctx, a.errOut, err)
 	}

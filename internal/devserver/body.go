@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/agsh-dev/agsh/internal/jsontext"
 	"github.com/agsh-dev/agsh/internal/wire"
@@ -51,10 +52,64 @@ func decodeLargeBody(c *reqCtx, limit int64, v any, allowEmpty bool) *apiError {
 		}
 		return errorf(http.StatusBadRequest, wire.CodeInvalidInput, "the request body is empty; expected a JSON object")
 	}
+	if f, ok := v.(fastBody); ok && f.decodeFast(b) {
+		return nil
+	}
 	if jsontext.Valid(b, maxResultDepth) && json.Unmarshal(b, v) == nil {
 		return nil
 	}
 	return decodeJSON(b, v)
+}
+
+// fastBody is a body that reads itself without reflection: decodeFast
+// reports false for anything it does not read exactly as json.Unmarshal
+// would (a key that matches a field only as encoding/json folds case, a
+// field of the wrong type, anything invalid), which then goes the
+// reflective way for its answer.
+type fastBody interface {
+	decodeFast(b []byte) bool
+}
+
+// decodeFast reads a call's body: input as a slice of b, the two strings
+// (null: not sent); other members are skipped, as json.Unmarshal skips them.
+func (body *callBody) decodeFast(b []byte) bool {
+	var out callBody
+	end, ok := jsontext.Members(b, 0, func(key []byte, start int) (int, bool) {
+		end, ok := jsontext.ValueEnd(b, start, maxResultDepth-1)
+		if !ok || bytes.IndexByte(key, '\\') >= 0 {
+			return 0, false
+		}
+		v := b[start:end]
+		switch k := string(key[1 : len(key)-1]); k {
+		case "input":
+			out.Input = v
+		case "sessionId":
+			out.SessionID, ok = optionalString(v)
+		case "continuationToken":
+			out.ContinuationToken, ok = optionalString(v)
+		default:
+			ok = !strings.EqualFold(k, "input") && !strings.EqualFold(k, "sessionId") && !strings.EqualFold(k, "continuationToken")
+		}
+		return end, ok
+	})
+	if !ok || jsontext.SkipSpace(b, end) != len(b) {
+		return false
+	}
+	*body = out
+	return true
+}
+
+// optionalString reads a checked JSON value as a *string field: null is
+// nil, a string its text; anything else is not read (false).
+func optionalString(v []byte) (*string, bool) {
+	switch v[0] {
+	case 'n':
+		return nil, true
+	case '"':
+		s := jsontext.UnquoteValid(v)
+		return &s, true
+	}
+	return nil, false
 }
 
 // rawSpan is a member's JSON text as a slice of the body it was read from

@@ -11,17 +11,28 @@ import (
 
 // The collector's pace. A script of a thousand small commands keeps a few
 // MiB live, and at the default GOGC the collector ran every 4 MiB
-// allocated: a fifth of the CPU time of the run. While the live heap is
-// small agsh lets the heap grow to five times it (at least 16 MiB) before
-// collecting; the first collection that finds more than smallHeap live
-// (a big answer held) restores the default for the rest of the run, so a
-// big value costs twice itself at most, as before. GOGC set in the
-// environment is left alone.
+// allocated. While the live heap is small agsh lets the heap grow to five
+// times it (at least 16 MiB) before collecting, so that a one-shot command
+// rarely collects after its start-up; a script (ScriptPace) grows it to
+// 2.5 times (at least 6 MiB): 400 bought a script no CPU for 8 MiB more
+// resident (docs/shell.md#the-cost-of-a-command). The first collection
+// that finds more than smallHeap live (a big answer held) restores the
+// default for the rest of the run, so a big value costs twice itself at
+// most, as before. GOGC set in the environment is left alone.
 
 const (
-	smallHeapGC = 400
-	smallHeap   = 16 << 20
+	smallHeapGC  = 400
+	scriptHeapGC = 150
+	smallHeap    = 16 << 20
 )
+
+// ScriptPace sets the small-heap pace of a script, unless GOGC was set or
+// a big live heap restored the default already.
+func ScriptPace() {
+	if gcTuned.Load() {
+		debug.SetGCPercent(scriptHeapGC)
+	}
+}
 
 // gcTuned: the small-heap pace is on (it is turned off once).
 var gcTuned atomic.Bool

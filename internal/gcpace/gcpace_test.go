@@ -26,6 +26,11 @@ func TestTune(t *testing.T) {
 		t.Fatalf("small heap: the pace is %d, want %d", got, smallHeapGC)
 	}
 
+	ScriptPace()
+	if got := debug.SetGCPercent(scriptHeapGC); got != scriptHeapGC || !gcTuned.Load() {
+		t.Fatalf("a script: the pace is %d, want %d", got, scriptHeapGC)
+	}
+
 	big := make([]byte, 2*smallHeap)
 	for i := 0; i < 1000 && gcTuned.Load(); i++ {
 		runtime.GC()
@@ -34,5 +39,9 @@ func TestTune(t *testing.T) {
 	runtime.KeepAlive(big)
 	if got := debug.SetGCPercent(100); got != 100 || gcTuned.Load() {
 		t.Fatalf("a big live heap: the pace is still %d", got)
+	}
+	ScriptPace()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Fatalf("a script after a big live heap: the pace is %d", got)
 	}
 }

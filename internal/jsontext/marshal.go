@@ -9,6 +9,15 @@ import (
 // escaping <, > and & (text reads as it was written) and without the
 // newline an Encoder adds.
 func Marshal(v any) ([]byte, error) {
+	switch v := v.(type) { // the common scalars without reflection
+	case string:
+		return AppendString(nil, v, false), nil
+	case bool:
+		if v {
+			return []byte("true"), nil
+		}
+		return []byte("false"), nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

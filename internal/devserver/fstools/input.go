@@ -7,8 +7,12 @@ import (
 	"strconv"
 
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
+	"github.com/agsh-dev/agsh/internal/jsontext"
 	"github.com/agsh-dev/agsh/internal/wire"
 )
+
+// maxInputDepth is the deepest nesting an input is read to: encoding/json's.
+const maxInputDepth = 10000
 
 // input is a decoded input object; numbers stay json.Number.
 type input map[string]any
@@ -19,6 +23,13 @@ func decodeInput(raw json.RawMessage) (input, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return input{}, nil
+	}
+	// The reflection-free reader gives the values the decoder below does;
+	// what it refuses goes the decoder's way, for the decoder's answer.
+	if v, err := jsontext.ParseAny(raw, maxInputDepth); err == nil {
+		if m, ok := v.(map[string]any); ok {
+			return input(m), nil
+		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()

@@ -48,11 +48,12 @@ func readRegular(name string, max int64) (data []byte, ok bool, err error) {
 // without growing it); a file that grew since is read on, up to max bytes.
 // ok is false when it holds more than max.
 func readSized(f io.Reader, size, max int64) (data []byte, ok bool, err error) {
-	return readSizedInto(make([]byte, 0, min(size, max)+1), f, max)
+	return readSizedInto(make([]byte, 0, min(size, max)+1), f, size, max)
 }
 
-// readSizedInto is readSized into buf (its capacity the size expected).
-func readSizedInto(buf []byte, f io.Reader, max int64) (data []byte, ok bool, err error) {
+// readSizedInto is readSized into buf (room for more than size bytes); f
+// is a regular file whose stat said size.
+func readSizedInto(buf []byte, f io.Reader, size, max int64) (data []byte, ok bool, err error) {
 	for {
 		if len(buf) == cap(buf) {
 			if int64(len(buf)) > max {
@@ -60,6 +61,7 @@ func readSizedInto(buf []byte, f io.Reader, max int64) (data []byte, ok bool, er
 			}
 			buf = append(buf, 0)[:len(buf)]
 		}
+		room := cap(buf) - len(buf)
 		n, err := f.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
@@ -67,6 +69,12 @@ func readSizedInto(buf []byte, f io.Reader, max int64) (data []byte, ok bool, er
 		}
 		if err != nil {
 			return nil, false, err
+		}
+		if n > 0 && n < room && size > 0 && int64(len(buf)) == size {
+			// The size the stat said, and a read short of the room: the
+			// file's end, so its read of nothing is spared. (A file whose
+			// stat says 0, as /proc's do, is read to its end of file.)
+			break
 		}
 	}
 	if int64(len(buf)) > max {

@@ -79,7 +79,7 @@ func (w *workspace) read(_ context.Context, in input) (string, error) {
 	if fi.Size() > maxReadFileSize {
 		return "", errorf("File too large: %s (%d bytes; read handles up to %d)", l.virt, fi.Size(), maxReadFileSize)
 	}
-	f, ofi, err := openRegular(l.real)
+	f, size, err := openReadFile(l.real)
 	if errors.Is(err, errNotRegular) {
 		return "", errorf("Not a regular file: %s", l.virt)
 	}
@@ -97,17 +97,17 @@ func (w *workspace) read(_ context.Context, in input) (string, error) {
 		offsetText = string(n)
 	}
 	tooLarge := errorf("File too large: %s (read handles up to %d bytes)", l.virt, maxReadFileSize)
-	if ofi.Size() > readWholeUpTo {
+	if size > readWholeUpTo {
 		return streamRead(f, l, offset, limit, offsetText, tooLarge)
 	}
 	var data []byte
 	var ok bool
-	if ofi.Size() < pooledFrom {
-		data, ok, err = readSized(f, ofi.Size(), maxReadFileSize)
+	if size < pooledFrom {
+		data, ok, err = readSized(f, size, maxReadFileSize)
 	} else {
 		buf := wholeReads.Get().(*[]byte)
 		defer wholeReads.Put(buf)
-		data, ok, err = readSizedInto((*buf)[:0], f, maxReadFileSize)
+		data, ok, err = readSizedInto((*buf)[:0], f, size, maxReadFileSize)
 	}
 	if err != nil {
 		return "", statError(l, err)

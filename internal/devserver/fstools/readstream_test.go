@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -133,6 +134,37 @@ func TestReadLargeFileStreams(t *testing.T) {
 		}
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 2<<20 {
 			t.Errorf("read %s allocated %d bytes for a %d-byte file", in, alloc, len(content))
+		}
+	}
+}
+
+// chunkReader hands out its data n bytes a read, as /proc's files do.
+type chunkReader struct {
+	data []byte
+	n    int
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), r.n)], r.data)
+	r.data = r.data[k:]
+	return k, nil
+}
+
+// A read short of the room ends the read only once the stat's size is
+// read: a file whose stat says 0 (/proc's), or less than it holds, is read
+// to its end of file; one that grew past the stat too.
+func TestReadSizedShortReads(t *testing.T) {
+	data := []byte(strings.Repeat("0123456789", 100))
+	for _, c := range []struct {
+		size int64
+		n    int
+	}{{0, 7}, {10, 7}, {500, 64}, {999, 4096}, {1000, 4096}, {1000, 300}} {
+		got, ok, err := readSized(&chunkReader{data: data, n: c.n}, c.size, 1<<20)
+		if err != nil || !ok || !bytes.Equal(got, data) {
+			t.Errorf("size %d, reads of %d: %d bytes, %v %v", c.size, c.n, len(got), ok, err)
 		}
 	}
 }

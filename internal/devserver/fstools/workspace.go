@@ -64,6 +64,10 @@ type loc struct {
 	mount int    // index into mounts; -1 for a virtual directory ("/")
 	rel   string // slash-separated path inside the mount, "" at its root
 	real  string // real file system path ("" for a virtual directory)
+
+	// fi is the file's stat when resolving it found it with no symlink
+	// on the way (its Lstat is then its Stat); nil when not known.
+	fi os.FileInfo
 }
 
 // toolError is a tool body failure: an error result with this one line.
@@ -98,9 +102,11 @@ func (w *workspace) resolve(p string) (loc, error) {
 	m := w.mounts[best]
 	rel := strings.TrimPrefix(strings.TrimPrefix(c, m.Path), "/")
 	l := loc{virt: c, mount: best, rel: rel, real: filepath.Join(m.Dir, filepath.FromSlash(rel))}
-	if !w.inside(best, l.real) {
+	ok, fi := w.insideStat(best, l.real)
+	if !ok {
 		return loc{}, errorf("Path is outside the workspace: %s", c)
 	}
+	l.fi = fi
 	return l, nil
 }
 
@@ -120,9 +126,16 @@ func (w *workspace) isVirtualDir(c string) bool {
 // inside reports whether real, once its existing part has its symlinks
 // resolved, stays inside mount i.
 func (w *workspace) inside(i int, real string) bool {
+	ok, _ := w.insideStat(i, real)
+	return ok
+}
+
+// insideStat is inside, and the stat of real when the common case found
+// it (nil otherwise).
+func (w *workspace) insideStat(i int, real string) (bool, os.FileInfo) {
 	base := w.realDir(i)
-	if ok, sure := w.insidePlain(i, real); sure {
-		return ok
+	if ok, sure, fi := w.insidePlain(i, real); sure {
+		return ok, fi
 	}
 	p := real
 	suffix := ""
@@ -130,11 +143,11 @@ func (w *workspace) inside(i int, real string) bool {
 		r, err := filepath.EvalSymlinks(p)
 		if err == nil {
 			r = filepath.Join(r, suffix)
-			return within(base, r)
+			return within(base, r), nil
 		}
 		parent := filepath.Dir(p)
 		if parent == p || !within(w.mounts[i].Dir, parent) && !within(base, parent) {
-			return true // nothing of it exists inside the mount; not found later
+			return true, nil // nothing of it exists inside the mount; not found later
 		}
 		suffix = filepath.Join(filepath.Base(p), suffix)
 		p = parent
@@ -144,31 +157,32 @@ func (w *workspace) inside(i int, real string) bool {
 // insidePlain is inside's answer for the common case, looking only at the
 // path's components below the mount: when none of them is a symlink, real
 // stays inside (sure); when one is, it is not sure, and inside resolves
-// the whole path.
-func (w *workspace) insidePlain(i int, real string) (ok, sure bool) {
+// the whole path. When every component exists, fi is the last one's Lstat:
+// no symlink on the way, so the path's Stat too.
+func (w *workspace) insidePlain(i int, real string) (ok, sure bool, fi os.FileInfo) {
 	dir := w.mounts[i].Dir
 	if real == dir {
-		return true, true
+		return true, true, nil
 	}
 	rel, found := strings.CutPrefix(real, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 	if !found {
-		return false, false
+		return false, false, nil
 	}
 	p := w.realDir(i)
 	for _, part := range strings.Split(rel, string(filepath.Separator)) {
 		if part == "" || part == "." || part == ".." {
-			return false, false
+			return false, false, nil
 		}
 		p = filepath.Join(p, part)
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return true, true // the rest does not exist: nothing of it leads out
+		var err error
+		if fi, err = os.Lstat(p); err != nil {
+			return true, true, nil // the rest does not exist: nothing of it leads out
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			return false, false
+			return false, false, nil
 		}
 	}
-	return true, true
+	return true, true, fi
 }
 
 // within reports whether p is base or inside it.
@@ -249,6 +263,9 @@ func describe(err error) string {
 
 // stat stats l following symlinks, with statError's messages.
 func stat(l loc) (os.FileInfo, error) {
+	if l.fi != nil {
+		return l.fi, nil // resolving it found it (the open decides again)
+	}
 	fi, err := os.Stat(l.real)
 	if err != nil {
 		return nil, statError(l, err)

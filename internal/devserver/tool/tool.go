@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agsh-dev/agsh/internal/jsontext"
 	"github.com/agsh-dev/agsh/internal/wire"
 )
 
@@ -76,16 +77,15 @@ type Result struct {
 	IsError bool
 }
 
-// Text returns a successful plain-text result.
+// Text returns a successful plain-text result: s as a JSON string, the
+// bytes json.Marshal writes (<, > and & escaped), without its reflection.
 func Text(s string) Result {
-	b, _ := json.Marshal(s)
-	return Result{Value: b}
+	return Result{Value: jsontext.AppendString(make([]byte, 0, len(s)+len(s)/16+2), s, true)}
 }
 
 // ErrorText returns an error result whose text is s (isError: true).
 func ErrorText(s string) Result {
-	b, _ := json.Marshal(s)
-	return Result{Value: b, IsError: true}
+	return Result{Value: jsontext.AppendString(nil, s, true), IsError: true}
 }
 
 // JSON returns a successful result holding v encoded as JSON.
