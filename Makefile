@@ -10,7 +10,7 @@ STATICCHECK_VERSION := v0.8.2
 GOBIN_DIR := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)
 STATICCHECK ?= $(or $(shell command -v staticcheck 2>/dev/null),$(wildcard $(GOBIN_DIR)/staticcheck))
 
-.PHONY: all build demo test check unit fuzz tools clean
+.PHONY: all build demo test check unit fuzz tools clean man release-snapshot
 
 all: build
 
@@ -18,6 +18,12 @@ all: build
 build:
 	$(GO) build -buildvcs=auto -o $(BIN)/agsh ./cmd/agsh
 	$(GO) build -buildvcs=auto -o $(BIN)/agsh-devserver ./cmd/agsh-devserver
+
+# agsh.1, the manual page, from the tables agsh --help prints
+# (docs/cli.md#the-manual-page); a test fails when the checked-in copy is
+# stale.
+man:
+	$(GO) run ./cmd/agsh --man > agsh.1
 
 # Start agsh-devserver over this repository on a free loopback port and open
 # the agsh shell against its executor agent; the server stops when agsh exits.
