@@ -58,7 +58,7 @@ func TestHelp(t *testing.T) {
 			t.Fatalf("%s: exit %d, stdout %q, stderr %q", arg, code, out.String(), errOut.String())
 		}
 	}
-	for _, flag := range []string{"--addr", "--root", "--mount", "--bearer-token", "--allow-anonymous", "--mcp", "--mcp-start-timeout DURATION", "--echo-tools", "--state", "-h, --help",
+	for _, flag := range []string{"--addr", "--root", "--mount", "--bearer-token", "--allow-anonymous", "--mcp", "--mcp-start-timeout DURATION", "--echo-tools", "--state", "--clock-offset DURATION", "-h, --help",
 		"--cp-team ID=NAME[:AGENT,AGENT…]", "--cp-key KEY=TEAMID[,TEAMID…]", "--control-plane FILE"} {
 		if !strings.Contains(usage, flag) {
 			t.Errorf("usage misses %s", flag)
@@ -177,5 +177,19 @@ func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
 				t.Fatalf("no exit after %v", sig)
 			}
 		})
+	}
+}
+
+// --clock-offset takes a Go duration within a day of the real clock.
+func TestClockOffsetFlag(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	o, err := parseFlags([]string{"--clock-offset", "-15m"}, noEnv)
+	if err != nil || o.ClockOffset != -15*time.Minute {
+		t.Fatalf("--clock-offset -15m: %v, %v", o.ClockOffset, err)
+	}
+	for _, bad := range []string{"25h", "-25h", "soon"} {
+		if _, err := parseFlags([]string{"--clock-offset", bad}, noEnv); err == nil {
+			t.Errorf("--clock-offset %s was accepted", bad)
+		}
 	}
 }

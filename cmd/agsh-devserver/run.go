@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"time"
 
 	"github.com/agsh-dev/agsh/internal/devserver"
 	"github.com/spf13/pflag"
@@ -17,6 +18,10 @@ const (
 	exitError = 1 // the server could not start (the port is taken…)
 	exitUsage = 2 // bad flags or options
 )
+
+// maxClockOffset bounds --clock-offset: a day either way is enough to
+// see any age a client reads.
+const maxClockOffset = 24 * time.Hour
 
 const usage = `Usage: agsh-devserver [flags]
 
@@ -39,6 +44,8 @@ Flags:
                                by then keeps starting, and its tools appear when it is ready (logged)
       --echo-tools PATH        serve JSON tool definitions (a file or a directory) that echo their input (repeatable)
       --state DIR              keep sessions in DIR across restarts (default: in memory)
+      --clock-offset DURATION  stamp session rows and record events this far from the real clock (-15m:
+                               a quarter of an hour behind), to see ages without waiting (default 0)
   -h, --help                   show this help
 
 Control plane (production names; on when any of these is given):
@@ -110,6 +117,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.DurationVar(&o.MCPStartTimeout, "mcp-start-timeout", devserver.DefaultMCPStartTimeout, "")
 	fs.StringArrayVar(&o.EchoTools, "echo-tools", nil, "")
 	fs.StringVar(&o.StateDir, "state", "", "")
+	fs.DurationVar(&o.ClockOffset, "clock-offset", 0, "")
 	fs.StringArrayVar(&cpTeams, "cp-team", nil, "")
 	fs.StringArrayVar(&cpKeys, "cp-key", nil, "")
 	fs.StringArrayVar(&keyFiles, "cp-key-file", nil, "")
@@ -133,6 +141,9 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	}
 	if o.MCPStartTimeout <= 0 {
 		return o, fmt.Errorf("--mcp-start-timeout: %s is not a positive duration", o.MCPStartTimeout)
+	}
+	if o.ClockOffset < -maxClockOffset || o.ClockOffset > maxClockOffset {
+		return o, fmt.Errorf("--clock-offset: %s is more than %s from the real clock", o.ClockOffset, maxClockOffset)
 	}
 	for _, m := range mounts {
 		mt, err := devserver.ParseMount(m)

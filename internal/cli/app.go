@@ -47,6 +47,13 @@ type app struct {
 	// --bearer-token (for :curl, which spells it).
 	cred     catalog.CredentialOrigin
 	credFlag bool
+	// credToken is the credential sent ("" when none), teamID the team a
+	// production name resolved to, connectErr why connect failed (only
+	// :status goes on without a client): for :status, which never shows
+	// the credential, only where it came from and its length.
+	credToken  string
+	teamID     string
+	connectErr error
 	// debug: AGSH_DEBUG asks for every request and answer on standard error
 	// (catalog.WithDebug); never for completion.
 	debug bool
@@ -166,6 +173,7 @@ func (a *app) connect(ctx context.Context) error {
 	}
 	if t.URL != "" {
 		a.cred, a.credFlag = catalog.CredentialOrigin{Var: catalog.TokenVariable}, a.g.Get("--bearer-token") != ""
+		a.credToken = a.token()
 		if a.g.Get("--team") != "" {
 			return command.Usagef("--team applies to production deployment names, not to a URL target (%s)", redactURL(t.URL))
 		}
@@ -185,7 +193,7 @@ func (a *app) resolve(ctx context.Context, name string) error {
 		return err
 	}
 	a.setSecrets(cred.Token)
-	a.cred = cred.From
+	a.cred, a.credToken = cred.From, cred.Token
 	a.credFlag = cred.From.Var == catalog.TokenVariable && strings.TrimSpace(a.g.Get("--bearer-token")) != ""
 	api := a.getenv("AGENT_SHELL_API_URL")
 	if api == "" {
@@ -196,6 +204,7 @@ func (a *app) resolve(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
+	a.teamID = teamID
 	a.client, err = a.newClient(base, catalog.Options{BearerToken: cred.Token, Query: catalog.TeamQuery(teamID), UserAgent: userAgent,
 		HTTPClient: hc, CredentialSource: cred.Source})
 	return err

@@ -56,6 +56,7 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 		Rotated:    a.run.Rotated,
 		Token:      a.run.Token,
 		Credential: a.cred, CredentialFlag: a.credFlag,
+		Status: a.statusFacts(),
 		Prepare: func(ctx context.Context, argv []string) (*catalog.PreparedCall, error) {
 			return a.prepareCall(ctx, argv, inShell)
 		},
@@ -85,7 +86,13 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 	if err != nil {
 		return outcome{status: a.report(ctx, stderr, err), rendered: true}
 	}
-	return outcome{value: res.Value, notes: res.Notes, rendered: last}
+	o := outcome{value: res.Value, notes: res.Notes, rendered: last}
+	if last {
+		// :status's verdict is the line's status; piped, its screen is the
+		// filters' input and their status the pipeline's.
+		o.status = res.Status
+	}
+	return o
 }
 
 // commandFor is the live command of a tool: its detail, fetched once per

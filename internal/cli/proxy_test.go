@@ -155,6 +155,12 @@ func TestProxy(t *testing.T) {
 			[]string{"echo"}, 0, "ok from the deployment\n", nil},
 		{"https, the CA not given", []string{"HTTPS_PROXY=" + withCreds, "AGENT_SHELL_TARGET=https://example.com/agent", "SSL_CERT_FILE=/nonexistent"},
 			[]string{"echo"}, 5, "", []string{"TLS certificate is not trusted"}},
+		// Loopback over TLS, reached directly (never proxied): the CA of
+		// SSL_CERT_FILE is the one trusted.
+		{"loopback https and SSL_CERT_FILE", []string{"HTTPS_PROXY=" + withCreds, "AGENT_SHELL_TARGET=" + tls.URL + "/agent"},
+			[]string{"echo"}, 0, "ok from the deployment\n", nil},
+		{"loopback https, the CA not given", []string{"AGENT_SHELL_TARGET=" + tls.URL + "/agent", "SSL_CERT_FILE=" + filepath.Join(t.TempDir(), "none.pem")},
+			[]string{"echo"}, 5, "", []string{"TLS certificate is not trusted"}},
 		{"NO_PROXY", []string{"HTTP_PROXY=" + withCreds, "NO_PROXY=deploy.invalid", "AGENT_SHELL_TARGET=http://deploy.invalid/agent"},
 			[]string{"echo"}, 5, "", []string{"deploy.invalid"}},
 		{"proxy down", []string{"HTTP_PROXY=http://" + user + ":" + pass + "@127.0.0.1:1", "AGENT_SHELL_TARGET=http://deploy.example/agent"},
@@ -172,22 +178,23 @@ func TestProxy(t *testing.T) {
 					t.Errorf("stderr lacks %q:\n%s", w, errOut)
 				}
 			}
-			if tc.name == "NO_PROXY" && p.hits.Load() != before {
-				t.Error("NO_PROXY: the request went through the proxy")
+			if (tc.name == "NO_PROXY" || strings.HasPrefix(tc.name, "loopback")) && p.hits.Load() != before {
+				t.Errorf("%s: the request went through the proxy", tc.name)
 			}
 		})
 	}
 }
 
-// TestHelpNamesProxyVariables: agsh --help documents the proxy and CA
-// variables.
+// TestHelpNamesProxyVariables: agsh --help documents the proxy, CA and
+// color variables.
 func TestHelpNamesProxyVariables(t *testing.T) {
 	out, err := agshCommand("--help").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	env := string(out[strings.Index(string(out), "ENVIRONMENT"):])
-	for _, v := range []string{"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "SSL_CERT_FILE"} {
+	for _, v := range []string{"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "SSL_CERT_FILE",
+		"NO_COLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "CLICOLOR=0", "TERM=dumb", "no telemetry"} {
 		if !strings.Contains(env, v) {
 			t.Errorf("ENVIRONMENT lacks %s:\n%s", v, env)
 		}

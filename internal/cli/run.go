@@ -92,7 +92,10 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 		return a.report(ctx, a.errOut, err)
 	}
 	if err := a.connect(ctx); err != nil {
-		return a.report(ctx, a.errOut, command.WithShadowHint(a.late, err))
+		if !isStatus(name) || a.run == nil || exitcode.Of(err) == exitcode.Usage {
+			return a.report(ctx, a.errOut, command.WithShadowHint(a.late, err))
+		}
+		a.connectErr = err // :status shows its screen and the failure
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

@@ -75,7 +75,8 @@ func requireGit(t *testing.T) {
 // script's archive put there), starts agsh-devserver over it, and sets
 // EXECUTOR, PLANNER and HOST for the script. Options for the server come
 // from a `devserver.flags` file in the archive, one flag per line
-// (bearer-token=…, echo-tools=…, mcp=…, cp-team=…, cp-key=…).
+// (bearer-token=…, echo-tools=…, mcp=…, mount=…, cp-team=…, cp-key=…,
+// clock-offset=…).
 func setupDeployment(env *testscript.Env) error {
 	repo := filepath.Join(env.WorkDir, "repo")
 	if err := os.MkdirAll(repo, 0o755); err != nil {
@@ -105,6 +106,12 @@ func setupDeployment(env *testscript.Env) error {
 					v = strings.ReplaceAll(v, "$TESTMCP", bin)
 				}
 				opts.MCP = append(opts.MCP, v)
+			case "clock-offset": // the deployment's clock, off the real one (status_degraded.txtar)
+				d, err := time.ParseDuration(v)
+				if err != nil {
+					return err
+				}
+				opts.ClockOffset = d
 			case "mount":
 				p, dir, _ := strings.Cut(v, ":")
 				opts.Mounts = append(opts.Mounts, tool.Mount{Path: p, Dir: filepath.Join(env.WorkDir, dir)})

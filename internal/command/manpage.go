@@ -65,6 +65,8 @@ func ManPage() string {
 	for _, s := range exitcode.Statuses {
 		m.item(fmt.Sprintf(`\fB%d\fR`, s.Code), s.Meaning)
 	}
+	m.raw(".SH PRIVACY")
+	m.paragraphs(privacy)
 	m.raw(".SH SEE ALSO")
 	m.paragraphs(manSeeAlso)
 	return m.String()

@@ -89,6 +89,9 @@ type MetaRun struct {
 	// the run keeps for id ("" when none). Either may be nil.
 	Rotated func(id, old, token string)
 	Token   func(id string) string
+
+	// Status is what :status reports of the run itself.
+	Status StatusFacts
 }
 
 // asks reports whether the command's question will be asked.
@@ -101,6 +104,9 @@ type MetaResult struct {
 	Value   render.Value
 	Notes   []string
 	Written bool
+	// Status is the command's exit status when it succeeded (:status's
+	// verdict); 0 otherwise.
+	Status int
 }
 
 // metas is the table of meta commands, in the order :help lists them.
@@ -109,6 +115,7 @@ var metas = append(append(append([]MetaCommand{
 		Check: noArguments(MetaSessions), Run: runSessions},
 	{Name: MetaCurl, Usage: ":curl <command…>", Summary: "the curl command of the call (no call is made)",
 		Check: checkCurl, Run: runCurl, Wraps: true},
+	statusRow,
 }, consoleRows...), actRows...),
 	MetaCommand{Name: MetaHelp, Usage: ":help", Summary: "this list", Check: noArguments(MetaHelp)}, // Run: runHelp
 )
@@ -122,6 +129,9 @@ func init() {
 		}
 		if run := actRun(metas[i].Name); run != nil {
 			metas[i].Run = run
+		}
+		if metas[i].Name == MetaStatus {
+			metas[i].Run = runStatus
 		}
 	}
 }

@@ -44,7 +44,7 @@ var environment = []EnvVar{
 	{[]string{"AGENT_SHELL_API_URL"}, "the control plane of production names"},
 	{[]string{"CURSOR_API_KEY", "CURSOR_API_KEY_FILE"}, "the production credential, or the file that holds it"},
 	{[]string{"AGENT_SERVE_CONFIG_DIR", "XDG_CONFIG_HOME"}, "where else the production credential is looked for"},
-	{[]string{"NO_COLOR", "CLICOLOR_FORCE", "TERM"}, "color: a non-empty NO_COLOR turns it off, CLICOLOR_FORCE (but 0)\non, TERM=dumb off; else a terminal is colored"},
+	{[]string{"NO_COLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "CLICOLOR", "TERM"}, "color, the first that applies: NO_COLOR (off), CLICOLOR_FORCE or\nFORCE_COLOR (on, unless 0), CLICOLOR=0 (off), TERM=dumb (off),\nelse on a terminal"},
 	{[]string{"COLUMNS"}, "the width of tables and help when the stream is not a terminal"},
 	{[]string{"COLORFGBG", "GLAMOUR_STYLE"}, "light or dark colors"},
 	{[]string{"PAGER", "AGSH_PAGER"}, "long output on a terminal (empty or cat: none; the REPL pages\nonly with AGSH_PAGER)"},
@@ -52,7 +52,7 @@ var environment = []EnvVar{
 	{[]string{"AGSH_DEBUG"}, "api: every request and answer on standard error, credentials masked"},
 	{[]string{"XDG_STATE_HOME"}, "where the REPL keeps its history"},
 	{[]string{"XDG_CACHE_HOME"}, "where completion keeps the agent's commands"},
-	{[]string{"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"}, "a proxy, as for every HTTP client; its user and password are\nmasked like the token"},
+	{[]string{"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"}, "a proxy, as for every HTTP client (loopback is never proxied);\nits user and password are masked like the token"},
 	{[]string{"SSL_CERT_FILE", "SSL_CERT_DIR"}, "the certificate authorities to trust instead of the system's"},
 	{[]string{"GODEBUG"}, "http2debug in it: agsh speaks HTTP/1.1 only"},
 	{[]string{"GOMEMLIMIT"}, "the soft memory limit (unset: four times the answer bound)"},
@@ -61,6 +61,9 @@ var environment = []EnvVar{
 // Environment is the table of the environment variables agsh reads (read
 // only).
 func Environment() []EnvVar { return environment }
+
+// privacy is the PRIVACY section of agsh --help and agsh.1.
+const privacy = "agsh sends no telemetry and checks for no updates: it talks to the\ntarget and, for a name, the control plane only."
 
 const (
 	usageTitle = "agsh - the agent shell: a deployed agent's tools as commands"
@@ -104,6 +107,10 @@ func Usage() string {
 	b.WriteString("\nEXIT STATUS\n")
 	for _, s := range exitcode.Statuses {
 		helpItemAt(&b, statusColumn, fmt.Sprint(s.Code), s.Meaning)
+	}
+	b.WriteString("\nPRIVACY\n")
+	for _, l := range strings.Split(privacy, "\n") {
+		b.WriteString("    " + l + "\n")
 	}
 	return b.String()
 }

@@ -33,87 +33,111 @@ const MaxParked = 1000
 // interrupted turn resolves nothing). A call's turn is the event's turnId,
 // else the model turn running when it asked.
 func ParkedCalls(ctx context.Context, c *catalog.Client, session string, note func(string)) ([]Parked, int, error) {
-	var order []entry // the order of asking; an entry is stale once its call is not parked at that index
-	parked := map[string]*Parked{}
-	byTurn := map[string]map[string]bool{} // the parked calls of each turn
-	forget := func(id string) {
-		if p := parked[id]; p != nil {
-			delete(byTurn[p.TurnID], id)
-			if len(byTurn[p.TurnID]) == 0 {
-				delete(byTurn, p.TurnID)
-			}
-			delete(parked, id)
-		}
-	}
-	dropped := 0
-	running, direct := "", false // the model turn running; the last turn started was a direct call
+	t := newParkedTracker()
 	err := c.Record(ctx, session, func(ev *catalog.Event) error {
-		switch ev.Type {
-		case catalog.EventTurnStarted:
-			f := ev.Fields()
-			direct = f.Source == "direct"
-			if !direct {
-				running = f.TurnID
-			}
-		case catalog.EventApprovalRequested:
-			f := ev.Fields()
-			if f.CallID == "" {
-				return nil
-			}
-			turn := f.TurnID
-			if turn == "" {
-				turn = running
-			}
-			p := &Parked{ID: f.CallID, Tool: f.ToolName, At: ev.At, Index: ev.Index, TurnID: turn,
-				Truncated: f.InputTruncated || len(f.Input) == 0 || string(f.Input) == "null"}
-			if !p.Truncated {
-				p.Input = append(json.RawMessage(nil), f.Input...)
-			}
-			forget(p.ID)
-			parked[p.ID] = p
-			if byTurn[turn] == nil {
-				byTurn[turn] = map[string]bool{}
-			}
-			byTurn[turn][p.ID] = true
-			order = append(order, entry{p.ID, p.Index})
-			for len(parked) > MaxParked {
-				e := order[0]
-				order = order[1:]
-				if q := parked[e.id]; q != nil && q.Index == e.index {
-					forget(e.id)
-					dropped++
-				}
-			}
-			if len(order) > 4*MaxParked {
-				order = live(order, parked)
-			}
-		case catalog.EventApprovalResolved, catalog.EventActionResult:
-			forget(ev.Fields().CallID)
-		case catalog.EventTurnCompleted, catalog.EventTurnFailed:
-			f := ev.Fields()
-			ended := f.TurnID
-			if ended == "" && !direct {
-				ended = running
-			}
-			if ended != "" || f.TurnID == "" && !direct {
-				for id := range byTurn[ended] {
-					forget(id)
-				}
-			}
-			if f.TurnID == "" && !direct || f.TurnID == running {
-				running = ""
-			}
-		}
+		t.see(ev)
 		return nil
 	}, note)
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]Parked, 0, len(parked))
-	for _, e := range live(order, parked) {
-		out = append(out, *parked[e.id])
+	ps, dropped := t.calls()
+	return ps, dropped, nil
+}
+
+// parkedTracker follows a record event by event and knows the calls
+// waiting for a decision at every point (ParkedCalls' rules).
+type parkedTracker struct {
+	order   []entry // the order of asking; an entry is stale once its call is not parked at that index
+	parked  map[string]*Parked
+	byTurn  map[string]map[string]bool // the parked calls of each turn
+	dropped int
+	running string // the model turn running
+	direct  bool   // the last turn started was a direct call
+}
+
+func newParkedTracker() *parkedTracker {
+	return &parkedTracker{parked: map[string]*Parked{}, byTurn: map[string]map[string]bool{}}
+}
+
+func (t *parkedTracker) forget(id string) {
+	if p := t.parked[id]; p != nil {
+		delete(t.byTurn[p.TurnID], id)
+		if len(t.byTurn[p.TurnID]) == 0 {
+			delete(t.byTurn, p.TurnID)
+		}
+		delete(t.parked, id)
 	}
-	return out, dropped, nil
+}
+
+// see takes the record's next event.
+func (t *parkedTracker) see(ev *catalog.Event) {
+	switch ev.Type {
+	case catalog.EventTurnStarted:
+		f := ev.Fields()
+		t.direct = f.Source == "direct"
+		if !t.direct {
+			t.running = f.TurnID
+		}
+	case catalog.EventApprovalRequested:
+		f := ev.Fields()
+		if f.CallID == "" {
+			return
+		}
+		turn := f.TurnID
+		if turn == "" {
+			turn = t.running
+		}
+		p := &Parked{ID: f.CallID, Tool: f.ToolName, At: ev.At, Index: ev.Index, TurnID: turn,
+			Truncated: f.InputTruncated || len(f.Input) == 0 || string(f.Input) == "null"}
+		if !p.Truncated {
+			p.Input = append(json.RawMessage(nil), f.Input...)
+		}
+		t.forget(p.ID)
+		t.parked[p.ID] = p
+		if t.byTurn[turn] == nil {
+			t.byTurn[turn] = map[string]bool{}
+		}
+		t.byTurn[turn][p.ID] = true
+		t.order = append(t.order, entry{p.ID, p.Index})
+		for len(t.parked) > MaxParked {
+			e := t.order[0]
+			t.order = t.order[1:]
+			if q := t.parked[e.id]; q != nil && q.Index == e.index {
+				t.forget(e.id)
+				t.dropped++
+			}
+		}
+		if len(t.order) > 4*MaxParked {
+			t.order = live(t.order, t.parked)
+		}
+	case catalog.EventApprovalResolved, catalog.EventActionResult:
+		t.forget(ev.Fields().CallID)
+	case catalog.EventTurnCompleted, catalog.EventTurnFailed:
+		f := ev.Fields()
+		ended := f.TurnID
+		if ended == "" && !t.direct {
+			ended = t.running
+		}
+		if ended != "" || f.TurnID == "" && !t.direct {
+			for id := range t.byTurn[ended] {
+				t.forget(id)
+			}
+		}
+		if f.TurnID == "" && !t.direct || f.TurnID == t.running {
+			t.running = ""
+		}
+	}
+}
+
+// calls are the calls waiting now, in the order they asked, and how many
+// were dropped past MaxParked.
+func (t *parkedTracker) calls() ([]Parked, int) {
+	out := make([]Parked, 0, len(t.parked))
+	for _, e := range live(t.order, t.parked) {
+		out = append(out, *t.parked[e.id])
+	}
+	return out, t.dropped
 }
 
 // entry is one approval.requested in the order of asking.

@@ -58,6 +58,9 @@ type Options struct {
 	MaxConns         int
 	BodyStallTimeout time.Duration
 	BodyTimeout      time.Duration
+	// ClockOffset moves the clock of the session rows and the records'
+	// events (--clock-offset; Config.ClockOffset).
+	ClockOffset time.Duration
 }
 
 // Build composes the deployment: the executor gets the workspace file
@@ -94,6 +97,7 @@ func Build(ctx context.Context, opts Options) (*Server, func() error, error) {
 		MaxConns:         opts.MaxConns,
 		BodyStallTimeout: opts.BodyStallTimeout,
 		BodyTimeout:      opts.BodyTimeout,
+		ClockOffset:      opts.ClockOffset,
 	})
 	if err != nil {
 		_ = set.Close()

@@ -60,14 +60,15 @@ type eventLog struct {
 	// shedByCaps is set once the server's caps on kept bytes dropped
 	// events (kept.go).
 	shedByCaps bool
+	clk        clock // the deployment's clock (--clock-offset)
 }
 
-func newEventLog() *eventLog { return &eventLog{notify: make(chan struct{})} }
+func newEventLog(clk clock) *eventLog { return &eventLog{notify: make(chan struct{}), clk: clk} }
 
 // now is an event time: the clock in UTC, milliseconds, never before the
 // record's last event.
 func (l *eventLog) now() string {
-	t := time.Now().UTC().Truncate(time.Millisecond)
+	t := l.clk.now().UTC().Truncate(time.Millisecond)
 	if t.Before(l.lastAt) {
 		t = l.lastAt
 	}

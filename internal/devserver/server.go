@@ -56,6 +56,10 @@ type Config struct {
 	// (0: DefaultMaxStreams, DefaultMaxStreamsPerPrincipal).
 	MaxStreams             int
 	MaxStreamsPerPrincipal int
+	// ClockOffset moves the deployment's clock, which stamps the session
+	// rows and the records' events, this far from the real one (negative:
+	// behind), to see ages without waiting (--clock-offset).
+	ClockOffset time.Duration
 }
 
 // Server is a running (or ready to run) development deployment.
@@ -104,6 +108,7 @@ func New(cfg Config) (*Server, error) {
 		done:   make(chan struct{}),
 		hub:    newHub(cfg.MaxStreams, cfg.MaxStreamsPerPrincipal),
 	}
+	s.hub.clock = clock{offset: cfg.ClockOffset}
 	if s.addr == "" {
 		s.addr = "127.0.0.1:0"
 	}

@@ -56,7 +56,16 @@ type session struct {
 
 	rec *eventLog // the record of events (record.go); nil until needed
 	rs  runState  // the scripted agent's turns (turns.go)
+	clk clock     // the store's clock, for the record's times
 }
+
+// clock is the deployment's clock: the real one moved by an offset
+// (--clock-offset, docs/devserver.md#flags), so that a test sees a call
+// that asked for approval a quarter of an hour ago without waiting for it.
+// It stamps the session rows and the record's events.
+type clock struct{ offset time.Duration }
+
+func (c clock) now() time.Time { return time.Now().Add(c.offset) }
 
 // Session modes.
 const (
@@ -124,7 +133,7 @@ func (s *session) queued() bool { return s.Queued || len(s.rs.queue) > 0 }
 // log is the session's record, made when first needed.
 func (s *session) log() *eventLog {
 	if s.rec == nil {
-		s.rec = newEventLog()
+		s.rec = newEventLog(s.clk)
 	}
 	return s.rec
 }
@@ -159,13 +168,14 @@ type sessionStore struct {
 	last    time.Time           // the latest stamp handed out
 	dir     string              // "" keeps sessions in memory only
 	ledger  *keptLedger         // the server's caps (kept.go)
+	clk     clock               // the deployment's clock
 	logf    func(string, ...any)
 }
 
 // stamp returns the current time as a stamp, strictly after every stamp
 // handed out before, so "newest activity" is never a tie. Callers hold mu.
 func (st *sessionStore) stamp() string {
-	now := time.Now().UTC().Truncate(time.Millisecond)
+	now := st.clk.now().UTC().Truncate(time.Millisecond)
 	if !now.After(st.last) {
 		now = st.last.Add(time.Millisecond)
 	}
@@ -185,7 +195,7 @@ func (st *sessionStore) create(owner, message, title, mode string) (*session, *a
 	s := &session{
 		ID: "ses_" + randomHex(8), Token: newToken(),
 		Title: title, Mode: mode, Owner: owner, Message: message,
-		Created: now, Updated: now, Calls: []callRecord{}, Records: []record{},
+		Created: now, Updated: now, Calls: []callRecord{}, Records: []record{}, clk: st.clk,
 	}
 	st.byID[s.ID] = s
 	st.byToken[s.Token] = s

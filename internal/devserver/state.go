@@ -13,9 +13,9 @@ import (
 // newSessionStore makes an agent's session store. With a state directory it
 // keeps one JSON file per session in <dir>/<slug>/ and loads the files found
 // there; a file that cannot be read or parsed is reported and skipped.
-func newSessionStore(stateDir, slug string, ledger *keptLedger, logf func(string, ...any)) (*sessionStore, error) {
+func newSessionStore(stateDir, slug string, ledger *keptLedger, clk clock, logf func(string, ...any)) (*sessionStore, error) {
 	st := &sessionStore{byID: map[string]*session{}, byToken: map[string]*session{}, stale: map[string]*session{},
-		ledger: ledger, logf: logf}
+		ledger: ledger, logf: logf, clk: clk}
 	if stateDir == "" {
 		return st, nil
 	}
@@ -39,6 +39,7 @@ func newSessionStore(stateDir, slug string, ledger *keptLedger, logf func(string
 			logf("devserver: skipping saved session %s: %v", name, err)
 			continue
 		}
+		s.clk = clk
 		st.loadLog(s)
 		if s.legacy {
 			// The first format kept the calls in the session file: move
@@ -54,7 +55,7 @@ func newSessionStore(stateDir, slug string, ledger *keptLedger, logf func(string
 	// the latest session for good. Stamps a busy server handed out run a
 	// little ahead of the clock (each is a millisecond after the last), so
 	// up to futureSlack ahead is kept as it is.
-	now := time.Now().UTC().Truncate(time.Millisecond)
+	now := clk.now().UTC().Truncate(time.Millisecond)
 	for _, s := range loaded {
 		if tokens[s.Token] > 1 {
 			// Two sessions answering one continuation token: neither can be

@@ -148,7 +148,7 @@ func newAgent(ac AgentConfig, stateDir string, h *hub, logf func(string, ...any)
 	a.set.Store(set)
 	a.infoBody = object(val("ok", true), val("name", a.name),
 		valIf(a.description != "", "description", a.description), raw("tools", array(infos)))
-	store, err := newSessionStore(stateDir, ac.Slug, h.kept, logf)
+	store, err := newSessionStore(stateDir, ac.Slug, h.kept, h.clock, logf)
 	if err != nil {
 		return nil, err
 	}

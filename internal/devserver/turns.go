@@ -41,6 +41,7 @@ type hub struct {
 	ended    context.Context
 	setEnded context.CancelFunc
 	streams  *streamLimiter
+	clock    clock // the deployment's clock (Config.ClockOffset)
 	// kept, faults and bodies bound the memory of the whole server
 	// (budget.go).
 	kept   *keptLedger

@@ -31,7 +31,7 @@ type Status struct {
 // sections of agsh --help and agsh.1.
 var Statuses = []Status{
 	{OK, "success"},
-	{ToolError, "the tool reported an error (or a grep found nothing, or the operator\ndeclined agsh's question before a write: nothing was sent)"},
+	{ToolError, "the tool reported an error (or a grep found nothing, or the operator\ndeclined agsh's question before a write: nothing was sent, or :status\nfound the deployment degraded)"},
 	{Usage, "usage: an unknown tool or option, a bad value, an operand or the\ntarget missing"},
 	{Refused, "the deployment refused the call"},
 	{Auth, "authentication: no credential, or the deployment answered 401 or 403"},

@@ -1,6 +1,7 @@
 // Package iostreams holds agsh's standard streams with their terminal facts:
 // whether each is a terminal, whether color is on (one policy: NO_COLOR,
-// CLICOLOR_FORCE, TERM=dumb, then TTY detection), and the width. Nothing else
+// CLICOLOR_FORCE or FORCE_COLOR, CLICOLOR=0, TERM=dumb, then TTY
+// detection), and the width. Nothing else
 // in agsh writes to os.Stdout or os.Stderr. Tests build one with Test.
 package iostreams
 
@@ -95,17 +96,19 @@ func System(getenv Getenv) *IOStreams {
 	return s
 }
 
-// ColorPolicy is the one color rule of docs/cli.md#color: NO_COLOR set and
-// non-empty → no; CLICOLOR_FORCE set and not "0" → yes; TERM=dumb → no; else
-// tty.
+// ColorPolicy is the one color rule of docs/cli.md#color, first match
+// wins: NO_COLOR set and non-empty → no; CLICOLOR_FORCE or FORCE_COLOR set
+// and not "0" → yes; CLICOLOR=0 → no; TERM=dumb → no; else tty.
 func ColorPolicy(getenv Getenv, tty bool) bool {
 	if getenv("NO_COLOR") != "" {
 		return false
 	}
-	if v := getenv("CLICOLOR_FORCE"); v != "" && v != "0" {
-		return true
+	for _, force := range []string{"CLICOLOR_FORCE", "FORCE_COLOR"} {
+		if v := getenv(force); v != "" && v != "0" {
+			return true
+		}
 	}
-	if getenv("TERM") == "dumb" {
+	if getenv("CLICOLOR") == "0" || getenv("TERM") == "dumb" {
 		return false
 	}
 	return tty

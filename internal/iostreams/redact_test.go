@@ -67,6 +67,20 @@ func TestColorPolicy(t *testing.T) {
 		{map[string]string{"NO_COLOR": "1", "CLICOLOR_FORCE": "1"}, true, false},
 		{map[string]string{"TERM": "dumb"}, true, false},
 		{map[string]string{"TERM": "dumb", "CLICOLOR_FORCE": "1"}, false, true},
+		// FORCE_COLOR is CLICOLOR_FORCE's peer; CLICOLOR=0 comes after both.
+		{map[string]string{"FORCE_COLOR": "1"}, false, true},
+		{map[string]string{"FORCE_COLOR": "3"}, false, true},
+		{map[string]string{"FORCE_COLOR": "0"}, false, false},
+		{map[string]string{"FORCE_COLOR": "0"}, true, true},
+		{map[string]string{"FORCE_COLOR": "1", "NO_COLOR": "1"}, true, false},
+		{map[string]string{"FORCE_COLOR": "1", "CLICOLOR": "0"}, false, true},
+		{map[string]string{"CLICOLOR_FORCE": "1", "CLICOLOR": "0"}, false, true},
+		{map[string]string{"CLICOLOR": "0"}, true, false},
+		{map[string]string{"CLICOLOR": "1"}, true, true},
+		{map[string]string{"CLICOLOR": "1"}, false, false},
+		{map[string]string{"CLICOLOR": ""}, true, true},
+		{map[string]string{"FORCE_COLOR": "1", "TERM": "dumb"}, false, true},
+		{map[string]string{"CLICOLOR": "0", "TERM": "xterm-256color"}, true, false},
 	}
 	for _, c := range cases {
 		if got := ColorPolicy(env(c.env), c.tty); got != c.want {
