@@ -91,7 +91,7 @@ func TestManPageRendersWithMan(t *testing.T) {
 }
 
 // TestRoffEscape: text that means something to roff (a leading '.' or
-// '\'', backslashes, font escapes, non-ASCII) reaches the rendered page as
+// '\”, backslashes, font escapes, non-ASCII) reaches the rendered page as
 // written, and groff warns of nothing.
 func TestRoffEscape(t *testing.T) {
 	t.Parallel()
