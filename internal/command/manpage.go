@@ -133,7 +133,8 @@ func (w *roffWriter) String() string { return w.b.String() }
 func (w *roffWriter) raw(line string) { w.b.WriteString(line + "\n") }
 
 // text writes a text line already in roff: one that would start with a
-// control character ('.' or the no-break '\”) is guarded with \&.
+// control character (a dot, or the apostrophe of a no-break request) is
+// guarded with \&.
 func (w *roffWriter) text(line string) {
 	if strings.HasPrefix(line, ".") || strings.HasPrefix(line, "'") {
 		line = `\&` + line
@@ -163,7 +164,7 @@ func (w *roffWriter) paragraphs(text string) {
 // roffEscape makes plain text roff text: a backslash is \e, a hyphen-minus
 // \- (so that options copy as typed), every other character beyond ASCII a
 // \[uXXXX] escape (groff reads its input as Latin-1 unless told otherwise).
-// A leading '.' or '\” is guarded where the line is written (text).
+// A leading dot or apostrophe is guarded where the line is written (text).
 func roffEscape(s string) string {
 	var b strings.Builder
 	for _, r := range s {

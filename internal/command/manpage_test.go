@@ -90,8 +90,8 @@ func TestManPageRendersWithMan(t *testing.T) {
 	}
 }
 
-// TestRoffEscape: text that means something to roff (a leading '.' or
-// '\”, backslashes, font escapes, non-ASCII) reaches the rendered page as
+// TestRoffEscape: text that means something to roff (a leading dot or
+// apostrophe, backslashes, font escapes, non-ASCII) reaches the rendered page as
 // written, and groff warns of nothing.
 func TestRoffEscape(t *testing.T) {
 	t.Parallel()
