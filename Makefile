@@ -9,6 +9,10 @@ FUZZTIME ?= 10s
 STATICCHECK_VERSION := v0.8.2
 GOBIN_DIR := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)
 STATICCHECK ?= $(or $(shell command -v staticcheck 2>/dev/null),$(wildcard $(GOBIN_DIR)/staticcheck))
+# goreleaser: the release build (.goreleaser.yaml); `make tools` installs this
+# version, whose test (internal/release) CI runs. Newer versions need a newer Go.
+GORELEASER_VERSION := v2.15.1
+GORELEASER ?= $(or $(shell command -v goreleaser 2>/dev/null),$(wildcard $(GOBIN_DIR)/goreleaser),goreleaser)
 
 .PHONY: all build demo test check unit fuzz tools clean man release-snapshot
 
@@ -46,6 +50,13 @@ check:
 # The tools make test uses beyond Go itself (.ci/run calls this).
 tools:
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	$(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+
+# Every archive, package, checksums.txt and the Homebrew cask of a release,
+# built into dist/ from the work tree and published nowhere
+# (docs/cli.md#releases).
+release-snapshot:
+	$(GORELEASER) release --snapshot --clean
 
 unit:
 	$(GO) test -race -count=1 ./...
@@ -54,4 +65,4 @@ fuzz:
 	@./scripts/fuzz.sh $(FUZZTIME)
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) dist completions
