@@ -24,7 +24,7 @@ var invocations = []Invocation{
 	{"agsh", "a shell: a REPL on a terminal, a script from stdin otherwise"},
 	{"agsh --help", "the usage text"},
 	{"agsh --version", "agsh's version"},
-	{"agsh --man", "this manual page in roff (agsh --man | man -l -)"},
+	{"agsh --man", "the manual page, in roff (agsh --man | man -l -)"},
 	{"agsh --completion SHELL", "the completion script of bash, zsh, fish or pwsh"},
 }
 
