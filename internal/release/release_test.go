@@ -165,7 +165,10 @@ func copyRepository(t *testing.T, root string) string {
 	t.Helper()
 	out, err := exec.Command("git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
 	if err != nil {
-		t.Fatalf("git ls-files: %v", err)
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("git ls-files: %v", err)
+		}
+		t.Skipf("the source is not a git checkout (git ls-files: %v)", err)
 	}
 	dst := t.TempDir()
 	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
