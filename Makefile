@@ -9,8 +9,12 @@ FUZZTIME ?= 4s
 STATICCHECK_VERSION := v0.8.2
 GOBIN_DIR := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)
 STATICCHECK ?= $(or $(shell command -v staticcheck 2>/dev/null),$(wildcard $(GOBIN_DIR)/staticcheck))
+# goreleaser: the release build (.goreleaser.yaml); `make tools` installs this
+# version, whose test (internal/release) CI runs. Newer versions need a newer Go.
+GORELEASER_VERSION := v2.15.1
+GORELEASER ?= $(or $(shell command -v goreleaser 2>/dev/null),$(wildcard $(GOBIN_DIR)/goreleaser),goreleaser)
 
-.PHONY: all build demo test quick check unit big fuzz tools clean
+.PHONY: all build demo test quick check unit big fuzz tools clean man release-snapshot
 
 all: build
 
@@ -18,6 +22,12 @@ all: build
 build:
 	$(GO) build -buildvcs=auto -o $(BIN)/agsh ./cmd/agsh
 	$(GO) build -buildvcs=auto -o $(BIN)/agsh-devserver ./cmd/agsh-devserver
+
+# agsh.1, the manual page, from the tables agsh --help prints
+# (docs/cli.md#the-manual-page); a test fails when the checked-in copy is
+# stale.
+man:
+	$(GO) run ./cmd/agsh --man > agsh.1
 
 # Start agsh-devserver over this repository on a free loopback port and open
 # the agsh shell against its executor agent; the server stops when agsh exits.
@@ -46,6 +56,13 @@ check:
 # The tools make test uses beyond Go itself (.ci/run calls this).
 tools:
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	$(GO) install github.com/goreleaser/goreleaser/v2@$(GORELEASER_VERSION)
+
+# Every archive, package, checksums.txt and the Homebrew cask of a release,
+# built into dist/ from the work tree and published nowhere
+# (docs/cli.md#releases).
+release-snapshot:
+	$(GORELEASER) release --snapshot --clean
 
 # GORACE=atexit_sleep_ms=0: the race runtime otherwise sleeps a second as
 # every race-built process exits (each test binary, and each run of the test
@@ -63,4 +80,4 @@ fuzz:
 	@./scripts/fuzz.sh $(FUZZTIME)
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) dist completions

@@ -85,6 +85,7 @@ var GlobalOptions = []GlobalOption{
 	{Name: "--help", Short: "-h", Help: "help"},
 	{Name: "--yes", Help: "do not ask before a write or a decision: agsh asks on a terminal before\ncalling a tool that declares it writes, and before :approve and :deny"},
 	{Name: "--version", Scope: BeforeCommand, Help: "agsh's version (with --output json: an object); before any command"},
+	{Name: "--man", Scope: BeforeCommand, Help: "agsh's manual page in roff (agsh --man | man -l -); before any command"},
 	{Name: "--completion", Placeholder: "<bash|zsh|fish|pwsh>", Values: []string{"bash", "zsh", "fish", "pwsh"}, Scope: BeforeCommand,
 		Help: "print the shell's completion script; before any command"},
 }

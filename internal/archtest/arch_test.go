@@ -68,6 +68,8 @@ var allowed = []struct {
 	{pkg: "internal/compcache", may: []string{"catalog"}, why: "shell completion's catalog cache"},
 	{pkg: "internal/shellcomp", may: []string{"catalog", "curated", "generated", "interp", "internal/command", "internal/compcache", "internal/version"},
 		why: "the login shells' completion scripts and answers"},
+	{pkg: "internal/release", may: []string{"internal/testcorpus"}, noNet: true,
+		why: "tests only: the release build (.goreleaser.yaml) run by goreleaser in a copy of the repository (testcorpus finds the root)"},
 	{pkg: "internal/testmcp", why: "tests only: a stdio MCP server with every content kind"},
 	{pkg: "internal/testtier", noLeaves: true, stdlibOnly: true, noNet: true,
 		why: "tests only: which tier of the test suite runs a test (the race build, the big tests that run without it)"},

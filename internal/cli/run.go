@@ -27,13 +27,17 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 	g, rest, err := line.Globals(), line.Words(), line.Err
 	action := ""
 	if err == nil {
-		action, err = command.BeforeCommandAction(g, rest) // --version, --completion
+		action, err = command.BeforeCommandAction(g, rest) // --version, --man, --completion
 	}
 	if err != nil {
 		return reportEarly(ios, e, g, err, g.Format())
 	}
 	if action == "--version" {
 		return writeVersion(ios.Out, g.Format())
+	}
+	if action == "--man" {
+		fmt.Fprint(ios.Out, command.ManPage())
+		return exitcode.OK
 	}
 	if action != "" {
 		return shellcomp.Launch(ios.Out, g.Get("--completion"))

@@ -233,6 +233,21 @@ compadd -d|No Data|--|No Data
 compadd -d|/repo/my notes.txt|--|/repo/my notes.txt
 compadd -S||-d|/repo/sub/|--|/repo/sub/
 `},
+		// Installed as _agsh in a directory of $fpath (as the release
+		// packages do), compinit autoloads the file as _agsh, whose first
+		// call completes too.
+		{"zsh-fpath", `mkdir -p "$HOME/fp" && agsh --completion zsh >"$HOME/fp/_agsh" || exit 9
+fpath=("$HOME/fp" $fpath); autoload -Uz compinit && compinit -u -d "$HOME/zcd-fpath" || exit 9
+print -r -- ${_comps[agsh]}
+compadd() { local a=("$@") i; for ((i = 1; i < $#a; i++)); do [[ $a[i] == -d ]] && a[i+1]="${(j:,:)${(P)a[i+1]}}"; done; print -r -- "compadd ${(j:|:)a}" }
+words=(agsh datadog_l); CURRENT=2; _agsh
+print -r -- ${_comps[agsh]}
+words=(agsh read /repo/my); CURRENT=3; _agsh_complete
+`, `_agsh
+compadd -l|-d|datadog_list_monitors  -- List monitors|--|datadog_list_monitors
+_agsh_complete
+compadd -d|/repo/my notes.txt|--|/repo/my notes.txt
+`},
 		{"fish", `agsh --completion fish | source; or exit 9
 complete -C 'agsh datadog_l'
 complete -C 'agsh datadog_list_monitors --status "No'
@@ -245,11 +260,12 @@ No Data
 `},
 	} {
 		t.Run(sh.name, func(t *testing.T) {
-			if _, err := exec.LookPath(sh.name); err != nil {
-				t.Skipf("%s is not installed", sh.name)
+			shell, _, _ := strings.Cut(sh.name, "-")
+			if _, err := exec.LookPath(shell); err != nil {
+				t.Skipf("%s is not installed", shell)
 			}
-			cmd := exec.Command(sh.name, "-c", sh.script)
-			if sh.name == "zsh" {
+			cmd := exec.Command(shell, "-c", sh.script)
+			if shell == "zsh" {
 				cmd.Args = []string{"zsh", "-f", "-c", sh.script}
 			}
 			cmd.Env = append(os.Environ(), env...)

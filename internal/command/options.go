@@ -57,7 +57,7 @@ func SplitGlobals(args []string) (g Globals, rest []string, err error) {
 func TakesWord(arg string) bool { return arg == "-e" }
 
 // BeforeCommandAction answers the option given that replaces the command
-// (--version, --completion; "" when none) and checks that it stands alone:
+// (--version, --man, --completion; "" when none) and checks that it stands alone:
 // with at most --output beside it, and no command after it.
 func BeforeCommandAction(g Globals, rest []string) (string, error) {
 	action := ""

@@ -5,76 +5,157 @@ import (
 	"strings"
 
 	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/internal/exitcode"
 )
 
-const usageHead = `agsh - the agent shell: a deployed agent's tools as commands
+// agsh --help and the manual page (agsh --man, agsh.1) are two views of the
+// same tables: the invocations and environment variables below, the
+// options (Options), the meta commands (metas) and the exit statuses
+// (exitcode.Statuses). A row added to one shows in both (docs/cli.md#the-manual-page).
 
-USAGE
-    agsh help                        the agent's commands, grouped by source
-    agsh <tool> --help               man-page help for one tool (also: agsh help <tool>)
-    agsh <tool> [operands] [flags]   call one tool
-    agsh                             a shell: a REPL on a terminal, a script from stdin otherwise
-    agsh --help                      this text
-    agsh --version                   agsh's version
-    agsh --completion SHELL          the completion script of bash, zsh, fish or pwsh
-`
+// Invocation is one line of the usage synopsis.
+type Invocation struct{ Line, Summary string }
 
-const usageOptions = `
-GLOBAL OPTIONS (before or after the tool name)
-`
+// invocations are the USAGE lines of agsh --help, the SYNOPSIS of agsh.1.
+var invocations = []Invocation{
+	{"agsh help", "the agent's commands, grouped by source"},
+	{"agsh <tool> --help", "man-page help for one tool (also: agsh help <tool>)"},
+	{"agsh <tool> [operands] [flags]", "call one tool"},
+	{"agsh", "a shell: a REPL on a terminal, a script from stdin otherwise"},
+	{"agsh --help", "the usage text"},
+	{"agsh --version", "agsh's version"},
+	{"agsh --man", "the manual page, in roff (agsh --man | man -l -)"},
+	{"agsh --completion SHELL", "the completion script of bash, zsh, fish or pwsh"},
+}
 
-const usageTail = `
-ENVIRONMENT
-    AGENT_SHELL_TARGET, AGENT_SHELL_TEAM, AGENT_SHELL_BEARER_TOKEN (safer than the flag:
-    argv is visible to ps), AGENT_SHELL_API_URL (control plane for names), CURSOR_API_KEY,
-    CURSOR_API_KEY_FILE, COLUMNS; color, first match wins: NO_COLOR (off), CLICOLOR_FORCE
-    or FORCE_COLOR (on, unless 0), CLICOLOR=0 (off), TERM=dumb (off), else on a terminal;
-    PAGER, AGSH_PAGER (long output on a terminal; empty or cat: none; the REPL pages only
-    with AGSH_PAGER), COLORFGBG and GLAMOUR_STYLE (light or dark colors); HTTPS_PROXY,
-    HTTP_PROXY, NO_PROXY (a proxy, as for every HTTP client; loopback is never proxied; its
-    user and password are masked like the token), SSL_CERT_FILE, SSL_CERT_DIR (the
-    certificate authorities to trust instead of the system's). agsh sends no telemetry and
-    checks for no updates: it talks to the target and, for a name, the control plane only.
+// EnvVar is one row of the environment agsh reads: the variables of one
+// meaning, and that meaning (lines after the first continue it).
+type EnvVar struct {
+	Names []string
+	Help  string
+}
 
-EXIT STATUS
-    0 success; 1 the tool reported an error (or a grep found nothing, or the operator
-    declined agsh's question before a write: nothing was sent, or :status found the
-    deployment degraded); 2 usage; 3 the deployment refused the call; 4 authentication;
-    5 unreachable or bad answer; 130 interrupted.
-`
+// environment is the ENVIRONMENT section of agsh --help and agsh.1; every
+// option's Env is among its names (TestEnvironmentNamesOptionVariables).
+var environment = []EnvVar{
+	{[]string{"AGENT_SHELL_TARGET"}, "--target's default"},
+	{[]string{"AGENT_SHELL_TEAM"}, "--team's default"},
+	{[]string{"AGENT_SHELL_BEARER_TOKEN"}, "--bearer-token's default (safer than the flag: argv is visible to ps)"},
+	{[]string{"AGENT_SHELL_API_URL"}, "the control plane of production names"},
+	{[]string{"CURSOR_API_KEY", "CURSOR_API_KEY_FILE"}, "the production credential, or the file that holds it"},
+	{[]string{"AGENT_SERVE_CONFIG_DIR", "XDG_CONFIG_HOME"}, "where else the production credential is looked for"},
+	{[]string{"NO_COLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "CLICOLOR", "TERM"}, "color, the first that applies: NO_COLOR (off), CLICOLOR_FORCE or\nFORCE_COLOR (on, unless 0), CLICOLOR=0 (off), TERM=dumb (off),\nelse on a terminal"},
+	{[]string{"COLUMNS"}, "the width of tables and help when the stream is not a terminal"},
+	{[]string{"COLORFGBG", "GLAMOUR_STYLE"}, "light or dark colors"},
+	{[]string{"PAGER", "AGSH_PAGER"}, "long output on a terminal (empty or cat: none; the REPL pages\nonly with AGSH_PAGER)"},
+	{[]string{"AGSH_MAX_ANSWER_BYTES"}, "the largest answer agsh reads (bytes, or 256MiB, 1G)"},
+	{[]string{"AGSH_DEBUG"}, "api: every request and answer on standard error, credentials masked"},
+	{[]string{"XDG_STATE_HOME"}, "where the REPL keeps its history"},
+	{[]string{"XDG_CACHE_HOME"}, "where completion keeps the agent's commands"},
+	{[]string{"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"}, "a proxy, as for every HTTP client (loopback is never proxied);\nits user and password are masked like the token"},
+	{[]string{"SSL_CERT_FILE", "SSL_CERT_DIR"}, "the certificate authorities to trust instead of the system's"},
+	{[]string{"GODEBUG"}, "http2debug in it: agsh speaks HTTP/1.1 only"},
+	{[]string{"GOMEMLIMIT"}, "the soft memory limit (unset: four times the answer bound)"},
+}
 
-// Usage is the text of `agsh --help`, its options from the one table.
+// Environment is the table of the environment variables agsh reads (read
+// only).
+func Environment() []EnvVar { return environment }
+
+// privacy is the PRIVACY section of agsh --help and agsh.1.
+const privacy = "agsh sends no telemetry and checks for no updates: it talks to the\ntarget and, for a name, the control plane only."
+
+const (
+	usageTitle = "agsh - the agent shell: a deployed agent's tools as commands"
+	usageMetas = "META COMMANDS (also in the shell, where :help lists them; no tool name has ':')"
+	usageOpts  = "GLOBAL OPTIONS (before or after the tool name)"
+)
+
+// helpColumn is where the second column of agsh --help starts;
+// statusColumn, the EXIT STATUS section's.
+const (
+	helpColumn   = 37
+	statusColumn = 9
+)
+
+// Usage is the text of `agsh --help`, made from the tables.
 func Usage() string {
 	var b strings.Builder
-	b.WriteString(usageHead)
-	b.WriteString("\nMETA COMMANDS (also in the shell, where :help lists them; no tool name has ':')\n")
-	for _, m := range metas {
-		if m.Name == MetaHelp {
-			continue
-		}
-		fmt.Fprintf(&b, "    %-33s%s\n", "agsh "+m.Usage, m.Summary)
+	b.WriteString(usageTitle + "\n\nUSAGE\n")
+	for _, in := range invocations {
+		helpItem(&b, in.Line, in.Summary)
+	}
+	b.WriteString("\n" + usageMetas + "\n")
+	for _, m := range usageMetaRows() {
+		helpItem(&b, "agsh "+m.Usage, m.Summary)
 		if len(m.Flags) > 0 {
 			var fs []string
 			for _, f := range m.Flags {
-				if f.Placeholder != "" {
-					fs = append(fs, "["+f.Name+" "+f.Placeholder+"]")
-				} else {
-					fs = append(fs, "["+f.Name+"]")
-				}
+				fs = append(fs, "["+metaFlagSpelling(f)+"]")
 			}
-			fmt.Fprintf(&b, "%37s%s\n", "", strings.Join(fs, " "))
+			helpItem(&b, "", strings.Join(fs, " "))
 		}
 	}
-	b.WriteString(usageOptions)
+	b.WriteString("\n" + usageOpts + "\n")
 	for _, o := range Options() {
-		lines := strings.Split(o.Help, "\n")
-		fmt.Fprintf(&b, "    %-33s%s\n", Spelling(o), lines[0])
-		for _, l := range lines[1:] {
-			fmt.Fprintf(&b, "%37s%s\n", "", l)
+		helpItem(&b, Spelling(o), o.Help)
+	}
+	b.WriteString("\nENVIRONMENT\n")
+	for _, e := range environment {
+		helpItem(&b, strings.Join(e.Names, ", "), e.Help)
+	}
+	b.WriteString("\nEXIT STATUS\n")
+	for _, s := range exitcode.Statuses {
+		helpItemAt(&b, statusColumn, fmt.Sprint(s.Code), s.Meaning)
+	}
+	b.WriteString("\nPRIVACY\n")
+	for _, l := range strings.Split(privacy, "\n") {
+		b.WriteString("    " + l + "\n")
+	}
+	return b.String()
+}
+
+// helpItem writes one row of a help section: the term indented by four,
+// its text from helpColumn on (on the next line when the term reaches it),
+// the text's further lines under it.
+func helpItem(b *strings.Builder, term, text string) { helpItemAt(b, helpColumn, term, text) }
+
+// helpItemAt is helpItem with the text from column col.
+func helpItemAt(b *strings.Builder, col int, term, text string) {
+	lines := strings.Split(text, "\n")
+	pad := strings.Repeat(" ", col)
+	switch {
+	case term == "":
+		b.WriteString(pad)
+	case 4+len(term) >= col:
+		b.WriteString("    " + term + "\n" + pad)
+	default:
+		fmt.Fprintf(b, "    %-*s", col-4, term)
+	}
+	b.WriteString(lines[0] + "\n")
+	for _, l := range lines[1:] {
+		b.WriteString(pad + l + "\n")
+	}
+}
+
+// usageMetaRows are the meta commands agsh --help and the manual page list:
+// all but :help, which is the shell's list of them.
+func usageMetaRows() []MetaCommand {
+	var out []MetaCommand
+	for _, m := range metas {
+		if m.Name != MetaHelp {
+			out = append(out, m)
 		}
 	}
-	b.WriteString(usageTail)
-	return b.String()
+	return out
+}
+
+// metaFlagSpelling is a meta command flag as help writes it: "--last <n>".
+func metaFlagSpelling(f MetaFlag) string {
+	if f.Placeholder != "" {
+		return f.Name + " " + f.Placeholder
+	}
+	return f.Name
 }
 
 // Spelling is how help writes an option: "-h, --help", "--target <url|name>".

@@ -20,6 +20,25 @@ const (
 	Interrupted = 130 // interrupted
 )
 
+// Status is one exit status with its meaning, as agsh --help and the
+// manual page state it (Meaning's lines after the first continue it).
+type Status struct {
+	Code    int
+	Meaning string
+}
+
+// Statuses are the exit statuses in order: the rows of the EXIT STATUS
+// sections of agsh --help and agsh.1.
+var Statuses = []Status{
+	{OK, "success"},
+	{ToolError, "the tool reported an error (or a grep found nothing, or the operator\ndeclined agsh's question before a write: nothing was sent, or :status\nfound the deployment degraded)"},
+	{Usage, "usage: an unknown tool or option, a bad value, an operand or the\ntarget missing"},
+	{Refused, "the deployment refused the call"},
+	{Auth, "authentication: no credential, or the deployment answered 401 or 403"},
+	{Unreachable, "unreachable, a timeout, or an answer that makes no sense"},
+	{Interrupted, "interrupted (Ctrl-C, SIGTERM)"},
+}
+
 // Of is the status of err: its own ExitCode when it has one, Interrupted for
 // a cancelled context, else ToolError (OK for nil).
 func Of(err error) int {

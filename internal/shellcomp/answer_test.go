@@ -100,7 +100,7 @@ func TestWarmCacheAnswers(t *testing.T) {
 		{"agsh mon_list --state ", "", `No\ Data|OK`},
 		{"agsh mon_list --state=N", "N", `No\ Data`},
 		{"agsh --output json mon_list --sta", "--sta", "--state"},
-		{"agsh --", "--", "--target|--team|--bearer-token|--session|--continuation-token|--output|--input-json|--timeout|--help|--yes|--version|--completion"},
+		{"agsh --", "--", "--target|--team|--bearer-token|--session|--continuation-token|--output|--input-json|--timeout|--help|--yes|--version|--man|--completion"},
 		{"agsh --completion ", "", "bash|zsh|fish|pwsh"},
 	}
 	for _, tt := range tests {

@@ -114,6 +114,11 @@ const zshScript = `#compdef %[1]s
 if (( $+functions[compdef] )); then
     compdef %[2]s %[1]s
 fi
+# Installed as _%[1]s in a directory of $fpath (the release packages do), this
+# file is the body of the function compinit autoloads: complete this Tab too.
+if [[ ${funcstack[1]-} == _%[1]s ]]; then
+    %[2]s "$@"
+fi
 `
 
 const fishScript = `# agsh completion for fish. Load it in ~/.config/fish/config.fish:

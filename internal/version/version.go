@@ -1,6 +1,7 @@
-// Package version answers what `agsh --version` prints: the module version
-// of an installed build (`go install …@v1.2.3`), else the VCS revision and
-// commit time the go command stamps into a local build, else "(devel)".
+// Package version answers what `agsh --version` prints: the release's tag
+// set at link time by the release build, else the module version of an
+// installed build (`go install …@v1.2.3`), else the VCS revision and commit
+// time the go command stamps into a local build, else "(devel)".
 package version
 
 import (
@@ -8,6 +9,12 @@ import (
 	"runtime/debug"
 	"strings"
 )
+
+// tag is the version of a release build, set at link time from the git
+// tag by .goreleaser.yaml (-X github.com/agsh-dev/agsh/internal/version.tag=v1.2.3;
+// docs/cli.md#version); "" in every other build, which falls back to the
+// build information.
+var tag string
 
 // Info is the version of one binary.
 type Info struct {
@@ -23,15 +30,28 @@ type Info struct {
 	Modified bool   `json:"modified,omitempty"`
 	// Go is the toolchain that built the binary.
 	Go string `json:"go"`
+
+	// release: Version is a release's tag, which names the build on its
+	// own (String leaves the revision out).
+	release bool
 }
 
 // Read answers the running binary's version from its build information.
 func Read(program string) Info {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return Info{Program: program, Version: "(devel)", Go: "unknown"}
+		bi = &debug.BuildInfo{GoVersion: "unknown"}
 	}
-	return FromBuildInfo(program, bi)
+	return withTag(FromBuildInfo(program, bi), tag)
+}
+
+// withTag is in with the release's tag as its version (in as it is when
+// tag is "").
+func withTag(in Info, tag string) Info {
+	if tag != "" {
+		in.Version, in.release = tag, true
+	}
+	return in
 }
 
 // FromBuildInfo answers the version a build information describes.
@@ -53,13 +73,14 @@ func FromBuildInfo(program string, bi *debug.BuildInfo) Info {
 	return in
 }
 
-// String is the one line of `agsh --version`: "agsh v1.2.3", or for a local
+// String is the one line of `agsh --version`: "agsh v1.2.3" (a release's
+// tag, or the module version of an installed build), or for a local
 // build "agsh (devel) 1ca9af1c2d3e 2026-12-01T10:12:58Z (modified)", then
 // the toolchain.
 func (in Info) String() string {
 	var b strings.Builder
 	b.WriteString(in.Program + " " + in.Version)
-	if in.Revision != "" && !strings.Contains(in.Version, shortRev(in.Revision)) {
+	if in.Revision != "" && !in.release && !strings.Contains(in.Version, shortRev(in.Revision)) {
 		b.WriteString(" " + shortRev(in.Revision))
 		if in.Time != "" {
 			b.WriteString(" " + in.Time)

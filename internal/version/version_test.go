@@ -47,3 +47,21 @@ func TestRead(t *testing.T) {
 		t.Errorf("JSON round trip: %v %+v", err, back)
 	}
 }
+
+// TestWithTag: a release build's tag (set at link time) is its version, and
+// its line names no revision; the object still carries it.
+func TestWithTag(t *testing.T) {
+	bi := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v0.0.0-20261201101258-1ca9af1c2d3e+dirty"},
+		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "1ca9af1c2d3e4f5061728394a5b6c7d8e9f0a1b2"},
+			{Key: "vcs.time", Value: "2026-12-01T10:12:58Z"}, {Key: "vcs.modified", Value: "true"}}}
+	in := withTag(FromBuildInfo("agsh", bi), "v1.2.3")
+	if got, want := in.String(), "agsh v1.2.3 (go1.26.8)"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	if got, want := string(in.JSON()), `{"program":"agsh","version":"v1.2.3","revision":"1ca9af1c2d3e4f5061728394a5b6c7d8e9f0a1b2","time":"2026-12-01T10:12:58Z","modified":true,"go":"go1.26.8"}`; got != want {
+		t.Errorf("JSON() = %s, want %s", got, want)
+	}
+	if got := withTag(FromBuildInfo("agsh", bi), ""); got.Version != bi.Main.Version || got.release {
+		t.Errorf("no tag: %+v", got)
+	}
+}
