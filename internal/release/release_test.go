@@ -31,6 +31,9 @@ import (
 // packages install the same files where man and the shells look; the cask
 // names them.
 func TestSnapshotRelease(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping the snapshot release (a build of both binaries with the release's flags)")
+	}
 	goreleaser := findGoreleaser(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
