@@ -2,9 +2,7 @@ package render
 
 import (
 	"bytes"
-	"encoding/binary"
 	"io"
-	"math/bits"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -282,7 +280,7 @@ func (j *jsonSink) Write(p []byte) (int, error) {
 
 func (j *jsonSink) put(data []byte) error {
 	j.begin()
-	j.buf = appendJSONText(j.buf, data)
+	j.buf = jsontext.AppendStringContent(j.buf, data, jsontext.EscapeTerminal)
 	_, err := j.w.Write(j.buf)
 	j.buf = j.buf[:0]
 	return err
@@ -299,7 +297,7 @@ func (j *jsonSink) begin() {
 // never ends inside a character.
 func (j *jsonSink) WriteRun(text []byte, nl bool) error {
 	j.begin()
-	j.buf = appendJSONText(j.buf, text)
+	j.buf = jsontext.AppendStringContent(j.buf, text, jsontext.EscapeTerminal)
 	if nl {
 		j.buf = append(j.buf, '\\', 'n')
 	}
@@ -338,82 +336,4 @@ func writeJSONText(w io.Writer, s string) error {
 		s = s[n:]
 	}
 	return sink.Close()
-}
-
-// appendJSONText appends text as the content of a JSON string: the escapes
-// of encoding/json (without HTML escaping), then DEL and the C1 controls
-// as \u escapes (appendSafeString). Invalid UTF-8 becomes \ufffd.
-func appendJSONText(dst, s []byte) []byte {
-	start := 0
-	for i := 0; i < len(s); {
-		i += jsonPlain(s[i:])
-		if i >= len(s) {
-			break
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigit(c>>4), hexDigit(c))
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRune(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigit(byte(r)))
-		case r >= 0x80 && r <= 0x9f:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '0', '0', hexDigit(byte(r)>>4), hexDigit(byte(r)))
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	return append(dst, s[start:]...)
-}
-
-// jsonPlain is the length of the leading run of p that appendJSONText
-// copies as it is (printable ASCII but '"', '\\' and DEL), eight bytes at
-// a time: a word's lowest flagged byte is its first such byte (a borrow
-// only runs upward).
-func jsonPlain(p []byte) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(p); i += 8 {
-		w := binary.LittleEndian.Uint64(p[i:])
-		q := w ^ (ones * '"')
-		b := w ^ (ones * '\\')
-		d := w ^ (ones * 0x7f)
-		if m := ((w-ones*0x20)&^w | (q-ones)&^q | (b-ones)&^b | (d-ones)&^d | w) & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for ; i < len(p); i++ {
-		if c := p[i]; c < 0x20 || c == '"' || c == '\\' || c == 0x7f || c >= utf8.RuneSelf {
-			break
-		}
-	}
-	return i
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // stdString is encoding/json's encoding of s, with or without HTML escaping.
@@ -51,6 +52,43 @@ func FuzzAppendString(f *testing.F) {
 			if got, want := AppendString(nil, s, html), stdString(t, s, html); !bytes.Equal(got, want) {
 				t.Fatalf("AppendString(%q, html %v) = %s, want %s", s, html, got, want)
 			}
+		}
+	})
+}
+
+// termString is encoding/json's encoding of s without HTML escaping, then
+// DEL and the C1 controls as \u escapes: what EscapeTerminal writes.
+func termString(t testing.TB, s string) []byte {
+	std := stdString(t, s, false)
+	var b []byte
+	for _, r := range string(std[1 : len(std)-1]) {
+		if r == 0x7f || r >= 0x80 && r <= 0x9f {
+			b = append(b, []byte(`\u00`+string(hexDigits[r>>4])+string(hexDigits[r&0xf]))...)
+			continue
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return b
+}
+
+func TestAppendStringContentTerminal(t *testing.T) {
+	for _, s := range append(quoteCases, "c1 \u009b31m del\x7f", "tab\there \u0085") {
+		if got, want := AppendStringContent([]byte("pre"), []byte(s), EscapeTerminal), append([]byte("pre"), termString(t, s)...); !bytes.Equal(got, want) {
+			t.Errorf("AppendStringContent(%q, EscapeTerminal) = %s, want %s", s, got, want)
+		}
+		if got, want := AppendStringContent(nil, []byte(s), 0), stdString(t, s, false); !bytes.Equal(got, want[1:len(want)-1]) {
+			t.Errorf("AppendStringContent(%q, 0) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+func FuzzAppendStringContent(f *testing.F) {
+	for _, s := range quoteCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := AppendStringContent(nil, []byte(s), EscapeTerminal), termString(t, s); !bytes.Equal(got, want) {
+			t.Fatalf("AppendStringContent(%q, EscapeTerminal) = %s, want %s", s, got, want)
 		}
 	})
 }
