@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agsh-dev/agsh/catalog"
 )
@@ -76,5 +77,17 @@ func TestRequiredBooleanFacts(t *testing.T) {
 	}
 	if got := page.Options[1].Facts; got != "Default: false." {
 		t.Errorf("--quiet facts %q", got)
+	}
+}
+
+// agsh --help keeps to 80 columns.
+func TestUsageWidth(t *testing.T) {
+	for i, line := range strings.Split(Usage(), "\n") {
+		if n := utf8.RuneCountInString(line); n > helpWidth {
+			t.Errorf("line %d is %d columns: %q", i+1, n, line)
+		}
+	}
+	if got := wrapWords("aa bb [--last <n>] cc", 10); strings.Join(got, "|") != "aa bb|[--last <n>]|cc" {
+		t.Errorf("wrapWords = %q", got)
 	}
 }

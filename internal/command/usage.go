@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/internal/exitcode"
@@ -120,14 +121,23 @@ func Usage() string {
 // the text's further lines under it.
 func helpItem(b *strings.Builder, term, text string) { helpItemAt(b, helpColumn, term, text) }
 
+// helpWidth is the width agsh --help keeps to: a text line longer than its
+// column allows is wrapped at spaces.
+const helpWidth = 80
+
 // helpItemAt is helpItem with the text from column col.
 func helpItemAt(b *strings.Builder, col int, term, text string) {
-	lines := strings.Split(text, "\n")
+	// The tables' own line breaks only mark where the text was cut for
+	// another width: the text is one paragraph, filled to helpWidth.
+	lines := wrapWords(strings.ReplaceAll(text, "\n", " "), helpWidth-col)
+	if len(lines) == 0 {
+		lines = []string{""}
+	}
 	pad := strings.Repeat(" ", col)
 	switch {
 	case term == "":
 		b.WriteString(pad)
-	case 4+len(term) >= col:
+	case 4+utf8.RuneCountInString(term) >= col-1: // two spaces at least before the text
 		b.WriteString("    " + term + "\n" + pad)
 	default:
 		fmt.Fprintf(b, "    %-*s", col-4, term)
@@ -136,6 +146,55 @@ func helpItemAt(b *strings.Builder, col int, term, text string) {
 	for _, l := range lines[1:] {
 		b.WriteString(pad + l + "\n")
 	}
+}
+
+// wrapWords fills line's words (helpWords) into lines of at most width
+// characters (a longer word stands alone), one space between words.
+func wrapWords(line string, width int) []string {
+	var out []string
+	cur := ""
+	for _, w := range helpWords(line) {
+		switch {
+		case cur == "":
+			cur = w
+		case utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) <= width:
+			cur += " " + w
+		default:
+			out = append(out, cur)
+			cur = w
+		}
+	}
+	if cur != "" {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// helpWords are line's words, a bracketed group ("[--last <n>]") one word.
+func helpWords(line string) []string {
+	var words []string
+	depth, start := 0, -1
+	for i, r := range line {
+		switch {
+		case r == ' ' && depth == 0:
+			if start >= 0 {
+				words = append(words, line[start:i])
+				start = -1
+			}
+			continue
+		case r == '[':
+			depth++
+		case r == ']' && depth > 0:
+			depth--
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		words = append(words, line[start:])
+	}
+	return words
 }
 
 // usageMetaRows are the meta commands agsh --help and the manual page list:
