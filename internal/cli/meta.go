@@ -12,7 +12,7 @@ import (
 )
 
 // isMeta reports a meta command (:sessions, :help).
-func isMeta(name string) bool { return command.NewTable(nil).Resolve(name).Kind == command.Meta }
+func isMeta(name string) bool { return command.NewTable(nil).Lookup(name).Kind == command.Meta }
 
 // metaLive reports a meta command that runs for as long as it is left to
 // (:tail): no pager may hold its output.

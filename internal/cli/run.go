@@ -170,7 +170,7 @@ func (a *app) dispatch(ctx context.Context, name string, args []string) int {
 		if err != nil {
 			return a.report(ctx, a.errOut, err)
 		}
-		if !command.NewTable(tools).Resolve(name).IsTool() {
+		if !command.NewTable(tools).Lookup(name).IsTool() {
 			return a.helpWord(ctx, args, a.out, a.errOut)
 		}
 	}

@@ -103,7 +103,7 @@ func (h *shellHandler) toolsUsed(s *syntax.Script) []string {
 					argv = rest
 				}
 			}
-			if r := h.table.Resolve(argv[0]); r.IsTool() {
+			if r := h.table.Lookup(argv[0]); r.IsTool() {
 				out = append(out, r.Tool.Name)
 			}
 		}
@@ -126,7 +126,7 @@ func (h *shellHandler) Check(ctx context.Context, argv []string, last bool) (int
 		}
 		// The words after the meta command's name are a command line.
 		rest := command.ScanWords(argv[1:]).Args
-		if len(rest) == 0 || !h.table.Resolve(rest[0]).IsTool() {
+		if len(rest) == 0 || !h.table.Lookup(rest[0]).IsTool() {
 			return 0, nil // the meta command says so when it runs
 		}
 		off = len(argv) - len(rest)
@@ -165,7 +165,7 @@ type shellHandler struct {
 
 // IsTool: a tool of the catalog, or a meta command (run like one).
 func (h *shellHandler) IsTool(name string) bool {
-	return h.table.Resolve(name).IsTool() || isMeta(name)
+	return h.table.Lookup(name).IsTool() || isMeta(name)
 }
 
 // Suggest is the command table's did-you-mean (command.Table.Resolve), the
