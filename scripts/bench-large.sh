@@ -19,14 +19,20 @@
 # or /dev/null (the text goes straight out; no md5).
 #
 # rows: read200 json50 json50held table100k script1000 color50k color50kpty
-# help10k tab10k (default: all). color50k writes the colored read to a file
+# help10k tab10k trace100k tail100k (default: all). color50k writes the colored read to a file
 # (CLICOLOR_FORCE); color50kpty writes it to a terminal (script(1)'s pty,
 # COLORFGBG set so that no build asks the terminal for its background).
 # tab10k is a warm Tab of the login shells' completion (a tool name, a flag's
 # enum value) against a 10-tool and a 10,000-tool catalog (a second
 # development deployment, the listings and the tool's detail armed), each
 # build with its own filled cache; it prints large/small per build, and the
-# refresh of each catalog (wall time and the cache's bytes).
+# refresh of each catalog (wall time and the cache's bytes). trace100k is
+# `:trace` of a 100,000-event record (17 MB, the events route armed), as the
+# timeline and as --output json, against curl fetching the record; tail100k
+# is `:tail` of a stream of 100,000 events (NDJSON, the stream route armed,
+# the last event the session's wait that ends a piped tail), as text lines
+# and as NDJSON, with the events a second. Builds without the console (no
+# :trace) are skipped in those two rows.
 # Needs: curl, awk, md5sum, /usr/bin/time (GNU time), strace (color50k's
 # write count; skipped without it), jq (table100k's peer; skipped without
 # it).
@@ -42,7 +48,7 @@ while getopts "n:o:O:" opt; do
   esac
 done
 shift $((OPTIND - 1))
-rows=${*:-read200 json50 json50held table100k script1000 color50k color50kpty help10k tab10k}
+rows=${*:-read200 json50 json50held table100k script1000 color50k color50kpty help10k tab10k trace100k tail100k}
 wrap=()
 make -s build
 new=$PWD/bin/agsh
@@ -84,6 +90,37 @@ envelope() {
     }
     if (held == "") printf "\",\"durationMs\":12}"
     else printf "\",\"ok\":true,\"toolName\":\"read\",\"callId\":\"c1\",\"isError\":false,\"durationMs\":12}"
+  }' > "$1"
+}
+
+# record FILE N FORM: a session record of N events like an agent's (turns,
+# calls of read and grep, their results, messages, waits), as the events
+# route's envelope (FORM envelope) or as the stream's NDJSON inside a JSON
+# string, ready to arm (FORM ndjson: no wait but the last event's).
+record() {
+  awk -v n="$2" -v form="$3" 'BEGIN {
+    if (form == "envelope") printf "{\"ok\":true,\"sessionId\":\"ses_bench\",\"firstIndex\":0,\"nextIndex\":%d,\"events\":[", n
+    else printf "\""
+    for (i = 0; i < n; i++) {
+      s = int(i / 1000)
+      ts = sprintf("2026-01-02T%02d:%02d:%02d.%03dZ", 3 + int(s / 3600), int(s / 60) % 60, s % 60, i % 1000)
+      k = i % 7
+      if (form == "ndjson" && k == 6) k = 4
+      if (form == "ndjson" && i == n - 1) k = 6
+      if (k == 0) d = "\"type\":\"turn.started\",\"data\":{\"turnId\":\"t\",\"source\":\"message\",\"message\":\"look at the repo\"}"
+      else if (k == 1) d = sprintf("\"type\":\"actions.requested\",\"data\":{\"turnId\":\"t\",\"calls\":[{\"callId\":\"call_%016x\",\"toolName\":\"read\",\"input\":{\"path\":\"/repo/src/file%d.go\",\"limit\":40}},{\"callId\":\"call_%016x\",\"toolName\":\"grep\",\"input\":{\"pattern\":\"TODO|FIXME\",\"path\":\"/repo\",\"-i\":true}}]}", i, i, i + 1)
+      else if (k == 2) d = sprintf("\"type\":\"action.result\",\"data\":{\"callId\":\"call_%016x\",\"toolName\":\"read\",\"isError\":false,\"result\":\"package main\\nfunc main() {}\",\"durationMs\":12}", i - 1)
+      else if (k == 3) d = sprintf("\"type\":\"action.result\",\"data\":{\"callId\":\"call_%016x\",\"toolName\":\"grep\",\"isError\":false,\"result\":\"Found 2 matching lines\",\"durationMs\":40}", i - 1)
+      else if (k == 4) d = "\"type\":\"message.completed\",\"data\":{\"text\":\"I looked at the file and found two TODOs.\",\"finishReason\":\"stop\"}"
+      else if (k == 5) d = "\"type\":\"turn.completed\",\"data\":{\"turnId\":\"t\"}"
+      else d = "\"type\":\"session.waiting\",\"data\":{}"
+      e = sprintf("{\"index\":%d,%s,\"at\":\"%s\"}", i, d, ts)
+      if (form == "envelope") { if (i > 0) printf ","; printf "%s", e; continue }
+      gsub(/\\/, "&&", e); gsub(/"/, "\\\\&", e)
+      printf "%s\\n", e
+    }
+    if (form == "envelope") printf "]}"
+    else printf "\""
   }' > "$1"
 }
 
@@ -351,6 +388,35 @@ for row in $rows; do
       fi
     done
     kill "$server2" 2>/dev/null; server2=""
+    ;;
+  trace100k|tail100k)
+    # The console's views: builds without them (no :trace) sit out.
+    keep=$old
+    if [ -n "$old" ] && "$old" :trace --help > /dev/null 2>&1; then :; else old=""; fi
+    if [ "$row" = trace100k ]; then
+      record "$work/env" 100000 envelope
+      arm "GET /v1/session/ses_bench/events" "$work/env" 100000
+      floor=(-s "$exe/v1/session/ses_bench/events")
+      pair trace100k :trace ses_bench
+      floor=(-s "$exe/v1/session/ses_bench/events")
+      pair trace100kjson --output json :trace ses_bench
+    else
+      printf '{"ok":true,"sessionId":"ses_bench","firstIndex":0,"nextIndex":0,"events":[]}' > "$work/env"
+      arm "GET /v1/session/ses_bench/events" "$work/env" 100000
+      record "$work/env" 100000 ndjson
+      arm "GET /v1/session/ses_bench/stream" "$work/env" 100000
+      for form in text ndjson; do
+        o=(); [ "$form" = ndjson ] && o=(--output json)
+        floor=(-s "$exe/v1/session/ses_bench/stream")
+        pair "tail100k$form" "${o[@]}" :tail ses_bench
+        for b in new old; do
+          [ -e "$work/times.tail100k$form $b" ] || continue
+          sort -n "$work/times.tail100k$form $b" | awk -v r="tail100k$form $b" '{ a[NR] = $1 } END {
+            printf "%-34s %.0f events/s (median wall, the whole process)\n", r, 100000 / (a[int((NR + 1) / 2)] / 1e6) }'
+        done
+      done
+    fi
+    old=$keep
     ;;
   *) echo "unknown row $row" >&2; exit 2 ;;
   esac
