@@ -18,7 +18,10 @@
 #   startup  one-shot `agsh --version` and `agsh help` against a tiny
 #            program that links only the packages agsh requires whose init
 #            is the floor (glamour, chroma's lexers, styles and formatters,
-#            bubbletea, lipgloss) and prints a line: CPU, wall, agsh/floor.
+#            bubbletea, lipgloss) and prints a line: CPU, wall, agsh/floor;
+#            floor-get is that program also making the three GETs of
+#            `agsh help` (the listing, the sessions, /v1/info) with
+#            net/http, the floor of help.
 #
 # -e NAME=ENV runs the new build once more per round with the environment
 # ENV (space-separated assignments), as the variant NAME: e.g.
@@ -142,6 +145,9 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"net/http"
+	"os"
 
 	_ "github.com/alecthomas/chroma/v2/formatters"
 	_ "github.com/alecthomas/chroma/v2/lexers"
@@ -151,7 +157,21 @@ import (
 	_ "github.com/charmbracelet/lipgloss"
 )
 
-func main() { fmt.Println("floor") }
+// With URLs, it GETs each on one client and prints the bytes received.
+func main() {
+	n := 0
+	for _, u := range os.Args[1:] {
+		resp, err := http.Get(u)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		n += len(b)
+	}
+	fmt.Println("floor", n)
+}
 EOF
     go build -o "$work/floor" "./$(basename "$floor")"
     rm -rf "$floor"
@@ -163,12 +183,13 @@ EOF
       loop "'$new' --version" version
       loop "'$new' help" help
       loop "'$work/floor'" floor
+      loop "'$work/floor' '$exe/v1/tools' '$exe/v1/sessions' '$exe/v1/info'" floor-get
       [ -z "$old" ] || { loop "'$old' --version" old-version; loop "'$old' help" old-help; }
     done
     echo "start-up, $runs x 20 runs each (per run):"
-    row version 20; row help 20; row floor 20
+    row version 20; row help 20; row floor 20; row floor-get 20
     [ -z "$old" ] || { row old-version 20; row old-help 20; }
-    ratio version floor; ratio help floor
+    ratio version floor; ratio help floor; ratio help floor-get
     [ -z "$old" ] || { ratio version old-version; ratio help old-help; }
     ;;
   *) echo "unknown row $r" >&2; exit 2 ;;
