@@ -96,6 +96,7 @@ func (c *Client) CallStream(ctx context.Context, name string, input json.RawMess
 		return nil, err
 	}
 	r.stream = stream
+	r.rows = ctx.Value(rowsKey{}) != nil
 	var a callAnswer
 	if err := c.do(ctx, r, &a, essentialIsError); err != nil {
 		if a.Streamed {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"strconv"
 )
 
@@ -59,9 +60,13 @@ type boundedReader struct {
 	named     int64
 	maxValues int64
 	values    int64
-	inString  bool // the JSON scan is inside a string
-	escaped   bool // … right after its backslash
-	err       error
+	// held, when set, is the values bound of an answer read whole that
+	// the reader no longer counts (hold): the check that reads it counts
+	// its values (within, countHeld).
+	held     int64
+	inString bool // the JSON scan is inside a string
+	escaped  bool // … right after its backslash
+	err      error
 }
 
 func (b *boundedReader) Read(p []byte) (int, error) {
@@ -118,6 +123,45 @@ func (b *boundedReader) count(p []byte) bool {
 		}
 	}
 	return true
+}
+
+// hold stops counting values as they are read, for an answer that is read
+// whole as its Content-Length declared: the check of the held bytes, which
+// reads every byte anyway, counts them once instead (callAnswer.splice,
+// jsontext.CountedEnd), and countHeld counts what it did not check. The
+// verdict is the reader's: the count is the same however the answer is
+// cut into reads, so an answer past the bound fails with the same
+// *TooLargeError, and memory stays bounded by the declared length
+// (docs/cli.md#answer-bounds).
+func (b *boundedReader) hold() {
+	if b.maxValues > 0 {
+		b.held, b.maxValues = b.maxValues, 0
+	}
+}
+
+// within reports a held answer's count of values within its bound.
+func (b *boundedReader) within(values int64) bool { return b.held == 0 || values <= b.held }
+
+// countHeld is the error of the held bytes data, read with the error err:
+// the reader's *TooLargeError when they hold more values than the bound
+// (counted as the reader counts them), else err.
+func (b *boundedReader) countHeld(data []byte, err error) error {
+	if _, big := isTooLarge(err); b.held == 0 || big {
+		return err
+	}
+	c := boundedReader{maxValues: b.held}
+	if !c.count(data) {
+		return &TooLargeError{Limit: b.limit, Values: b.held}
+	}
+	return err
+}
+
+// valuesIn counts p's values as the reader does, p starting outside a
+// string.
+func valuesIn(p []byte) int64 {
+	c := boundedReader{maxValues: math.MaxInt64}
+	c.count(p)
+	return c.values
 }
 
 // oddBackslashes reports whether p ends in an odd run of backslashes.

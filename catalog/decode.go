@@ -44,15 +44,21 @@ func (c *Client) do(ctx context.Context, r *request, v answer, essential ...stri
 				return err
 			}
 		} else {
+			if resp.ContentLength > 0 && resp.ContentLength <= b.in.limit {
+				b.in.hold() // read whole as declared: counted by the splice
+			}
 			data, err = readBody(b, resp.ContentLength, b.in.limit)
 		}
 		if err == nil {
-			if rest, ok := a.splice(data); ok {
+			if rest, values, ok := a.splice(data, r.rows, b.in.held); ok && b.in.within(values) {
 				return c.callCheckedShape(r, resp, a, rest, data)
 			}
+			*a = callAnswer{}
 		}
-		if _, big := isTooLarge(err); big {
-			return c.bodyError(ctx, r, resp, b, err)
+		if err = b.in.countHeld(data, err); err != nil {
+			if _, big := isTooLarge(err); big {
+				return c.bodyError(ctx, r, resp, b, err)
+			}
 		}
 		// Anything unusual takes the streaming path over the same bytes,
 		// so that every message and status stays what it was.
@@ -180,10 +186,17 @@ func (e errReader) Read([]byte) (int, error) {
 // result keys, another key that encoding/json would fold to "result", a
 // result of another kind or nested near encoding/json's depth limit, any
 // decoding error; the caller then decodes the whole answer the usual way.
-func (a *callAnswer) splice(data []byte) (rest []byte, ok bool) {
-	start, end, ok := resultSpan(data)
+// With rows set, an array result of objects is indexed as it is checked
+// (Rows). With maxValues set (a held answer's bound, boundedReader.hold),
+// values is the answer's count of values as the bound counts them, found
+// by the same pass; past maxValues it is above it and ok may be false.
+func (a *callAnswer) splice(data []byte, rows bool, maxValues int64) (rest []byte, values int64, ok bool) {
+	start, end, idx, values, ok := resultSpan(data, rows, maxValues)
 	if !ok {
-		return nil, false
+		return nil, values, false
+	}
+	if maxValues > 0 {
+		values += valuesIn(data[:start]) + valuesIn(data[end:])
 	}
 	rest = make([]byte, 0, len(data)-(end-start)+4)
 	rest = append(append(append(rest, data[:start]...), "null"...), data[end:]...)
@@ -191,11 +204,12 @@ func (a *callAnswer) splice(data []byte) (rest []byte, ok bool) {
 	dec.UseNumber()
 	if dec.Decode(a) != nil || jsontext.SkipSpace(rest, int(dec.InputOffset())) != len(rest) {
 		*a = callAnswer{}
-		return nil, false
+		return nil, values, false
 	}
 	a.Result = json.RawMessage(data[start:end:end])
-	a.Checked = true // resultSpan checked it (jsontext.ValueEnd)
-	return rest, true
+	a.Checked = true // resultSpan checked it (jsontext.ValueEnd, IndexArray)
+	a.Rows = idx
+	return rest, values, true
 }
 
 // spliceDepth bounds the nesting of a result that splice reads: well
@@ -205,8 +219,11 @@ const spliceDepth = 9000
 
 // resultSpan finds the span of a top-level "result" member whose value is
 // a valid JSON string, object or array. Other values are skipped, not
-// checked: they are left for encoding/json.
-func resultSpan(data []byte) (start, end int, ok bool) {
+// checked: they are left for encoding/json. With rows set, an array of
+// objects is indexed in the same pass (offsets into the result's bytes).
+// values counts the result's values (CountedEnd), up to maxValues (0: no
+// bound).
+func resultSpan(data []byte, rows bool, maxValues int64) (start, end int, idx *jsontext.Rows, values int64, ok bool) {
 	found := false
 	_, ok = jsontext.Members(data, 0, func(key []byte, i int) (int, bool) {
 		key = key[1 : len(key)-1]
@@ -222,16 +239,23 @@ func resultSpan(data []byte) (start, end int, ok bool) {
 		if c := data[i]; found || c != '"' && c != '{' && c != '[' {
 			return 0, false
 		}
-		ve, ok := jsontext.ValueEnd(data, i, spliceDepth)
-		if ok {
+		if c := data[i]; c == '[' && rows {
+			ve, n, r, ok := jsontext.IndexArray(data[i:], 0, spliceDepth, maxValues)
+			if values = n; ok {
+				found, start, end, idx = true, i, i+ve, r
+			}
+			return i + ve, ok
+		}
+		ve, n, ok := jsontext.CountedEnd(data, i, spliceDepth, maxValues)
+		if values = n; ok {
 			found, start, end = true, i, ve
 		}
 		return ve, ok
 	})
 	if !ok || !found {
-		return 0, 0, false
+		return 0, 0, nil, values, false
 	}
-	return start, end, true
+	return start, end, idx, values, true
 }
 
 // bodyError explains a 2xx body that could not be decoded.

@@ -3,11 +3,13 @@ package catalog
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -310,5 +312,60 @@ func TestLongHeaderTextsClipped(t *testing.T) {
 	_, err = c.Call(ctxT(t), "echo", nil, Binding{})
 	if err == nil || len(err.Error()) > 1000 || !strings.Contains(err.Error(), "yyy…") {
 		t.Errorf("long Content-Type: %d bytes: %.200s", len(fmt.Sprint(err)), err)
+	}
+}
+
+// TestHeldAnswerValueBound: an answer whose length is declared is read
+// whole and its values counted by the check that reads it (hold), on
+// every way a call's answer is held (Call; CallStream of an array; a
+// table's rows asked): the same bound and the same message as the
+// reader's count, brackets inside strings not counted, and a table's
+// rows given only within the bound.
+func TestHeldAnswerValueBound(t *testing.T) {
+	streamSmall(t)
+	dense := `{"ok":true,"result":[0` + strings.Repeat(",0", 20000) + `]}`
+	rows := `{"ok":true,"isError":false,"result":[{}` + strings.Repeat(`,{}`, 20000) + `]}`
+	inString := `{"ok":true,"result":["` + strings.Repeat(`[{,\"\\`, 20000) + `"]}`
+	bad := `{"ok":true,"result":[0` + strings.Repeat(",0", 20000) + `,]}`
+	c, _ := serve(t, "", func(w http.ResponseWriter, r *http.Request) {
+		body := map[string]string{"/v1/tools/dense": dense, "/v1/tools/rows": rows, "/v1/tools/text": inString, "/v1/tools/bad": bad}[r.URL.Path]
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		writeJSON(w, 200, body)
+	})
+	c.opts.LimitHint = "set X to raise it"
+	calls := map[string]func(ctx context.Context, tool string) (*CallResult, error){
+		"Call": func(ctx context.Context, tool string) (*CallResult, error) { return c.Call(ctx, tool, nil, Binding{}) },
+		"CallStream": func(ctx context.Context, tool string) (*CallResult, error) {
+			return c.CallStream(ctx, tool, nil, Binding{}, func() io.Writer { return io.Discard })
+		},
+		"WithRows": func(ctx context.Context, tool string) (*CallResult, error) {
+			return c.CallStream(WithRows(ctx), tool, nil, Binding{}, func() io.Writer { return io.Discard })
+		},
+	}
+	for name, call := range calls {
+		for _, tool := range []string{"dense", "rows", "bad"} {
+			c.opts.MaxAnswerBytes = 64 << 10 // 1024 values
+			_, err := call(ctxT(t), tool)
+			wantError(t, err, CodeBadResponse, ExitUnreachable,
+				"the answer to POST /v1/tools/"+tool+" holds more than 1024 JSON values, agsh's limit for one answer of up to 64 KiB (65536 bytes); set X to raise it")
+		}
+		c.opts.MaxAnswerBytes = 4 << 20
+		for _, tool := range []string{"dense", "rows"} {
+			res, err := call(ctxT(t), tool)
+			if err != nil || !res.Checked {
+				t.Errorf("%s %s: 40,000 values within a 4 MiB bound: %v", name, tool, err)
+				continue
+			}
+			if want := name == "WithRows" && tool == "rows"; (res.Rows != nil) != want || want && len(res.Rows.Ends) != 20001 {
+				t.Errorf("%s %s: rows %v, want %v", name, tool, res.Rows != nil, want)
+			}
+		}
+		if _, err := call(ctxT(t), "bad"); err == nil || strings.Contains(err.Error(), "JSON values") {
+			t.Errorf("%s: an invalid answer within the bound: %v", name, err)
+		}
+		c.opts.MaxAnswerBytes = 256 << 10
+		if res, err := call(ctxT(t), "text"); err != nil || len(res.Result) != len(inString)-len(`{"ok":true,"result":}`) {
+			t.Errorf("%s: brackets inside a string counted: %v", name, err)
+		}
 	}
 }

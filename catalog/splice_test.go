@@ -3,6 +3,7 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -63,20 +64,29 @@ var spliceCases = []struct {
 // object or an array is decoded without encoding/json walking the result,
 // to the same CallResult; anything else is left to the streaming decoder.
 func TestSpliceMatchesStreaming(t *testing.T) {
-	for _, c := range spliceCases {
-		var a callAnswer
-		_, got := a.splice([]byte(c.body))
-		if got != c.fast {
-			t.Errorf("splice(%q) = %v, want %v", c.body, got, c.fast)
-			continue
-		}
-		if !got {
-			if !reflect.DeepEqual(a, callAnswer{}) {
-				t.Errorf("splice(%q) left %+v", c.body, a)
+	for _, c := range append(spliceCases, struct {
+		body string
+		fast bool
+	}{`{"ok":true,"result": [ {"a":1,"b":"x"} , {"b":[2]} ] ,"isError":false}`, true},
+		struct {
+			body string
+			fast bool
+		}{`{"ok":true,"result":[{"a":1},2]}`, true}) {
+		for _, rows := range []bool{false, true} {
+			var a callAnswer
+			_, _, got := a.splice([]byte(c.body), rows, 0)
+			if got != c.fast {
+				t.Errorf("splice(%q, rows %v) = %v, want %v", c.body, rows, got, c.fast)
+				continue
 			}
-			continue
+			if !got {
+				if !reflect.DeepEqual(a, callAnswer{}) {
+					t.Errorf("splice(%q) left %+v", c.body, a)
+				}
+				continue
+			}
+			checkSpliced(t, c.body, a, rows)
 		}
-		checkSpliced(t, c.body, a)
 	}
 }
 
@@ -86,23 +96,44 @@ func FuzzSplice(f *testing.F) {
 	}
 	f.Add(`{"ok":true,"result":"` + strings.Repeat(`x\n`, 50) + `"}`)
 	f.Fuzz(func(t *testing.T, body string) {
-		var a callAnswer
-		if _, ok := a.splice([]byte(body)); !ok {
-			return
+		for _, rows := range []bool{false, true} {
+			var a callAnswer
+			if _, _, ok := a.splice([]byte(body), rows, 0); !ok {
+				return
+			}
+			checkSpliced(t, body, a, rows)
 		}
-		checkSpliced(t, body, a)
 	})
 }
 
 // checkSpliced: what splice decoded is what the streaming decoder does,
 // and its result is marked checked: exactly one JSON value within
-// render's depth.
-func checkSpliced(t *testing.T, body string, a callAnswer) {
+// render's depth. With rows asked, an array of objects comes with its
+// index (IndexArray's of the result), anything else without.
+func checkSpliced(t *testing.T, body string, a callAnswer, rows bool) {
 	t.Helper()
 	if !a.Checked || !jsontext.Valid(a.Result, 10000) {
 		t.Errorf("splice(%q): result %.40q checked %v", body, a.Result, a.Checked)
 	}
-	a.Checked = false
+	var index *jsontext.Rows
+	if rows {
+		_, _, index, _ = jsontext.IndexArray(a.Result, 0, spliceDepth, 0)
+	}
+	if !reflect.DeepEqual(a.Rows, index) {
+		t.Errorf("splice(%q, rows %v): rows %+v, want %+v", body, rows, a.Rows, index)
+	}
+	// A held answer's values, counted by the splice, are what the reader
+	// would have counted; one bound below them is refused.
+	var b callAnswer
+	if _, values, ok := b.splice([]byte(body), rows, math.MaxInt64); !ok || values != valuesIn([]byte(body)) {
+		t.Errorf("splice(%q) counts %d values (ok %v), the reader %d", body, values, ok, valuesIn([]byte(body)))
+	} else if values > 1 { // a bound of 0 is none
+		var c callAnswer
+		if _, over, ok := c.splice([]byte(body), rows, values-1); ok && over <= values-1 {
+			t.Errorf("splice(%q) within a bound of %d: %d values", body, values-1, over)
+		}
+	}
+	a.Checked, a.Rows = false, nil
 	want, ok := streamDecode([]byte(body))
 	if !ok || !reflect.DeepEqual(a, want) {
 		t.Errorf("splice(%q) = %+v, streaming = %+v (ok %v)", body, a, want, ok)

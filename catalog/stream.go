@@ -58,10 +58,16 @@ func (c *Client) streamCall(ctx context.Context, r *request, resp *http.Response
 	}
 	start, ok := s.head()
 	if !ok || s.err != nil {
+		if s.err == nil && s.size > 0 {
+			b.in.hold() // read whole as declared: counted by the splice
+		}
 		return s.rest(s.err)
 	}
 	var w io.Writer
 	if w = r.stream(); w == nil {
+		if s.size > 0 {
+			b.in.hold()
+		}
 		return s.rest(nil)
 	}
 	a.Streamed = true

@@ -43,6 +43,9 @@ type request struct {
 	feature string
 	// call is the call id a decision names, for its refusals.
 	call string
+	// rows: the caller will show an array result as a table (WithRows):
+	// the check of the result indexes its rows too.
+	rows bool
 }
 
 func (r *request) get() bool { return r.method == http.MethodGet }
@@ -241,6 +244,18 @@ func pause(ctx context.Context, d time.Duration) error {
 
 // fail finishes an error built by the client: the secret is scrubbed.
 func (c *Client) fail(e *Error) *Error { return redactError(e, c.opts.BearerToken) }
+
+// rowsKey marks a context of WithRows.
+type rowsKey struct{}
+
+// WithRows is ctx asking a call's answer for its result's rows: when the
+// result is an array of objects, the pass that checks it also indexes its
+// members (CallResult.Rows), for a table that then reads them without
+// scanning the bytes again (docs/rendering.md#table-layout). Nothing else
+// changes.
+func WithRows(ctx context.Context) context.Context {
+	return context.WithValue(ctx, rowsKey{}, true)
+}
 
 // callTimeoutKey holds the time limit of WithCallTimeout in a context.
 type callTimeoutKey struct{}

@@ -1,6 +1,9 @@
 package catalog
 
-import "github.com/agsh-dev/agsh/internal/wire"
+import (
+	"github.com/agsh-dev/agsh/internal/jsontext"
+	"github.com/agsh-dev/agsh/internal/wire"
+)
 
 // The wire shapes the client decodes, by their client names. They are
 // defined in internal/wire, which the development deployment encodes too;
@@ -36,6 +39,10 @@ type CallResult struct {
 	// as encoding/json would (nested at most 9,000 deep), so that a
 	// renderer need not check it again (render.FromCheckedResult).
 	Checked bool `json:"-"`
+	// Rows, when the call was made WithRows and Result is a checked array
+	// of objects, indexes its members (offsets into Result), found by the
+	// pass that checked it (render.FromCheckedResult).
+	Rows *jsontext.Rows `json:"-"`
 }
 
 // Codes of the error envelope (docs/wire.md#the-envelope).

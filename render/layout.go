@@ -3,6 +3,8 @@ package render
 import (
 	"math/bits"
 	"strings"
+
+	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
 // Table layout by content (docs/rendering.md#table-layout). The layout of
@@ -52,7 +54,7 @@ func newColStat(key, header string) colStat {
 }
 
 // add counts one cell of the column.
-func (st *colStat) add(t *tableData, c tcell) {
+func (st *colStat) add(t *tableData, c jsontext.Member) {
 	b, w := t.text(c, &t.scratch)
 	if w == 0 {
 		return
@@ -63,7 +65,7 @@ func (st *colStat) add(t *tableData, c tcell) {
 	if w > shortCells {
 		st.long = true
 	}
-	switch t.data[c.start] {
+	switch t.data[c.Start] {
 	case '"':
 		st.strs++
 		if st.longIDs == st.nonEmpty-1 && longID(b) { // every cell so far was one

@@ -4,32 +4,31 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/agsh-dev/agsh/internal/jsontext"
 )
 
-// A table is scanned straight from the JSON bytes, without building a tree:
-// one pass validates the array and records where each cell's value lies
-// (three integers, no pointers, so the garbage collector never looks at
-// them) and gathers each column's layout facts; a second pass writes the
-// shown cells. Memory is the input plus 12 bytes a cell.
+// A table is read straight from the JSON bytes, without building a tree:
+// the pass that checks the array indexes where each member of each row
+// lies (jsontext.IndexArray: three integers a cell, no pointers, so the
+// garbage collector never looks at them) — catalog's answer check when the
+// result came with its rows, else the table's own. A second pass gives
+// each cell its column and gathers each column's layout facts; a third
+// writes the shown cells. Memory is the input plus 16 bytes a cell.
 
-// tcell is one cell of the scanned table: its column and the bytes of its
-// JSON value.
-type tcell struct {
-	col        uint32
-	start, end uint32
-}
+// cellDepth is how deep a cell's value may nest: the tree parser's bound
+// less the array and the row around it (IndexArray at maxDepth).
+const cellDepth = maxDepth - 2
 
 // tableData is an array of objects scanned for rendering.
 type tableData struct {
 	data    []byte
 	cols    []string  // decoded keys, in first-seen order
 	stats   []colStat // per column, parallel to cols
-	cells   []tcell
+	cells   []jsontext.Member
+	col     []uint32 // each cell's column, parallel to cells
 	rowEnds []uint32 // cells[rowEnds[i-1]:rowEnds[i]] belong to row i
 	clean   func(string) string
 	scratch []byte // for the scan's compact JSON
@@ -39,12 +38,23 @@ type tableData struct {
 // not one (or is not valid JSON, or is empty, or no element has a key):
 // then the general path decides the view and reports bad input.
 func scanTable(data []byte, clean func(string) string) *tableData {
-	if len(data) >= math.MaxUint32 {
-		return nil
+	return scanRows(data, nil, clean)
+}
+
+// scanRows is scanTable of data already checked and indexed (rows, the
+// index of IndexArray over data; nil: data is checked and indexed here).
+func scanRows(data []byte, rows *jsontext.Rows, clean func(string) string) *tableData {
+	if rows == nil {
+		end, _, r, ok := jsontext.IndexArray(data, 0, maxDepth, 0)
+		if !ok || r == nil || jsontext.SkipSpace(data, end) != len(data) {
+			return nil
+		}
+		rows = r
 	}
-	s := tableScanner{data: data, t: &tableData{data: data, clean: clean},
-		rawIndex: map[string]int{}, byName: map[string]int{}}
-	if !s.scan() || len(s.t.cols) == 0 {
+	s := tableScanner{data: data, t: &tableData{data: data, clean: clean, cells: rows.Members, rowEnds: rows.Ends,
+		col: make([]uint32, len(rows.Members))}, rawIndex: map[string]int{}, byName: map[string]int{}}
+	s.scan()
+	if len(s.t.cols) == 0 {
 		return nil
 	}
 	return s.t
@@ -58,59 +68,19 @@ type tableScanner struct {
 	byName   map[string]int // decoded key -> column
 }
 
-// scan reads the array of rows (jsontext's walk: what the tree parser
-// accepts, nothing more); an empty array is not a table.
-func (s *tableScanner) scan() bool {
-	if i := jsontext.SkipSpace(s.data, 0); i < len(s.data) && s.data[i] == '[' {
-		if j := jsontext.SkipSpace(s.data, i+1); j < len(s.data) && s.data[j] == ']' {
-			return false // empty: prints nothing, decided elsewhere
+// scan gives each cell its column and counts it in its column's facts.
+func (s *tableScanner) scan() {
+	t := s.t
+	start := uint32(0)
+	for _, end := range t.rowEnds {
+		for k := start; k < end; k++ {
+			c := t.cells[k]
+			col := s.column(int(k-start), c.KeyToken(s.data))
+			t.col[k] = uint32(col)
+			t.stats[col].add(t, c)
 		}
+		start = end
 	}
-	end, ok := jsontext.Elements(s.data, 0, func(start int) (int, bool) {
-		end, ok := s.row(start)
-		if ok {
-			if s.t.rowEnds = append(s.t.rowEnds, uint32(len(s.t.cells))); len(s.t.rowEnds) == 1 {
-				s.reserve(end)
-			}
-		}
-		return end, ok
-	})
-	return ok && jsontext.SkipSpace(s.data, end) == len(s.data)
-}
-
-// reserve sizes the cell and row slices from the first row (ending at
-// end), so a big table is not copied while it grows.
-func (s *tableScanner) reserve(end int) {
-	rows := len(s.data)/max(end, 1) + 1
-	if n := len(s.t.cells); n > 0 {
-		cells := make([]tcell, n, rows*n+rows/8)
-		copy(cells, s.t.cells)
-		s.t.cells = cells
-	}
-	ends := make([]uint32, 1, rows+rows/8)
-	ends[0] = s.t.rowEnds[0]
-	s.t.rowEnds = ends
-}
-
-// cellDepth is how deep a cell's value may nest: the tree parser's bound
-// less the array and the row around it.
-const cellDepth = maxDepth - 2
-
-// row scans one object (at start) into cells.
-func (s *tableScanner) row(start int) (int, bool) {
-	j := 0
-	return jsontext.Members(s.data, start, func(key []byte, vs int) (int, bool) {
-		col := s.column(j, key)
-		j++
-		end, ok := jsontext.ValueEnd(s.data, vs, cellDepth)
-		if !ok {
-			return 0, false
-		}
-		c := tcell{col: uint32(col), start: uint32(vs), end: uint32(end)}
-		s.t.cells = append(s.t.cells, c)
-		s.t.stats[col].add(s.t, c)
-		return end, true
-	})
 }
 
 // column returns the column of a key token; keys usually come in column
@@ -138,10 +108,13 @@ func (s *tableScanner) column(j int, raw []byte) int {
 // text is the one-line text of a cell and its display width: a string's
 // text, a number as received, true/false, null blank, a nested value its
 // compact JSON; newlines show as ⏎ and tabs as spaces. A plain ASCII
-// string, a number or a literal is returned as a slice of the input;
-// compact JSON is built in *buf.
-func (t *tableData) text(c tcell, buf *[]byte) ([]byte, int) {
-	raw := t.data[c.start:c.end]
+// string (jsontext.PlainString), a number or a literal is returned as a
+// slice of the input; compact JSON is built in *buf.
+func (t *tableData) text(c jsontext.Member, buf *[]byte) ([]byte, int) {
+	raw := t.data[c.Start:c.End]
+	if c.Key&jsontext.PlainString != 0 {
+		return raw[1 : len(raw)-1], len(raw) - 2
+	}
 	switch raw[0] {
 	case 'n':
 		return nil, 0
@@ -225,12 +198,12 @@ func writeTable(w, notes io.Writer, t *tableData, o Options) error {
 		for i := range cells {
 			cells[i], widths[i] = nil, 0
 		}
-		for _, c := range t.cells[start:end] {
-			p := pos[c.col]
+		for k := start; k < end; k++ {
+			p := pos[t.col[k]]
 			if p == 0 {
 				continue
 			}
-			cells[p-1], widths[p-1] = t.text(c, &bufs[p-1])
+			cells[p-1], widths[p-1] = t.text(t.cells[k], &bufs[p-1])
 		}
 		start = end
 		line = appendRow(line[:0], cells, widths, lay.caps, lay.abbrev)

@@ -37,6 +37,9 @@ type Value struct {
 	// tree (an array: the table view reads the bytes, and a view that
 	// needs the tree builds it then).
 	checked []byte
+	// rows indexes checked when the caller's check indexed it
+	// (FromCheckedResult): the table reads its cells from it.
+	rows *jsontext.Rows
 	// parts marks JSON as the array of the values of an MCP result's
 	// several text parts: the text view shows them one after another.
 	parts bool
@@ -46,6 +49,15 @@ type Value struct {
 func (v Value) isChecked() bool {
 	c := v.checked
 	return len(c) > 0 && len(c) == len(v.JSON) && &c[0] == &v.JSON[0]
+}
+
+// checkedRows is the index of v.JSON when the caller's check gave one and
+// v.JSON is still the bytes it indexed.
+func (v Value) checkedRows() *jsontext.Rows {
+	if v.rows != nil && v.isChecked() {
+		return v.rows
+	}
+	return nil
 }
 
 // parsed is v.JSON's tree: the one FromResult built when v.JSON is still
@@ -85,8 +97,15 @@ func FromResult(result json.RawMessage) Value {
 // FromCheckedResult is FromResult for a result its caller checked is
 // exactly one JSON value nested at most 10,000 deep (catalog's answer
 // splice, CallResult.Checked): a string or an array is not checked again.
-func FromCheckedResult(result json.RawMessage) Value {
-	return fromResult(result, true)
+// rows, when not nil, is the index of the array result found by that
+// check (jsontext.IndexArray over result: CallResult.Rows); a table reads
+// its cells from it instead of scanning the bytes.
+func FromCheckedResult(result json.RawMessage, rows *jsontext.Rows) Value {
+	v := fromResult(result, true)
+	if rows != nil && v.isChecked() && len(result) > 0 && &v.checked[0] == &result[0] {
+		v.rows = rows // the offsets are the result's: no white space was cut before it
+	}
+	return v
 }
 
 func fromResult(result json.RawMessage, checked bool) Value {

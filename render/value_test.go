@@ -92,7 +92,7 @@ func TestFromResult(t *testing.T) {
 			from := []func(json.RawMessage) Value{FromResult}
 			if jsontext.Valid([]byte(tt.in), maxDepth) {
 				// The caller's check changes nothing.
-				from = append(from, FromCheckedResult)
+				from = append(from, func(r json.RawMessage) Value { return FromCheckedResult(r, nil) })
 			}
 			for _, f := range from {
 				got := f(json.RawMessage(tt.in))

@@ -26,7 +26,7 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 	if v.parts {
 		return writeParts(w, notes, v, o)
 	}
-	if t := scanTable(v.JSON, o.cleanLabel()); t != nil {
+	if t := scanRows(v.JSON, v.checkedRows(), o.cleanLabel()); t != nil {
 		if lines := partRows(t); lines != nil {
 			return writeText(w, strings.Join(lines, "\n"), o)
 		}

@@ -120,13 +120,18 @@ func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) 
 		ctx, cancel = catalog.WithCallTimeout(ctx, d)
 		defer cancel()
 	}
+	if r.last && !r.format.IsData() {
+		// Shown by its view: an array result of objects is a table, read
+		// from the index of the answer's check.
+		ctx = catalog.WithRows(ctx)
+	}
 	res, err = a.run.CallStream(ctx, r.cmd.Detail.Name, r.call.Input, stream)
 	if (res == nil || !res.Streamed) && (err != nil || !resultstream.FeedHeld(stream, r.format, res)) {
 		if err != nil {
 			return nil, v, nil, err
 		}
 		if res.Checked {
-			return res, render.FromCheckedResult(res.Result), nil, nil
+			return res, render.FromCheckedResult(res.Result, res.Rows), nil, nil
 		}
 		return res, render.FromResult(res.Result), nil, nil
 	}

@@ -1,5 +1,11 @@
 package jsontext
 
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+)
+
 // Walking a document without a tree: for the readers that take only a few
 // members of a large answer (catalog's listing) or keep offsets instead of
 // values (render's table scanner). They accept exactly what Parse accepts.
@@ -78,23 +84,216 @@ func next(data []byte, i int, closing byte) (int, bool, bool) {
 // as Parse reads it, containers nested at most maxDepth deep, and returns
 // the offset after it.
 func ValueEnd(data []byte, i, maxDepth int) (int, bool) {
-	if i = SkipSpace(data, i); i >= len(data) {
-		return 0, false
+	end, _, ok := check(data, i, maxDepth, 0, nil)
+	return end, ok
+}
+
+// CountedEnd is ValueEnd, also counting the value's values as catalog's
+// answer bound counts them (each ',', '[' and '{' outside strings); past
+// maxValues (when not 0) it stops, false, with a count above maxValues.
+func CountedEnd(data []byte, i, maxDepth int, maxValues int64) (end int, values int64, ok bool) {
+	return check(data, i, maxDepth, maxValues, nil)
+}
+
+// check is ValueEnd, counting the values as catalog's answer bound counts
+// them (each ',', '[' and '{' outside strings; past maxValues, when not 0,
+// it stops) and, with rows set, indexing
+// the members of the elements of the array at data[i] (Rows; rows.Members
+// is set to nil as soon as an element is not an object). It reads the
+// value in one loop, without recursion or a call per container, keeping
+// one bit per open container (set for an object).
+func check(data []byte, i, maxDepth int, maxValues int64, rows *Rows) (end int, values int64, ok bool) {
+	if maxValues <= 0 {
+		maxValues = math.MaxInt64
+	}
+	var small [4]uint64 // the first 256 levels; deeper ones in big
+	var big []uint64
+	depth := 0
+	n := len(data)
+	var key, start uint32 // the member being read (rows)
+	isObject := func(d int) bool {
+		if d < 256 {
+			return small[d>>6]&(1<<(d&63)) != 0
+		}
+		return big[(d-256)>>6]&(1<<(d&63)) != 0
+	}
+value:
+	i = SkipSpace(data, i)
+	if i >= n {
+		return 0, values, false
+	}
+	if rows != nil && depth >= 1 && depth <= 2 {
+		if depth == 2 {
+			start = uint32(i)
+		} else if data[i] != '{' {
+			rows = rows.drop()
+		}
+	}
+	switch c := data[i]; c {
+	case '{', '[':
+		if depth >= maxDepth {
+			return 0, values, false
+		}
+		if values++; values > maxValues {
+			return 0, values, false
+		}
+		if depth >= 256 && (depth-256)>>6 >= len(big) {
+			big = append(big, 0)
+		}
+		var bit uint64
+		if c == '{' {
+			bit = 1 << (depth & 63)
+		}
+		if depth < 256 {
+			small[depth>>6] = small[depth>>6]&^(1<<(depth&63)) | bit
+		} else {
+			big[(depth-256)>>6] = big[(depth-256)>>6]&^(1<<(depth&63)) | bit
+		}
+		depth++
+		if i = SkipSpace(data, i+1); i < n && data[i] == c+2 { // '}' or ']'
+			i++
+			depth--
+			goto after
+		}
+		if c == '{' {
+			goto key
+		}
+		goto value
+	case '"':
+		if rows != nil && depth == 2 {
+			var plain bool
+			if i, plain = quotedPlainEnd(data, i); i < 0 {
+				return 0, values, false
+			}
+			if plain {
+				key |= PlainString
+			}
+			break
+		}
+		if i = quotedEnd(data, i); i < 0 {
+			return 0, values, false
+		}
+	case 't':
+		if i+4 > n || string(data[i:i+4]) != "true" {
+			return 0, values, false
+		}
+		i += 4
+	case 'f':
+		if i+5 > n || string(data[i:i+5]) != "false" {
+			return 0, values, false
+		}
+		i += 5
+	case 'n':
+		if i+4 > n || string(data[i:i+4]) != "null" {
+			return 0, values, false
+		}
+		i += 4
+	default:
+		if i = NumberEnd(data, i); i < 0 {
+			return 0, values, false
+		}
+	}
+after:
+	if rows != nil {
+		switch depth {
+		case 2: // a row's member
+			rows.Members = append(rows.Members, Member{Key: key, Start: start, End: uint32(i)})
+		case 1: // a row
+			rows.row(i, n)
+		}
+	}
+	if depth == 0 {
+		return i, values, true
+	}
+	if i = SkipSpace(data, i); i >= n {
+		return 0, values, false
 	}
 	switch data[i] {
-	case '{':
-		if maxDepth <= 0 {
-			return 0, false
+	case ',':
+		i++
+		if values++; values > maxValues {
+			return 0, values, false
 		}
-		return Members(data, i, func(_ []byte, s int) (int, bool) { return ValueEnd(data, s, maxDepth-1) })
-	case '[':
-		if maxDepth <= 0 {
-			return 0, false
+		if isObject(depth - 1) {
+			goto key
 		}
-		return Elements(data, i, func(s int) (int, bool) { return ValueEnd(data, s, maxDepth-1) })
+		goto value
+	case '}':
+		if !isObject(depth - 1) {
+			return 0, values, false
+		}
+	case ']':
+		if isObject(depth - 1) {
+			return 0, values, false
+		}
+	default:
+		return 0, values, false
 	}
-	_, end, _, _ := scalarEnd(data, i)
-	return end, end >= 0
+	i++
+	depth--
+	goto after
+key:
+	if i = SkipSpace(data, i); i >= n || data[i] != '"' {
+		return 0, values, false
+	}
+	if rows != nil && depth == 2 {
+		key = uint32(i)
+	}
+	if i = quotedEnd(data, i); i < 0 {
+		return 0, values, false
+	}
+	if i = SkipSpace(data, i); i >= n || data[i] != ':' {
+		return 0, values, false
+	}
+	i++
+	goto value
+}
+
+// quotedEnd is StringEnd for data[i] == '"': the offset after the closing
+// quote, or -1. A string's plain bytes are passed eight at a time in the
+// loop itself (plainLen's word test), as most strings of a table are a few
+// words long.
+func quotedEnd(data []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for i++; ; i++ {
+		for ; i+8 <= len(data); i += 8 {
+			w := binary.LittleEndian.Uint64(data[i:])
+			q := w ^ (ones * '"')
+			s := w ^ (ones * '\\')
+			if m := ((w-ones*0x20)&^w | (q-ones)&^q | (s-ones)&^s) & highs; m != 0 {
+				i += bits.TrailingZeros64(m) / 8
+				goto special
+			}
+		}
+		for ; i < len(data); i++ {
+			if c := data[i]; c == '"' || c == '\\' || c < 0x20 {
+				goto special
+			}
+		}
+		return -1
+	special:
+		switch data[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			if i+1 >= len(data) {
+				return -1
+			}
+			switch data[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				if i+6 > len(data) || !isHex(data[i+2]) || !isHex(data[i+3]) || !isHex(data[i+4]) || !isHex(data[i+5]) {
+					return -1
+				}
+				i += 5
+			default:
+				return -1
+			}
+		default: // a control byte
+			return -1
+		}
+	}
 }
 
 // scalarEnd reads the string, number, true, false or null at data[i]: its
@@ -120,4 +319,39 @@ func scalarEnd(data []byte, i int) (k Kind, end, at int, what string) {
 		}
 	}
 	return Null, -1, i, "looking for beginning of value"
+}
+
+// quotedPlainEnd is quotedEnd, also reporting a plain string: printable
+// ASCII (0x20 to 0x7e) without escapes, shown as it is received.
+func quotedPlainEnd(data []byte, i int) (int, bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	start := i
+	var odd uint64 // bytes of 0x7f and above seen
+	for i++; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		q := w ^ (ones * '"')
+		s := w ^ (ones * '\\')
+		d := w ^ (ones * 0x7f)
+		m := ((w-ones*0x20)&^w | (q-ones)&^q | (s-ones)&^s) & highs
+		o := (w | (d-ones)&^d) & highs
+		if m != 0 {
+			odd |= o & (m&-m - 1)
+			i += bits.TrailingZeros64(m) / 8
+			if data[i] == '"' {
+				return i + 1, odd == 0
+			}
+			break
+		}
+		odd |= o
+	}
+	end := quotedEnd(data, start)
+	if end < 0 || odd != 0 {
+		return end, false
+	}
+	for _, c := range data[start+1 : end-1] {
+		if c < 0x20 || c >= 0x7f || c == '\\' {
+			return end, false
+		}
+	}
+	return end, true
 }
