@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 	"strconv"
@@ -75,12 +74,26 @@ func (s *tableScanner) scan() {
 	for _, end := range t.rowEnds {
 		for k := start; k < end; k++ {
 			c := t.cells[k]
-			col := s.column(int(k-start), c.KeyToken(s.data))
+			col := s.columnAt(int(k-start), c)
 			t.col[k] = uint32(col)
 			t.stats[col].add(t, c)
 		}
 		start = end
 	}
+}
+
+// columnAt is the column of cell c, the j-th of its row; keys usually
+// come in column order, so the position is tried first: the key at c is
+// that column's when the input holds that column's first token there (a
+// checked token is not a prefix of another one).
+func (s *tableScanner) columnAt(j int, c jsontext.Member) int {
+	if j < len(s.rawKeys) {
+		k, at := s.rawKeys[j], int(c.Key&^jsontext.PlainString)
+		if at+len(k) <= len(s.data) && string(s.data[at:at+len(k)]) == string(k) {
+			return j
+		}
+	}
+	return s.column(j, c.KeyToken(s.data))
 }
 
 // column returns the column of a key token; keys usually come in column
@@ -133,6 +146,9 @@ func (t *tableData) text(c jsontext.Member, buf *[]byte) ([]byte, int) {
 				return []byte(s), textWidth(s)
 			}
 		}
+		if plainTight(raw) {
+			return raw, len(raw) // compact already, and plain
+		}
 		*buf = appendCompact((*buf)[:0], raw)
 		if !plainASCII(*buf) {
 			s := t.clean(oneLine(string(*buf)))
@@ -155,6 +171,17 @@ func plainASCII(b []byte) bool {
 	return true
 }
 
+// plainTight reports whether b is plainASCII without a space (JSON text
+// so is compact already).
+func plainTight(b []byte) bool {
+	for _, c := range b {
+		if c <= 0x20 || c >= 0x7f || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 // oneLine replaces line breaks with ⏎ and tabs with spaces.
 func oneLine(s string) string {
 	if !strings.ContainsAny(s, "\n\t") {
@@ -163,6 +190,9 @@ func oneLine(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	return strings.NewReplacer("\n", "⏎", "\t", " ").Replace(s)
 }
+
+// tableChunk is the size of a table's writes.
+const tableChunk = 64 << 10
 
 // writeTable renders a scanned table fitted to o's width
 // (docs/rendering.md#table-layout); the columns left out for want of room are
@@ -180,16 +210,17 @@ func writeTable(w, notes io.Writer, t *tableData, o Options) error {
 	for i, c := range lay.cols {
 		pos[c] = i + 1
 	}
-	bw := bufio.NewWriterSize(w, 64*1024)
-	line := appendRow(nil, header, hw, lay.caps, nil)
+	// The lines are made in one buffer, written whenever it holds
+	// tableChunk bytes: large writes, each byte copied once.
+	buf := make([]byte, 0, tableChunk+4096)
 	if o.Color {
-		bw.WriteString(sgrBold)
-		bw.Write(line)
-		bw.WriteString(sgrReset)
-	} else {
-		bw.Write(line)
+		buf = append(buf, sgrBold...)
 	}
-	bw.WriteByte('\n')
+	buf = appendRow(buf, header, hw, lay.caps, nil)
+	if o.Color {
+		buf = append(buf, sgrReset...)
+	}
+	buf = append(buf, '\n')
 	cells := make([][]byte, len(lay.cols))
 	widths := make([]int, len(lay.cols))
 	bufs := make([][]byte, len(lay.cols)) // per shown column, for compact JSON
@@ -206,12 +237,18 @@ func writeTable(w, notes io.Writer, t *tableData, o Options) error {
 			cells[p-1], widths[p-1] = t.text(t.cells[k], &bufs[p-1])
 		}
 		start = end
-		line = appendRow(line[:0], cells, widths, lay.caps, lay.abbrev)
-		bw.Write(line)
-		bw.WriteByte('\n')
+		buf = append(appendRow(buf, cells, widths, lay.caps, lay.abbrev), '\n')
+		if len(buf) >= tableChunk {
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
 	}
-	if err := bw.Flush(); err != nil {
-		return err
+	if len(buf) > 0 {
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
 	}
 	if len(lay.dropped) > 0 && notes != nil {
 		return writeLeftOut(notes, t.cols, pos)
@@ -257,6 +294,7 @@ const blanks = "                                "
 // shortened to its first abbrevCells characters, without a mark, as git
 // abbreviates (its characters are ASCII: longID).
 func appendRow(dst []byte, cells [][]byte, widths, caps []int, abbrev []bool) []byte {
+	from := len(dst)
 	for i, c := range cells {
 		if i > 0 {
 			dst = append(dst, ' ', ' ')
@@ -279,7 +317,7 @@ func appendRow(dst []byte, cells [][]byte, widths, caps []int, abbrev []bool) []
 		}
 	}
 	end := len(dst)
-	for end > 0 && dst[end-1] == ' ' {
+	for end > from && dst[end-1] == ' ' {
 		end--
 	}
 	return dst[:end]

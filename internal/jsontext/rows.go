@@ -14,9 +14,18 @@ type Rows struct {
 	Members []Member
 	Ends    []uint32
 
-	from    int  // the offset of the array
-	dropped bool // an element is not an object
+	from     int    // the offset of the array
+	dropped  bool   // an element is not an object
+	keys     []span // the first row's key tokens (maxKeys at most)
+	rowStart uint32 // where the members of the row being read begin
 }
+
+// span is a token's bytes, data[Start:End].
+type span struct{ Start, End uint32 }
+
+// maxKeys is how many keys of the first row the check compares the keys of
+// the next rows with.
+const maxKeys = 64
 
 // Member is one member of an element: the offset of its key's token (the
 // PlainString bit aside), and the span of its value.
@@ -65,6 +74,7 @@ func IndexArray(data []byte, i, maxDepth int, maxValues int64) (end int, values 
 // copied while it grows.
 func (r *Rows) row(at, n int) {
 	r.Ends = append(r.Ends, uint32(len(r.Members)))
+	r.rowStart = uint32(len(r.Members))
 	if len(r.Ends) != 1 {
 		return
 	}
@@ -81,6 +91,6 @@ func (r *Rows) row(at, n int) {
 
 // drop gives up the index: an element is not an object.
 func (r *Rows) drop() *Rows {
-	r.Members, r.Ends, r.dropped = nil, nil, true
+	r.Members, r.Ends, r.keys, r.dropped = nil, nil, nil, true
 	return nil
 }

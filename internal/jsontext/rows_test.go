@@ -86,6 +86,9 @@ var indexCases = []string{
 	`[{"a":"0123456789abcdef\u00e9"},{"a":"0123456789abcdef\u007f"},{"a":"0123456789abcde` + "\x7f" + `"}]`,
 	`[{"a":1},2]`, `[1,{"a":1}]`, `[[{"a":1}]]`, `[]`, `[{}]`, `{"a":[{"b":1}]}`, `"s"`, `[{"a":1}`, `[{"a":tru}]`,
 	`[{"a":"\u00"}]`, `[{"a":1,}]`, `[{"a" 1}]`, `[{"a":1}]]`,
+	// later rows' keys against the first row's: prefixes, escapes, cut.
+	`[{"ab":1,"a":2},{"a":1,"ab":2},{"a\"":1},{"a\\":1,"b":{"ab":3}}]`, `[{"a\\":1},{"a\\":2,"b":3},{"a\\`,
+	`[{"a":1,"b":2},{"a":1,"b":2},{"a":1,"b" :2},{ "a" :1}]`, `[{"a":1},{"a`,
 }
 
 func TestIndexArray(t *testing.T) {
@@ -138,7 +141,7 @@ func equalRows(a, b [][]string) bool {
 }
 
 func FuzzIndexArray(f *testing.F) {
-	for _, c := range indexCases {
+	for _, c := range append(indexCases, string(tableArray(3))) {
 		f.Add([]byte(c))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -118,7 +118,7 @@ func check(data []byte, i, maxDepth int, maxValues int64, rows *Rows) (end int, 
 		return big[(d-256)>>6]&(1<<(d&63)) != 0
 	}
 value:
-	i = SkipSpace(data, i)
+	i = skip(data, i)
 	if i >= n {
 		return 0, values, false
 	}
@@ -150,7 +150,7 @@ value:
 			big[(depth-256)>>6] = big[(depth-256)>>6]&^(1<<(depth&63)) | bit
 		}
 		depth++
-		if i = SkipSpace(data, i+1); i < n && data[i] == c+2 { // '}' or ']'
+		if i = skip(data, i+1); i < n && data[i] == c+2 { // '}' or ']'
 			i++
 			depth--
 			goto after
@@ -205,7 +205,7 @@ after:
 	if depth == 0 {
 		return i, values, true
 	}
-	if i = SkipSpace(data, i); i >= n {
+	if i = skip(data, i); i >= n {
 		return 0, values, false
 	}
 	switch data[i] {
@@ -233,20 +233,45 @@ after:
 	depth--
 	goto after
 key:
-	if i = SkipSpace(data, i); i >= n || data[i] != '"' {
+	if i = skip(data, i); i >= n || data[i] != '"' {
 		return 0, values, false
 	}
 	if rows != nil && depth == 2 {
 		key = uint32(i)
+		// A row's keys are mostly the first row's, in its order: a key
+		// that is byte for byte a checked token is that token.
+		if j := len(rows.Members) - int(rows.rowStart); j < len(rows.keys) {
+			k := rows.keys[j]
+			if l := int(k.End - k.Start); i+l <= n && string(data[i:i+l]) == string(data[k.Start:k.End]) {
+				i += l
+				goto colon
+			}
+		}
+		if i = quotedEnd(data, i); i < 0 {
+			return 0, values, false
+		}
+		if len(rows.Ends) == 0 && len(rows.keys) < maxKeys {
+			rows.keys = append(rows.keys, span{key, uint32(i)})
+		}
+		goto colon
 	}
 	if i = quotedEnd(data, i); i < 0 {
 		return 0, values, false
 	}
-	if i = SkipSpace(data, i); i >= n || data[i] != ':' {
+colon:
+	if i = skip(data, i); i >= n || data[i] != ':' {
 		return 0, values, false
 	}
 	i++
 	goto value
+}
+
+// skip is SkipSpace, the usual case (no white space) first.
+func skip(data []byte, i int) int {
+	if i < len(data) && data[i] > ' ' {
+		return i
+	}
+	return SkipSpace(data, i)
 }
 
 // quotedEnd is StringEnd for data[i] == '"': the offset after the closing
