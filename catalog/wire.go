@@ -41,7 +41,7 @@ type CallResult struct {
 	Checked bool `json:"-"`
 	// Rows, when the call was made WithRows and Result is a checked array
 	// of objects, indexes its members (offsets into Result), found by the
-	// pass that checked it (render.FromCheckedResult).
+	// pass that checked it; render.FromCheckedResult takes it over.
 	Rows *jsontext.Rows `json:"-"`
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agsh-dev/agsh/internal/jsontext"
 )
@@ -14,8 +15,9 @@ import (
 // lies (jsontext.IndexArray: three integers a cell, no pointers, so the
 // garbage collector never looks at them) — catalog's answer check when the
 // result came with its rows, else the table's own. A second pass gives
-// each cell its column and gathers each column's layout facts; a third
-// writes the shown cells. Memory is the input plus 16 bytes a cell.
+// each cell its column (in place of its key's offset) and gathers each
+// column's layout facts; a third writes the shown cells. Memory is the
+// input plus 12 bytes a cell.
 
 // cellDepth is how deep a cell's value may nest: the tree parser's bound
 // less the array and the row around it (IndexArray at maxDepth).
@@ -24,13 +26,25 @@ const cellDepth = maxDepth - 2
 // tableData is an array of objects scanned for rendering.
 type tableData struct {
 	data    []byte
-	cols    []string  // decoded keys, in first-seen order
-	stats   []colStat // per column, parallel to cols
-	cells   []jsontext.Member
-	col     []uint32 // each cell's column, parallel to cells
-	rowEnds []uint32 // cells[rowEnds[i-1]:rowEnds[i]] belong to row i
+	cols    []string          // decoded keys, in first-seen order
+	stats   []colStat         // per column, parallel to cols
+	cells   []jsontext.Member // Key: the cell's column (cellCol)
+	rowEnds []uint32          // cells[rowEnds[i-1]:rowEnds[i]] belong to row i
 	clean   func(string) string
 	scratch []byte // for the scan's compact JSON
+}
+
+// cellCol is the column of a scanned cell.
+func cellCol(c jsontext.Member) uint32 { return c.Key &^ jsontext.PlainString }
+
+// indexed is an array's index for its tables. The first table made from
+// it gives each cell its column in place of its key's offset (the keys are
+// not read again); a table made after it (the same Value written again)
+// takes those columns.
+type indexed struct {
+	rows *jsontext.Rows
+	once sync.Once
+	cols []string // the columns' keys, in first-seen order
 }
 
 // scanTable scans data as an array of objects. It returns nil when data is
@@ -40,23 +54,44 @@ func scanTable(data []byte, clean func(string) string) *tableData {
 	return scanRows(data, nil, clean)
 }
 
-// scanRows is scanTable of data already checked and indexed (rows, the
+// scanRows is scanTable of data already checked and indexed (ix: the
 // index of IndexArray over data; nil: data is checked and indexed here).
-func scanRows(data []byte, rows *jsontext.Rows, clean func(string) string) *tableData {
-	if rows == nil {
+func scanRows(data []byte, ix *indexed, clean func(string) string) *tableData {
+	if ix == nil {
 		end, _, r, ok := jsontext.IndexArray(data, 0, maxDepth, 0)
 		if !ok || r == nil || jsontext.SkipSpace(data, end) != len(data) {
 			return nil
 		}
-		rows = r
+		ix = &indexed{rows: r}
 	}
-	s := tableScanner{data: data, t: &tableData{data: data, clean: clean, cells: rows.Members, rowEnds: rows.Ends,
-		col: make([]uint32, len(rows.Members))}, rawIndex: map[string]int{}, byName: map[string]int{}}
-	s.scan()
-	if len(s.t.cols) == 0 {
+	t := &tableData{data: data, clean: clean, cells: ix.rows.Members, rowEnds: ix.rows.Ends}
+	first := false
+	ix.once.Do(func() {
+		first = true
+		s := tableScanner{data: data, t: t, rawIndex: map[string]int{}, byName: map[string]int{}}
+		s.scan()
+		ix.cols = t.cols
+	})
+	if !first {
+		t.count(ix.cols)
+	}
+	if len(t.cols) == 0 {
 		return nil
 	}
-	return s.t
+	return t
+}
+
+// count gathers the layout facts of cells whose columns (cols) were given
+// by an earlier scan.
+func (t *tableData) count(cols []string) {
+	t.cols = cols
+	t.stats = make([]colStat, len(cols))
+	for i, name := range cols {
+		t.stats[i] = newColStat(name, t.clean(oneLine(strings.ToUpper(name))))
+	}
+	for _, c := range t.cells {
+		t.stats[cellCol(c)].add(t, c)
+	}
 }
 
 type tableScanner struct {
@@ -67,16 +102,17 @@ type tableScanner struct {
 	byName   map[string]int // decoded key -> column
 }
 
-// scan gives each cell its column and counts it in its column's facts.
+// scan gives each cell its column, in place of its key's offset, and
+// counts it in its column's facts.
 func (s *tableScanner) scan() {
 	t := s.t
 	start := uint32(0)
 	for _, end := range t.rowEnds {
 		for k := start; k < end; k++ {
-			c := t.cells[k]
-			col := s.columnAt(int(k-start), c)
-			t.col[k] = uint32(col)
-			t.stats[col].add(t, c)
+			c := &t.cells[k]
+			col := s.columnAt(int(k-start), *c)
+			c.Key = c.Key&jsontext.PlainString | uint32(col)
+			t.stats[col].add(t, *c)
 		}
 		start = end
 	}
@@ -230,7 +266,7 @@ func writeTable(w, notes io.Writer, t *tableData, o Options) error {
 			cells[i], widths[i] = nil, 0
 		}
 		for k := start; k < end; k++ {
-			p := pos[t.col[k]]
+			p := pos[cellCol(t.cells[k])]
 			if p == 0 {
 				continue
 			}

@@ -39,7 +39,7 @@ type Value struct {
 	checked []byte
 	// rows indexes checked when the caller's check indexed it
 	// (FromCheckedResult): the table reads its cells from it.
-	rows *jsontext.Rows
+	rows *indexed
 	// parts marks JSON as the array of the values of an MCP result's
 	// several text parts: the text view shows them one after another.
 	parts bool
@@ -53,7 +53,7 @@ func (v Value) isChecked() bool {
 
 // checkedRows is the index of v.JSON when the caller's check gave one and
 // v.JSON is still the bytes it indexed.
-func (v Value) checkedRows() *jsontext.Rows {
+func (v Value) checkedRows() *indexed {
 	if v.rows != nil && v.isChecked() {
 		return v.rows
 	}
@@ -99,11 +99,13 @@ func FromResult(result json.RawMessage) Value {
 // splice, CallResult.Checked): a string or an array is not checked again.
 // rows, when not nil, is the index of the array result found by that
 // check (jsontext.IndexArray over result: CallResult.Rows); a table reads
-// its cells from it instead of scanning the bytes.
+// its cells from it instead of scanning the bytes. The index is the
+// Value's from then on: a table rewrites it (its keys' offsets become
+// columns), so the caller reads it no more.
 func FromCheckedResult(result json.RawMessage, rows *jsontext.Rows) Value {
 	v := fromResult(result, true)
 	if rows != nil && v.isChecked() && len(result) > 0 && &v.checked[0] == &result[0] {
-		v.rows = rows // the offsets are the result's: no white space was cut before it
+		v.rows = &indexed{rows: rows} // the offsets are the result's: no white space was cut before it
 	}
 	return v
 }
