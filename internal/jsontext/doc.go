@@ -6,8 +6,9 @@
 // costs render a few hundred allocations while a schema gets generated its
 // decoded, de-duplicated members. Readers that want a few members of a
 // large answer, or offsets rather than values, walk it without a tree
-// (Members, Elements, ValueEnd: the same grammar): catalog's listing and
-// render's table scanner.
+// (Members, Elements, ValueEnd: the same grammar): catalog's listing; and
+// IndexArray checks an array of objects and indexes its rows in one pass
+// (catalog's answer splice, render's table).
 //
 // Everything is sized to its input: no buffer is allocated beyond what the
 // text can hold. The reader works on a whole byte slice; a streaming reader
