@@ -125,7 +125,7 @@ func (s *tableScanner) scan() {
 func (s *tableScanner) columnAt(j int, c jsontext.Member) int {
 	if j < len(s.rawKeys) {
 		k, at := s.rawKeys[j], int(c.Key&^jsontext.PlainString)
-		if at+len(k) <= len(s.data) && string(s.data[at:at+len(k)]) == string(k) {
+		if jsontext.HasAt(s.data, at, k) {
 			return j
 		}
 	}

@@ -162,3 +162,23 @@ func FuzzIndexArray(f *testing.F) {
 		}
 	})
 }
+
+// FuzzHasAt: HasAt is bytes.HasPrefix(data[i:], tok), tok with bytes
+// after it in its capacity or not.
+func FuzzHasAt(f *testing.F) {
+	f.Add([]byte(`{"id":1,"name":"x"}{"id":2}`), 0, 20, 4)
+	f.Add([]byte(`"abcdefgh" "abcdefgi"`), 0, 11, 10)
+	f.Fuzz(func(t *testing.T, data []byte, i, from, l int) {
+		if i < 0 || i > len(data) || from < 0 || l < 0 || from+l > len(data) {
+			return
+		}
+		tok := data[from : from+l]
+		want := bytes.HasPrefix(data[i:], tok)
+		if got := HasAt(data, i, tok); got != want {
+			t.Fatalf("HasAt(%q, %d, %q) = %v", data, i, tok, got)
+		}
+		if got := HasAt(data, i, bytes.Clone(tok)); got != want {
+			t.Fatalf("HasAt(%q, %d, copy of %q) = %v", data, i, tok, got)
+		}
+	})
+}
