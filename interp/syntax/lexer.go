@@ -106,7 +106,10 @@ func isMeta(r rune) bool {
 // tokenize splits the whole source into tokens, ending with tEOF.
 func tokenize(src string) ([]token, error) {
 	l := newLexer(src)
-	var toks []token
+	// Sized for the usual line (words apart by blanks, a newline token a
+	// line), so that a long script's tokens are not copied as they grow.
+	lines := strings.Count(src, "\n")
+	toks := make([]token, 0, min(strings.Count(src, " ")+strings.Count(src, "\t")+2*lines+2, len(src)+1))
 	for {
 		t, err := l.next()
 		if err != nil {
