@@ -24,6 +24,9 @@ var spliceCases = []struct {
 	fast bool
 }{
 	{`{"ok":true,"toolName":"read","callId":"c1","isError":false,"result":"a\nb \"q\" \u00e9"}`, true},
+	// Arrays with and without rows to index (a table; one element not an object).
+	{`{"ok":true,"result": [ {"a":1,"b":"x"} , {"b":[2]} ] ,"isError":false}`, true},
+	{`{"ok":true,"result":[{"a":1},2]}`, true},
 	{` { "result" : "x" , "ok" : true, "durationMs": 12.50, "sessionId": "s1" } `, true},
 	{`{"ok":true,"error":null,"result":"x","extra":{"a":[1,"]}",{"b":"}"}]},"t":[]}`, true},
 	{`{"ok":false,"error":"session_busy","message":"busy","result":""}`, true},
@@ -64,14 +67,7 @@ var spliceCases = []struct {
 // object or an array is decoded without encoding/json walking the result,
 // to the same CallResult; anything else is left to the streaming decoder.
 func TestSpliceMatchesStreaming(t *testing.T) {
-	for _, c := range append(spliceCases, struct {
-		body string
-		fast bool
-	}{`{"ok":true,"result": [ {"a":1,"b":"x"} , {"b":[2]} ] ,"isError":false}`, true},
-		struct {
-			body string
-			fast bool
-		}{`{"ok":true,"result":[{"a":1},2]}`, true}) {
+	for _, c := range spliceCases {
 		for _, rows := range []bool{false, true} {
 			var a callAnswer
 			_, _, got := a.splice([]byte(c.body), rows, 0)

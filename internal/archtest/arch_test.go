@@ -65,6 +65,8 @@ var allowed = []struct {
 	{pkg: "internal/version", noNet: true, why: "agsh --version"},
 	{pkg: "internal/gcpace", noNet: true, why: "the collector's pace, imported by cmd/agsh for its side effect"},
 	{pkg: "internal/testcorpus", noNet: true, why: "tests only: where testdata and the shared corpus are"},
+	{pkg: "internal/benchdata", noLeaves: true, stdlibOnly: true, noNet: true,
+		why: "tests only: the large inputs several packages' benchmarks and memory tests share (a table's rows, a session's record)"},
 	{pkg: "internal/compcache", may: []string{"catalog"}, why: "shell completion's catalog cache"},
 	{pkg: "internal/shellcomp", may: []string{"catalog", "curated", "generated", "interp", "internal/command", "internal/compcache", "internal/version"},
 		why: "the login shells' completion scripts and answers"},
@@ -225,6 +227,7 @@ func TestImportDirections(t *testing.T) {
 var importedOnlyBy = map[string][]string{
 	"internal/compcache": {"internal/shellcomp"},
 	"internal/testtier":  {}, // tests only (docs/testing.md#tiers)
+	"internal/benchdata": {}, // tests only (docs/testing.md#benchmarks)
 }
 
 func TestImportedOnlyBy(t *testing.T) {

@@ -131,7 +131,9 @@ func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) 
 			return nil, v, nil, err
 		}
 		if res.Checked {
-			return res, render.FromCheckedResult(res.Result, res.Rows), nil, nil
+			v := render.FromCheckedResult(res.Result, res.Rows)
+			res.Rows = nil // the Value's now: its table rewrites it
+			return res, v, nil, nil
 		}
 		return res, render.FromResult(res.Result), nil, nil
 	}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/agsh-dev/agsh/internal/benchdata"
 	"github.com/agsh-dev/agsh/internal/iostreams"
 )
 
@@ -80,19 +81,10 @@ func (a *largeAnswers) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // tableEnvelope is a list_changes answer whose result is an array of rows
-// objects of eight members.
+// objects of eight members (benchdata.TableRows).
 func tableEnvelope(rows int) []byte {
-	var b bytes.Buffer
-	b.WriteString(`{"ok":true,"toolName":"list_changes","callId":"c1","isError":false,"result":[`)
-	for i := 0; i < rows; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id":%d,"name":"item-%d","status":"active","owner":"user%d@example.com","score":%d.5,"tags":["a","b"],"region":"eu-west-%d","note":"row %d of the benchmark table"}`,
-			i, i, i%97, i%1000, i%3, i)
-	}
-	b.WriteString(`]}`)
-	return b.Bytes()
+	b := []byte(`{"ok":true,"toolName":"list_changes","callId":"c1","isError":false,"result":`)
+	return append(append(b, benchdata.TableRows(rows)...), '}')
 }
 
 func BenchmarkLargeAnswer(b *testing.B) {

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"crypto/md5"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agsh-dev/agsh/internal/benchdata"
 )
 
 // BenchmarkRows runs the built agsh on each large or repeated job of
@@ -37,7 +38,7 @@ func BenchmarkRows(b *testing.B) {
 	dev := startDeployment(&testing.T{})
 	large := newLargeAnswers(b, dev.URL())
 	answers := large.Config.Handler.(*largeAnswers)
-	record := eventsEnvelope(100_000)
+	record := benchdata.RecordEnvelope("ses_bench", 100_000)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/v1/session/ses_bench/events") {
 			w.Header().Set("Content-Type", "application/json")
@@ -155,40 +156,4 @@ func BenchmarkRows(b *testing.B) {
 			}
 		})
 	}
-}
-
-// eventsEnvelope is the events route's answer for a record of n events
-// like an agent's: turns, calls of read and grep, their results, messages
-// and waits.
-func eventsEnvelope(n int) []byte {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, `{"ok":true,"sessionId":"ses_bench","firstIndex":0,"nextIndex":%d,"events":[`, n)
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		var typ, data string
-		switch i % 7 {
-		case 0:
-			typ, data = "turn.started", `{"turnId":"t","source":"message","message":"look at the repo"}`
-		case 1:
-			typ, data = "actions.requested", fmt.Sprintf(`{"turnId":"t","calls":[{"callId":"call_%016x","toolName":"read","input":{"path":"/repo/src/file%d.go","limit":40}},`+
-				`{"callId":"call_%016x","toolName":"grep","input":{"pattern":"TODO|FIXME","path":"/repo","-i":true}}]}`, i, i, i+1)
-		case 2:
-			typ, data = "action.result", fmt.Sprintf(`{"callId":"call_%016x","toolName":"read","isError":false,"result":"package main\nfunc main() {}","durationMs":12}`, i-1)
-		case 3:
-			typ, data = "action.result", fmt.Sprintf(`{"callId":"call_%016x","toolName":"grep","isError":false,"result":"Found 2 matching lines","durationMs":40}`, i-1)
-		case 4:
-			typ, data = "message.completed", `{"text":"I looked at the file and found two TODOs.","finishReason":"stop"}`
-		case 5:
-			typ, data = "turn.completed", `{"turnId":"t"}`
-		default:
-			typ, data = "session.waiting", `{}`
-		}
-		fmt.Fprintf(&b, `{"index":%d,"type":%q,"data":%s,"at":%q}`, i, typ, data,
-			at.Add(time.Duration(i)*time.Millisecond).Format(time.RFC3339Nano))
-	}
-	b.WriteString(`]}`)
-	return b.Bytes()
 }

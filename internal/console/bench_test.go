@@ -1,11 +1,8 @@
 package console
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -18,53 +15,9 @@ import (
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/internal/benchdata"
 	"github.com/agsh-dev/agsh/render"
 )
-
-// syntheticRecord is an NDJSON record of n events: turns of a call of read,
-// one of grep, their results and a message, like an agent's.
-func syntheticRecord(n int) []byte {
-	var b bytes.Buffer
-	writeSynthetic(&b, n)
-	return b.Bytes()
-}
-
-// writeSynthetic writes syntheticRecord(n) to w as it makes it.
-func writeSynthetic(w io.Writer, n int) {
-	b := bufio.NewWriterSize(w, 64<<10)
-	defer b.Flush()
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	for i := 0; i < n; i++ {
-		ts := at.Add(time.Duration(i) * time.Millisecond).Format(time.RFC3339Nano)
-		var data string
-		switch i % 7 {
-		case 0:
-			data = `{"turnId":"t","source":"message","message":"look at the repo"}`
-			fmt.Fprintf(b, `{"index":%d,"type":"turn.started","data":%s,"at":%q}`+"\n", i, data, ts)
-			continue
-		case 1:
-			data = fmt.Sprintf(`{"turnId":"t","calls":[{"callId":"call_%016x","toolName":"read","input":{"path":"/repo/src/file%d.go","limit":40}},`+
-				`{"callId":"call_%016x","toolName":"grep","input":{"pattern":"TODO|FIXME","path":"/repo","-i":true}}]}`, i, i, i+1)
-			fmt.Fprintf(b, `{"index":%d,"type":"actions.requested","data":%s,"at":%q}`+"\n", i, data, ts)
-			continue
-		case 2:
-			data = fmt.Sprintf(`{"callId":"call_%016x","toolName":"read","isError":false,"result":"package main\nfunc main() {}","durationMs":12}`, i-1)
-		case 3:
-			data = fmt.Sprintf(`{"callId":"call_%016x","toolName":"grep","isError":false,"result":"Found 2 matching lines","durationMs":40}`, i-1)
-		case 4:
-			data = `{"text":"I looked at the file and found two TODOs.","finishReason":"stop"}`
-			fmt.Fprintf(b, `{"index":%d,"type":"message.completed","data":%s,"at":%q}`+"\n", i, data, ts)
-			continue
-		case 5:
-			fmt.Fprintf(b, `{"index":%d,"type":"turn.completed","data":{"turnId":"t"},"at":%q}`+"\n", i, ts)
-			continue
-		default:
-			fmt.Fprintf(b, `{"index":%d,"type":"session.waiting","data":{},"at":%q}`+"\n", i, ts)
-			continue
-		}
-		fmt.Fprintf(b, `{"index":%d,"type":"action.result","data":%s,"at":%q}`+"\n", i, data, ts)
-	}
-}
 
 // liveLines writes calls with real commands: the generated shape of each
 // tool's schema, through the encoder and its check.
@@ -110,7 +63,7 @@ func serveBytes(tb testing.TB, record []byte, streamOnly ...bool) *catalog.Clien
 // BenchmarkTrace100k renders a 100,000-event record as the timeline, on a
 // terminal 120 columns wide, every call written as its command line.
 func BenchmarkTrace100k(b *testing.B) {
-	c := serveBytes(b, syntheticRecord(100_000))
+	c := serveBytes(b, benchdata.Record(100_000))
 	e := Env{Client: c, Out: io.Discard, Opts: render.Options{TTY: true, Width: 120}, CallLine: liveLines(), Location: time.UTC}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -122,7 +75,7 @@ func BenchmarkTrace100k(b *testing.B) {
 
 // BenchmarkTrace100kJSON is the same record as --output json.
 func BenchmarkTrace100kJSON(b *testing.B) {
-	c := serveBytes(b, syntheticRecord(100_000))
+	c := serveBytes(b, benchdata.Record(100_000))
 	e := Env{Client: c, Out: io.Discard, Opts: render.Options{}, Location: time.UTC}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -136,7 +89,7 @@ func BenchmarkTrace100kJSON(b *testing.B) {
 // a pipe, as text lines: the events a second it keeps up with.
 func BenchmarkTailThroughput(b *testing.B) {
 	const n = 100_000
-	record := syntheticRecord(n)
+	record := benchdata.Record(n)
 	c := serveBytes(b, record, true)
 	for _, jsonOut := range []bool{false, true} {
 		name := "text"
@@ -178,7 +131,7 @@ func TestTraceRecordFlat(t *testing.T) {
 		t.Skip("a long record (and the race detector's memory is not agsh's)")
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeSynthetic(w, 300_000) // made as it is sent: the test holds nothing
+		benchdata.WriteRecord(w, 300_000) // made as it is sent: the test holds nothing
 	}))
 	defer srv.Close()
 	c, err := catalog.New(srv.URL+"/a", catalog.Options{})
@@ -240,7 +193,7 @@ func TestTailFlat(t *testing.T) {
 			_, _ = io.WriteString(w, `{"ok":true,"events":[]}`)
 			return
 		}
-		writeSynthetic(w, 300_000)
+		benchdata.WriteRecord(w, 300_000)
 	}))
 	defer srv.Close()
 	c, err := catalog.New(srv.URL+"/a", catalog.Options{})

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/agsh-dev/agsh/internal/benchdata"
 )
 
 // countValues is the answer bound's count (catalog's boundedReader): each
@@ -92,7 +94,7 @@ var indexCases = []string{
 }
 
 func TestIndexArray(t *testing.T) {
-	for _, c := range append(indexCases, string(tableArray(3))) {
+	for _, c := range append(indexCases, string(benchdata.TableRows(3))) {
 		data := []byte(c)
 		end, values, rows, ok := IndexArray(data, 0, 100, 0)
 		valid := ok && SkipSpace(data, end) == len(data)
@@ -141,7 +143,7 @@ func equalRows(a, b [][]string) bool {
 }
 
 func FuzzIndexArray(f *testing.F) {
-	for _, c := range append(indexCases, string(tableArray(3))) {
+	for _, c := range append(indexCases, string(benchdata.TableRows(3))) {
 		f.Add([]byte(c))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

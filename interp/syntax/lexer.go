@@ -106,10 +106,7 @@ func isMeta(r rune) bool {
 // tokenize splits the whole source into tokens, ending with tEOF.
 func tokenize(src string) ([]token, error) {
 	l := newLexer(src)
-	// Sized for the usual line (words apart by blanks, a newline token a
-	// line), so that a long script's tokens are not copied as they grow.
-	lines := strings.Count(src, "\n")
-	toks := make([]token, 0, min(strings.Count(src, " ")+strings.Count(src, "\t")+2*lines+2, len(src)+1))
+	toks := make([]token, 0, tokenEstimate(src))
 	for {
 		t, err := l.next()
 		if err != nil {
@@ -120,6 +117,27 @@ func tokenize(src string) ([]token, error) {
 			return toks, nil
 		}
 	}
+}
+
+// tokenEstimate is about how many tokens src makes: its words (runs
+// apart by blanks and newlines) and its newlines, plus the end. The usual
+// script then holds its tokens in one slice, not copied as it grows; a
+// line of operators without blanks makes more, and the slice grows then.
+func tokenEstimate(src string) int {
+	n, inWord := 1, false
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case ' ', '\t':
+			inWord = false
+		case '\n':
+			n, inWord = n+1, false
+		default:
+			if !inWord {
+				n, inWord = n+1, true
+			}
+		}
+	}
+	return n
 }
 
 // next returns the next token, skipping blanks, comments and line continuations.
