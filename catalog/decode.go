@@ -191,7 +191,7 @@ func (e errReader) Read([]byte) (int, error) {
 // values is the answer's count of values as the bound counts them, found
 // by the same pass; past maxValues it is above it and ok may be false.
 func (a *callAnswer) splice(data []byte, rows bool, maxValues int64) (rest []byte, values int64, ok bool) {
-	start, end, idx, values, ok := resultSpan(data, rows, maxValues)
+	start, end, idx, values, ok := resultSpan(data, rows, maxValues, a.fed)
 	if !ok {
 		return nil, values, false
 	}
@@ -223,7 +223,7 @@ const spliceDepth = 9000
 // objects is indexed in the same pass (offsets into the result's bytes).
 // values counts the result's values (CountedEnd), up to maxValues (0: no
 // bound).
-func resultSpan(data []byte, rows bool, maxValues int64) (start, end int, idx *jsontext.Rows, values int64, ok bool) {
+func resultSpan(data []byte, rows bool, maxValues int64, fed *fedArray) (start, end int, idx *jsontext.Rows, values int64, ok bool) {
 	found := false
 	_, ok = jsontext.Members(data, 0, func(key []byte, i int) (int, bool) {
 		key = key[1 : len(key)-1]
@@ -240,7 +240,14 @@ func resultSpan(data []byte, rows bool, maxValues int64) (start, end int, idx *j
 			return 0, false
 		}
 		if c := data[i]; c == '[' && rows {
-			ve, n, r, ok := jsontext.IndexArray(data[i:], 0, spliceDepth, maxValues)
+			var ve int
+			var n int64
+			var r *jsontext.Rows
+			if fed != nil && fed.at == i && fed.maxValues == maxValues {
+				ve, n, r, ok = fed.feed.Result(data[i:]) // IndexArray's, begun as the bytes arrived
+			} else {
+				ve, n, r, ok = jsontext.IndexArray(data[i:], 0, spliceDepth, maxValues)
+			}
 			if values = n; ok {
 				found, start, end, idx = true, i, i+ve, r
 			}

@@ -178,6 +178,7 @@ type (
 	callAnswer struct {
 		CallResult
 		refusal
+		fed *fedArray // its result's rows, checked as they arrived (stream.go)
 	}
 	agentsAnswer struct {
 		AgentsResponse

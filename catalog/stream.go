@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"sync"
 
 	"github.com/agsh-dev/agsh/internal/jsontext"
 )
@@ -60,6 +61,13 @@ func (c *Client) streamCall(ctx context.Context, r *request, resp *http.Response
 	if !ok || s.err != nil {
 		if s.err == nil && s.size > 0 {
 			b.in.hold() // read whole as declared: counted by the splice
+			if r.rows && s.arrayAt > 0 {
+				// Its rows are checked as they arrive; the splice takes
+				// the outcome if that array is the result it finds.
+				s.fed = &fedArray{at: s.arrayAt, maxValues: b.in.held,
+					feed: jsontext.NewArrayFeed(spliceDepth, b.in.held, int(s.size)-s.arrayAt)}
+				a.fed = s.fed
+			}
 		}
 		return s.rest(s.err)
 	}
@@ -117,6 +125,9 @@ type envScan struct {
 	held []byte
 	err  error
 	size int64 // the answer's declared length, when believed
+
+	arrayAt int       // where a "result" array begins in held (head), or 0
+	fed     *fedArray // set: the rest is read by readFed
 }
 
 // rest is the not-streamed outcome: every byte read, then the rest.
@@ -130,9 +141,14 @@ func (s *envScan) rest(err error) ([]byte, bool, error) {
 	if s.size > int64(len(s.held)) {
 		// The declared length: the rest is read after what was read,
 		// into one buffer of that size (not joined and copied again).
-		buf := bytes.NewBuffer(append(make([]byte, 0, s.size+bytes.MinRead), s.held...))
-		_, err := buf.ReadFrom(s.br)
-		return buf.Bytes(), false, err
+		buf := append(make([]byte, 0, s.size+bytes.MinRead), s.held...)
+		if s.fed != nil {
+			data, err := s.readFed(buf)
+			return data, false, err
+		}
+		b := bytes.NewBuffer(buf)
+		_, err := b.ReadFrom(s.br)
+		return b.Bytes(), false, err
 	}
 	tail, err := readBody(s.br, 0, math.MaxInt64)
 	return append(s.held, tail...), false, err
@@ -201,6 +217,9 @@ func (s *envScan) head() (start int, ok bool) {
 		vs := len(s.held) - 1
 		switch string(key) {
 		case "result":
+			if c == '[' {
+				s.arrayAt = vs
+			}
 			if c != '"' || !okTrue || !isErrorFalse {
 				return 0, false
 			}
@@ -337,3 +356,78 @@ type writeError struct{ err error }
 
 func (e *writeError) Error() string { return e.err.Error() }
 func (e *writeError) Unwrap() error { return e.err }
+
+// fedArray is a "result" array's check begun while the answer was read:
+// where in the answer it begins, the bound of values it was fed with.
+type fedArray struct {
+	at        int
+	maxValues int64
+	feed      *jsontext.ArrayFeed
+}
+
+// feedStep is how many bytes arrive between two feeds of a fedArray.
+const feedStep = 256 << 10
+
+// readFed reads the rest of a declared answer into buf (which holds what
+// was read, with room for the declared length) as rest does, and checks
+// the rows of its result array as they arrive: the reads go on in a
+// goroutine of their own while this one feeds what they have read, so
+// checking the answer overlaps receiving it. It returns when the reads
+// have ended, with every byte read and the error that ended them (nil at
+// the end of the answer), as rest would; an answer longer than declared
+// is read on into a larger buffer.
+func (s *envScan) readFed(buf []byte) ([]byte, error) {
+	full := buf[:cap(buf)]
+	var (
+		mu   sync.Mutex
+		cond = sync.NewCond(&mu)
+		n    = len(buf) // bytes read: full[:n] is the reads'
+		done bool
+		rerr error
+	)
+	go func() {
+		m, told := n, n
+		for {
+			k, err := s.br.Read(full[m:])
+			m += k
+			if err == nil && m < len(full) && m-told < feedStep {
+				continue
+			}
+			mu.Lock()
+			n, told = m, m
+			if err != nil || m == len(full) {
+				done, rerr = true, err
+			}
+			cond.Signal()
+			mu.Unlock()
+			if err != nil || m == len(full) {
+				return
+			}
+		}
+	}()
+	mu.Lock()
+	for {
+		for !done && n-len(buf) < feedStep {
+			cond.Wait()
+		}
+		if done {
+			break
+		}
+		buf = full[:n]
+		mu.Unlock()
+		s.fed.feed.Feed(buf[s.fed.at:])
+		mu.Lock()
+	}
+	buf, err := full[:n], rerr
+	mu.Unlock()
+	if err == nil {
+		// The buffer is full and the answer goes on.
+		b := bytes.NewBuffer(buf)
+		_, err = b.ReadFrom(s.br)
+		return b.Bytes(), err
+	}
+	if err == io.EOF { // as bytes.Buffer.ReadFrom
+		err = nil
+	}
+	return buf, err
+}

@@ -18,6 +18,16 @@ type Rows struct {
 	dropped  bool   // an element is not an object
 	keys     []span // the first row's key tokens (maxKeys at most)
 	rowStart uint32 // where the members of the row being read begin
+
+	// ArrayFeed's: the bytes' declared length (sizes the slices in place
+	// of the bytes so far), and the last whole row fed: the offset of the
+	// element after it, the count of values up to there and of rows.
+	size     int
+	feeding  bool
+	at       int
+	atValues int64
+	atEnds   int
+	atMember uint32
 }
 
 // span is a token's bytes, data[Start:End].
@@ -78,6 +88,9 @@ func (r *Rows) row(at, n int) {
 	if len(r.Ends) != 1 {
 		return
 	}
+	if r.size > n {
+		n = r.size
+	}
 	rows := (n-r.from)/max(at-r.from, 1) + 1
 	if m := len(r.Members); m > 0 {
 		members := make([]Member, m, rows*m+rows/8)
@@ -93,4 +106,83 @@ func (r *Rows) row(at, n int) {
 func (r *Rows) drop() *Rows {
 	r.Members, r.Ends, r.keys, r.dropped = nil, nil, nil, true
 	return nil
+}
+
+// commit marks offset at, after the ',' that follows a whole row, as
+// where a later pass resumes (ArrayFeed), with values counted so far.
+func (r *Rows) commit(at int, values int64) {
+	r.at, r.atValues, r.atEnds, r.atMember = at, values, len(r.Ends), uint32(len(r.Members))
+}
+
+// ArrayFeed checks and indexes an array of objects while its bytes
+// arrive, a whole row at a time, so that the check of an answer overlaps
+// its reading: each Feed resumes after the last whole row it checked, and
+// Result finishes on the whole bytes. The outcome is IndexArray's over
+// those bytes: a row is taken only when the ',' after it has arrived, so
+// nothing after it changes its verdict, and a Feed that fails decides
+// nothing (the bytes may be cut in the middle of a row).
+type ArrayFeed struct {
+	maxDepth  int
+	maxValues int64
+	size      int
+	rows      *Rows
+	tried     int // the length of the bytes of the last Feed that failed
+	done      bool
+	end       int
+	values    int64
+}
+
+// NewArrayFeed is the feed of an array whose bytes (from its '[') are
+// declared to be size long, checked as IndexArray(data, 0, maxDepth,
+// maxValues).
+func NewArrayFeed(maxDepth int, maxValues int64, size int) *ArrayFeed {
+	return &ArrayFeed{maxDepth: maxDepth, maxValues: maxValues, size: size}
+}
+
+// Feed checks the whole rows of data, the bytes so far (data[0] is the
+// '['; each call's data extends the last one's). It checks again only
+// once the bytes after the last whole row have doubled, so that a huge
+// element is not checked over and over as it arrives.
+func (f *ArrayFeed) Feed(data []byte) {
+	if f.done || len(data) >= math.MaxInt32 || f.size >= math.MaxInt32 || len(data) == 0 || data[0] != '[' {
+		return
+	}
+	if f.rows == nil {
+		f.rows = &Rows{size: f.size, feeding: true}
+	}
+	r := f.rows
+	if r.dropped || len(data)-r.at < 2*(f.tried-r.at) {
+		return
+	}
+	data = data[:len(data):len(data)] // nothing past the bytes fed is read
+	end, values, ok := check(data, 0, f.maxDepth, f.maxValues, r)
+	if ok {
+		f.done, f.end, f.values = true, end, values
+		return
+	}
+	f.tried = len(data)
+	if r.at == 0 && !r.dropped {
+		f.rows = nil // no whole row yet: the next Feed begins again
+	}
+}
+
+// Result is IndexArray(data, 0, maxDepth, maxValues) over the whole
+// bytes, data (the bytes fed, then the rest), finishing what the feed
+// began.
+func (f *ArrayFeed) Result(data []byte) (end int, values int64, rows *Rows, ok bool) {
+	r := f.rows
+	switch {
+	case f.done:
+		end, values, ok = f.end, f.values, true
+	case r == nil || r.dropped || r.at == 0 || len(data) >= math.MaxInt32:
+		return IndexArray(data, 0, f.maxDepth, f.maxValues)
+	default:
+		r.feeding = false
+		end, values, ok = check(data, 0, f.maxDepth, f.maxValues, r)
+	}
+	if !ok || r == nil || r.dropped || r.Ends == nil {
+		return end, values, nil, ok
+	}
+	r.size, r.at = 0, 0
+	return end, values, r, true
 }

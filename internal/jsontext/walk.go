@@ -117,6 +117,12 @@ func check(data []byte, i, maxDepth int, maxValues int64, rows *Rows) (end int, 
 		}
 		return big[(d-256)>>6]&(1<<(d&63)) != 0
 	}
+	if rows != nil && rows.at > 0 {
+		// Resumed (ArrayFeed): inside the array, at the element after
+		// the last whole row fed.
+		i, values, depth = rows.at, rows.atValues, 1
+		rows.Members, rows.Ends, rows.rowStart = rows.Members[:rows.atMember], rows.Ends[:rows.atEnds], rows.atMember
+	}
 value:
 	i = skip(data, i)
 	if i >= n {
@@ -213,6 +219,9 @@ after:
 		i++
 		if values++; values > maxValues {
 			return 0, values, false
+		}
+		if rows != nil && depth == 1 && rows.feeding {
+			rows.commit(i, values)
 		}
 		if isObject(depth - 1) {
 			goto key
