@@ -54,8 +54,11 @@ func newColStat(key, header string) colStat {
 }
 
 // add counts one cell of the column.
-func (st *colStat) add(t *tableData, c jsontext.Member) {
-	b, w := t.text(c, &t.scratch)
+func (st *colStat) add(t *tableData, c jsontext.Member) { st.addWith(t, c, &t.scratch) }
+
+// addWith is add with the scratch buffer of its goroutine.
+func (st *colStat) addWith(t *tableData, c jsontext.Member, scratch *[]byte) {
+	b, w := t.text(c, scratch)
 	if w == 0 {
 		return
 	}
@@ -77,6 +80,20 @@ func (st *colStat) add(t *tableData, c jsontext.Member) {
 	case '{', '[':
 		st.nonAtomic = true
 	}
+}
+
+// merge counts after st's cells those of o, counted apart (the same column,
+// its next cells): the facts are those of counting them all in order.
+func (st *colStat) merge(o *colStat) {
+	if st.longIDs == st.nonEmpty { // every cell so far a long id: o's run goes on
+		st.longIDs += o.longIDs
+	}
+	st.nonEmpty += o.nonEmpty
+	st.sum += o.sum
+	st.natural = max(st.natural, o.natural)
+	st.strs += o.strs
+	st.long = st.long || o.long
+	st.nonAtomic = st.nonAtomic || o.nonAtomic
 }
 
 // short reports whether the column keeps its full width.

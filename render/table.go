@@ -2,7 +2,9 @@ package render
 
 import (
 	"bytes"
+	"errors"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,8 +18,9 @@ import (
 // garbage collector never looks at them) — catalog's answer check when the
 // result came with its rows, else the table's own. A second pass gives
 // each cell its column (in place of its key's offset) and gathers each
-// column's layout facts; a third writes the shown cells. Memory is the
-// input plus 12 bytes a cell.
+// column's layout facts; a third writes the shown cells (both on two
+// goroutines for a large table: scan, twoWays). Memory is the input plus
+// 12 bytes a cell, and up to 4 MiB of lines made ahead.
 
 // cellDepth is how deep a cell's value may nest: the tree parser's bound
 // less the array and the row around it (IndexArray at maxDepth).
@@ -103,11 +106,51 @@ type tableScanner struct {
 }
 
 // scan gives each cell its column, in place of its key's offset, and
-// counts it in its column's facts.
+// counts it in its column's facts. A large table's second half is
+// scanned on a goroutine of its own (scanAhead) while this one scans the
+// first.
 func (s *tableScanner) scan() {
 	t := s.t
-	start := uint32(0)
-	for _, end := range t.rowEnds {
+	n := len(t.rowEnds)
+	if n < parallelRows || runtime.GOMAXPROCS(0) < 2 {
+		s.scanRows(0, n)
+		return
+	}
+	s.scanRows(0, 1) // the first row's keys are the columns' first
+	mid := n / 2
+	keys := s.rawKeys[:len(s.rawKeys):len(s.rawKeys)]
+	var ahead []colStat
+	stop := mid
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ahead, stop = scanAhead(t, keys, mid, n)
+	}()
+	s.scanRows(1, mid)
+	<-done
+	for col := range ahead {
+		t.stats[col].merge(&ahead[col])
+	}
+	s.scanRows(stop, n)
+}
+
+// parallelRows is the least count of rows whose table is scanned and
+// written on two goroutines.
+var parallelRows = 8192 // a variable for the tests
+
+// rowStart is where the cells of row k begin.
+func (t *tableData) rowStart(k int) uint32 {
+	if k == 0 {
+		return 0
+	}
+	return t.rowEnds[k-1]
+}
+
+// scanRows scans rows [from, to).
+func (s *tableScanner) scanRows(from, to int) {
+	t := s.t
+	start := t.rowStart(from)
+	for _, end := range t.rowEnds[from:to] {
 		for k := start; k < end; k++ {
 			c := &t.cells[k]
 			col := s.columnAt(int(k-start), *c)
@@ -116,6 +159,37 @@ func (s *tableScanner) scan() {
 		}
 		start = end
 	}
+}
+
+// scanAhead scans rows from `from` on, as scanRows would, while every key
+// of a row is the first row's key at its place (keys: the columns' key
+// tokens as the first row gave them): it stops at the first row that has
+// another, whose index it returns with the facts of the rows before it
+// (for the columns of keys). Rows up to that one take no new column, so
+// the columns' order is the one scanning in order gives.
+func scanAhead(t *tableData, keys [][]byte, from, to int) ([]colStat, int) {
+	stats := make([]colStat, len(keys))
+	var scratch []byte
+	start := t.rowStart(from)
+	for r := from; r < to; r++ {
+		end := t.rowEnds[r]
+		if int(end-start) > len(keys) {
+			return stats, r
+		}
+		for k := start; k < end; k++ {
+			if !jsontext.HasAt(t.data, int(t.cells[k].Key&^jsontext.PlainString), keys[k-start]) {
+				return stats, r
+			}
+		}
+		for k := start; k < end; k++ {
+			c := &t.cells[k]
+			col := k - start
+			c.Key = c.Key&jsontext.PlainString | col
+			stats[col].addWith(t, *c, &scratch)
+		}
+		start = end
+	}
+	return stats, to
 }
 
 // columnAt is the column of cell c, the j-th of its row; keys usually
@@ -257,11 +331,48 @@ func writeTable(w, notes io.Writer, t *tableData, o Options) error {
 		buf = append(buf, sgrReset...)
 	}
 	buf = append(buf, '\n')
+	lines := &lineMaker{t: t, lay: &lay, pos: pos}
+	write := func(b []byte) ([]byte, error) {
+		_, err := w.Write(b)
+		return b[:0], err
+	}
+	var err error
+	if rows < parallelRows || runtime.GOMAXPROCS(0) < 2 {
+		buf, err = lines.rows(buf, 0, rows, write)
+	} else {
+		buf, err = lines.twoWays(buf, rows, write)
+	}
+	if err != nil {
+		return err
+	}
+	if len(buf) > 0 {
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	if len(lay.dropped) > 0 && notes != nil {
+		return writeLeftOut(notes, t.cols, pos)
+	}
+	return nil
+}
+
+// lineMaker makes the lines of a laid out table.
+type lineMaker struct {
+	t   *tableData
+	lay *tableLayout
+	pos []int // column -> shown position + 1
+}
+
+// rows appends the lines of rows [from, to) to buf, handing buf to emit
+// whenever it holds tableChunk bytes (emit returns the buffer to go on
+// with).
+func (m *lineMaker) rows(buf []byte, from, to int, emit func([]byte) ([]byte, error)) ([]byte, error) {
+	t, lay, pos := m.t, m.lay, m.pos
 	cells := make([][]byte, len(lay.cols))
 	widths := make([]int, len(lay.cols))
 	bufs := make([][]byte, len(lay.cols)) // per shown column, for compact JSON
-	start := uint32(0)
-	for _, end := range t.rowEnds {
+	start := t.rowStart(from)
+	for _, end := range t.rowEnds[from:to] {
 		for i := range cells {
 			cells[i], widths[i] = nil, 0
 		}
@@ -275,22 +386,98 @@ func writeTable(w, notes io.Writer, t *tableData, o Options) error {
 		start = end
 		buf = append(appendRow(buf, cells, widths, lay.caps, lay.abbrev), '\n')
 		if len(buf) >= tableChunk {
-			if _, err := w.Write(buf); err != nil {
-				return err
+			var err error
+			if buf, err = emit(buf); err != nil {
+				return buf, err
 			}
-			buf = buf[:0]
 		}
+	}
+	return buf, nil
+}
+
+// aheadChunks bounds how many chunks of lines the second goroutine of
+// twoWays makes before the first takes them: 4 MiB.
+const aheadChunks = 64
+
+// twoWays is rows over all rows with the lines of the second half made on
+// a goroutine of its own while this one makes and writes the first's;
+// then it writes the second half's chunks in order as they come. The
+// chunks are handed back for reuse, at most aheadChunks of them made.
+func (m *lineMaker) twoWays(buf []byte, rows int, emit func([]byte) ([]byte, error)) ([]byte, error) {
+	mid := rows / 2
+	full := make(chan []byte, aheadChunks)
+	free := make(chan []byte, aheadChunks)
+	quit := make(chan struct{})
+	go func() {
+		defer close(full)
+		made := 0
+		next := func() []byte {
+			select {
+			case b := <-free:
+				return b[:0]
+			default:
+			}
+			if made < aheadChunks {
+				made++
+				return make([]byte, 0, tableChunk+4096)
+			}
+			select {
+			case b := <-free:
+				return b[:0]
+			case <-quit:
+				return nil
+			}
+		}
+		send := func(b []byte) bool {
+			select {
+			case full <- b:
+				return true
+			case <-quit:
+				return false
+			}
+		}
+		hand := func(b []byte) ([]byte, error) {
+			if !send(b) {
+				return nil, errStopped
+			}
+			if b = next(); b == nil {
+				return nil, errStopped
+			}
+			return b, nil
+		}
+		b, err := m.rows(next(), mid, rows, hand)
+		if err == nil && len(b) > 0 {
+			send(b)
+		}
+	}()
+	defer func() {
+		close(quit)
+		for range full { // the goroutine ends before the table is let go
+		}
+	}()
+	buf, err := m.rows(buf, 0, mid, emit)
+	if err != nil {
+		return buf, err
 	}
 	if len(buf) > 0 {
-		if _, err := w.Write(buf); err != nil {
-			return err
+		if buf, err = emit(buf); err != nil {
+			return buf, err
 		}
 	}
-	if len(lay.dropped) > 0 && notes != nil {
-		return writeLeftOut(notes, t.cols, pos)
+	for b := range full {
+		if b, err = emit(b); err != nil {
+			return buf, err
+		}
+		select {
+		case free <- b:
+		default:
+		}
 	}
-	return nil
+	return buf, nil
 }
+
+// errStopped ends the second goroutine of twoWays when the first stops.
+var errStopped = errors.New("table writing stopped")
 
 // writeLeftOut writes the note naming every column not shown (pos[c] == 0),
 // in column order: the empty ones too, once some column with content had
