@@ -91,6 +91,9 @@ var indexCases = []string{
 	// later rows' keys against the first row's: prefixes, escapes, cut.
 	`[{"ab":1,"a":2},{"a":1,"ab":2},{"a\"":1},{"a\\":1,"b":{"ab":3}}]`, `[{"a\\":1},{"a\\":2,"b":3},{"a\\`,
 	`[{"a":1,"b":2},{"a":1,"b":2},{"a":1,"b" :2},{ "a" :1}]`, `[{"a":1},{"a`,
+	// plain or not, the odd byte in the first word, in a later one, in the tail.
+	`[{"a":"ab\"cdefghijkl","b":"é12345678901","c":"1234567é","d":"` + "\x7f" + `abcdefghij","e":"abcdefghijklmno\u0041"}]`,
+	`[{"a":"abcdefgh","b":"abcdefg","c":"abcdefghi","d":"a","e":"","f":"abcdefgh` + "\x01" + `"}]`,
 }
 
 func TestIndexArray(t *testing.T) {

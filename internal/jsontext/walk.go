@@ -366,30 +366,29 @@ func scalarEnd(data []byte, i int) (k Kind, end, at int, what string) {
 }
 
 // quotedPlainEnd is quotedEnd, also reporting a plain string: printable
-// ASCII (0x20 to 0x7e) without escapes, shown as it is received.
+// ASCII (0x20 to 0x7e) without escapes, shown as it is received. The
+// words of a plain string are passed with one test for every byte that
+// is not plain; a string that has one before its closing quote is read
+// again by quotedEnd and its bytes tested one by one.
 func quotedPlainEnd(data []byte, i int) (int, bool) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	start := i
-	var odd uint64 // bytes of 0x7f and above seen
 	for i++; i+8 <= len(data); i += 8 {
 		w := binary.LittleEndian.Uint64(data[i:])
 		q := w ^ (ones * '"')
 		s := w ^ (ones * '\\')
 		d := w ^ (ones * 0x7f)
-		m := ((w-ones*0x20)&^w | (q-ones)&^q | (s-ones)&^s) & highs
-		o := (w | (d-ones)&^d) & highs
-		if m != 0 {
-			odd |= o & (m&-m - 1)
+		// below 0x20, a quote, a backslash, 0x7f, or 0x80 and above
+		if m := ((w-ones*0x20)&^w | (q-ones)&^q | (s-ones)&^s | (d-ones)&^d | w) & highs; m != 0 {
 			i += bits.TrailingZeros64(m) / 8
 			if data[i] == '"' {
-				return i + 1, odd == 0
+				return i + 1, true
 			}
 			break
 		}
-		odd |= o
 	}
 	end := quotedEnd(data, start)
-	if end < 0 || odd != 0 {
+	if end < 0 {
 		return end, false
 	}
 	for _, c := range data[start+1 : end-1] {
