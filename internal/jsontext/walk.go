@@ -111,12 +111,6 @@ func check(data []byte, i, maxDepth int, maxValues int64, rows *Rows) (end int, 
 	depth := 0
 	n := len(data)
 	var key, start uint32 // the member being read (rows)
-	isObject := func(d int) bool {
-		if d < 256 {
-			return small[d>>6]&(1<<(d&63)) != 0
-		}
-		return big[(d-256)>>6]&(1<<(d&63)) != 0
-	}
 	if rows != nil && rows.at > 0 {
 		// Resumed (ArrayFeed): inside the array, at the element after
 		// the last whole row fed.
@@ -223,16 +217,16 @@ after:
 		if rows != nil && depth == 1 && rows.feeding {
 			rows.commit(i, values)
 		}
-		if isObject(depth - 1) {
+		if isObject(&small, big, depth-1) {
 			goto key
 		}
 		goto value
 	case '}':
-		if !isObject(depth - 1) {
+		if !isObject(&small, big, depth-1) {
 			return 0, values, false
 		}
 	case ']':
-		if isObject(depth - 1) {
+		if isObject(&small, big, depth-1) {
 			return 0, values, false
 		}
 	default:
@@ -273,6 +267,15 @@ colon:
 	}
 	i++
 	goto value
+}
+
+// isObject reports whether the container open at depth d is an object
+// (check's bit stack: the first 256 levels in small, deeper ones in big).
+func isObject(small *[4]uint64, big []uint64, d int) bool {
+	if d < 256 {
+		return small[d>>6]&(1<<(d&63)) != 0
+	}
+	return big[(d-256)>>6]&(1<<(d&63)) != 0
 }
 
 // HasAt reports whether data holds tok at offset i (i within data). A
