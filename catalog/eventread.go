@@ -135,13 +135,19 @@ func (r *eventReader) deliver(raw []byte, where place) error {
 	}
 	r.last = ev.Index
 	r.count++
-	ev.More = r.more()
+	ev.More = r.more(where)
 	return r.each(ev)
 }
 
-// more reports whether a whole line (the next event) has arrived already.
-func (r *eventReader) more() bool {
+// more reports whether the next event has arrived already: in NDJSON, a
+// whole line; in an envelope's array, the bytes after the event's
+// separator (looking for a line's end there would read the rest of the
+// buffer again at every event: the array is mostly one line).
+func (r *eventReader) more(where place) bool {
 	n := r.br.Buffered()
+	if !where.line {
+		return n > 1
+	}
 	if n == 0 {
 		return false
 	}

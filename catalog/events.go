@@ -50,8 +50,10 @@ type Event struct {
 	// Raw is the whole event as received, white space around it trimmed:
 	// what --output json prints.
 	Raw []byte
-	// More: the next line had arrived whole when the event was handed out
-	// (a replay in progress): a writer may wait for it before flushing.
+	// More: the next event had arrived when this one was handed out (a
+	// replay in progress): in NDJSON its whole line, in an envelope's
+	// array the bytes after this event's separator. A writer may wait
+	// for it before flushing.
 	More bool
 }
 

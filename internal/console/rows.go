@@ -68,6 +68,10 @@ type describer struct {
 	// lines remembers each recent call's command line, for the result rows
 	// of :tail (bounded).
 	lines map[string]string
+	// made remembers the command lines made of recent inputs (tool and
+	// input bytes; bounded): a record repeats its calls, and making a line
+	// parses it back to check it.
+	made map[string]string
 	// loc is the time zone times are shown in.
 	loc *time.Location
 	day string
@@ -230,12 +234,33 @@ func (d *describer) callLine(tool string, input json.RawMessage, truncated bool)
 	if truncated || len(input) == 0 || string(input) == "null" {
 		return safeName(tool) + " (its input is not in the record: the deployment cut it)"
 	}
+	var key string
+	if len(input) <= maxMadeInput {
+		key = tool + "\x00" + string(input)
+		if line, ok := d.made[key]; ok {
+			return line
+		}
+	}
 	line, _, err := d.line(d.ctx, tool, input)
 	if err != nil {
 		return safeName(tool) + " " + clip(string(input), maxWhat)
 	}
-	return clip(line, maxWhat)
+	line = clip(line, maxWhat)
+	if key != "" {
+		if d.made == nil || len(d.made) >= maxMade {
+			d.made = make(map[string]string)
+		}
+		d.made[key] = line
+	}
+	return line
 }
+
+// maxMade and maxMadeInput bound describer.made: lines of inputs up to
+// 4 KiB, 1,024 of them at most (then it begins again).
+const (
+	maxMade      = 1024
+	maxMadeInput = 4 << 10
+)
 
 // safeName is a tool name as the first word of a line.
 func safeName(s string) string { return clip(s, 200) }
