@@ -14,13 +14,15 @@ import (
 
 // A table is read straight from the JSON bytes, without building a tree:
 // the pass that checks the array indexes where each member of each row
-// lies (jsontext.IndexArray: three integers a cell, no pointers, so the
-// garbage collector never looks at them) — catalog's answer check when the
-// result came with its rows, else the table's own. A second pass gives
-// each cell its column (in place of its key's offset) and gathers each
-// column's layout facts; a third writes the shown cells (both on two
-// goroutines for a large table: scan, twoWays). Memory is the input plus
-// 12 bytes a cell, and up to 4 MiB of lines made ahead.
+// lies (jsontext.IndexArray: two integers a cell, no pointers, so the
+// garbage collector never looks at them, and whether a row's keys are the
+// first row's) — catalog's answer check when the result came with its
+// rows, else the table's own. A second pass finds each cell's column (by
+// place in a row whose keys are the first row's, else by its key) and
+// gathers each column's layout facts; a third writes the shown cells (both
+// on two goroutines for a large table: scan, twoWays). Memory is the input
+// plus 8 bytes a cell (4 more for the cells of rows that are not aligned),
+// and up to 4 MiB of lines made ahead.
 
 // cellDepth is how deep a cell's value may nest: the tree parser's bound
 // less the array and the row around it (IndexArray at maxDepth).
@@ -31,23 +33,27 @@ type tableData struct {
 	data    []byte
 	cols    []string          // decoded keys, in first-seen order
 	stats   []colStat         // per column, parallel to cols
-	cells   []jsontext.Member // Key: the cell's column (cellCol)
-	rowEnds []uint32          // cells[rowEnds[i-1]:rowEnds[i]] belong to row i
-	clean   func(string) string
-	scratch []byte // for the scan's compact JSON
+	cells   []jsontext.Member // every row's cells, in order
+	rowEnds []uint32          // jsontext.Rows.Ends: where row i's cells end, its Aligned bit
+	// colOf is the column of the first row's cells, by place: the
+	// columns of every aligned row's; cellCols, when some row is not
+	// aligned, the column of each cell of such rows (by cell).
+	colOf    []uint32
+	cellCols []uint32
+	clean    func(string) string
+	scratch  []byte // for the scan's compact JSON
 }
 
-// cellCol is the column of a scanned cell.
-func cellCol(c jsontext.Member) uint32 { return c.Key &^ jsontext.PlainString }
-
 // indexed is an array's index for its tables. The first table made from
-// it gives each cell its column in place of its key's offset (the keys are
-// not read again); a table made after it (the same Value written again)
-// takes those columns.
+// it finds the columns (the keys are not read again); a table made after
+// it (the same Value written again) takes them. The index itself is only
+// read.
 type indexed struct {
-	rows *jsontext.Rows
-	once sync.Once
-	cols []string // the columns' keys, in first-seen order
+	rows     *jsontext.Rows
+	once     sync.Once
+	cols     []string // the columns' keys, in first-seen order
+	colOf    []uint32
+	cellCols []uint32
 }
 
 // scanTable scans data as an array of objects. It returns nil when data is
@@ -73,15 +79,39 @@ func scanRows(data []byte, ix *indexed, clean func(string) string) *tableData {
 		first = true
 		s := tableScanner{data: data, t: t, rawIndex: map[string]int{}, byName: map[string]int{}}
 		s.scan()
-		ix.cols = t.cols
+		ix.cols, ix.colOf, ix.cellCols = t.cols, t.colOf, t.cellCols
 	})
 	if !first {
+		t.colOf, t.cellCols = ix.colOf, ix.cellCols
 		t.count(ix.cols)
 	}
 	if len(t.cols) == 0 {
 		return nil
 	}
 	return t
+}
+
+// rowStart and rowEnd bound the cells of row k.
+func (t *tableData) rowStart(k int) uint32 {
+	if k == 0 {
+		return 0
+	}
+	return t.rowEnds[k-1] &^ jsontext.Aligned
+}
+
+func (t *tableData) rowEnd(k int) uint32 { return t.rowEnds[k] &^ jsontext.Aligned }
+
+// aligned reports a row whose cells have the first row's columns, by
+// place (the first row's are colOf).
+func (t *tableData) aligned(k int) bool { return k == 0 || t.rowEnds[k]&jsontext.Aligned != 0 }
+
+// colAt is the column of cell k, of a row that starts at start (aligned
+// or not).
+func (t *tableData) colAt(k, start uint32, aligned bool) uint32 {
+	if aligned {
+		return t.colOf[k-start]
+	}
+	return t.cellCols[k]
 }
 
 // count gathers the layout facts of cells whose columns (cols) were given
@@ -92,8 +122,11 @@ func (t *tableData) count(cols []string) {
 	for i, name := range cols {
 		t.stats[i] = newColStat(name, t.clean(oneLine(strings.ToUpper(name))))
 	}
-	for _, c := range t.cells {
-		t.stats[cellCol(c)].add(t, c)
+	for r := range t.rowEnds {
+		start, al := t.rowStart(r), t.aligned(r)
+		for k := start; k < t.rowEnd(r); k++ {
+			t.stats[t.colAt(k, start, al)].add(t, t.cells[k])
+		}
 	}
 }
 
@@ -105,26 +138,34 @@ type tableScanner struct {
 	byName   map[string]int // decoded key -> column
 }
 
-// scan gives each cell its column, in place of its key's offset, and
-// counts it in its column's facts. A large table's second half is
-// scanned on a goroutine of its own (scanAhead) while this one scans the
-// first.
+// scan finds each cell's column and counts the cell in its column's
+// facts: the first row's by their keys, an aligned row's by place (its
+// keys are the first row's: the check compared them), another row's by
+// their keys. A large table's second half is scanned on a goroutine of
+// its own (scanAhead) while this one scans the first.
 func (s *tableScanner) scan() {
 	t := s.t
 	n := len(t.rowEnds)
-	if n < parallelRows || runtime.GOMAXPROCS(0) < 2 {
-		s.scanRows(0, n)
+	if n == 0 {
 		return
 	}
-	s.scanRows(0, 1) // the first row's keys are the columns' first
-	mid := n / 2
-	keys := s.rawKeys[:len(s.rawKeys):len(s.rawKeys)]
+	t.colOf = make([]uint32, t.rowEnd(0))
+	for k := range t.colOf {
+		col := s.column(k, t.cells[k].KeyToken(t.data))
+		t.colOf[k] = uint32(col)
+		t.stats[col].add(t, t.cells[k])
+	}
+	if n < parallelRows || runtime.GOMAXPROCS(0) < 2 {
+		s.scanRows(1, n)
+		return
+	}
+	mid, cols := n/2, len(t.cols) // the first row's columns
 	var ahead []colStat
 	stop := mid
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		ahead, stop = scanAhead(t, keys, mid, n)
+		ahead, stop = scanAhead(t, cols, mid, n)
 	}()
 	s.scanRows(1, mid)
 	<-done
@@ -138,72 +179,46 @@ func (s *tableScanner) scan() {
 // written on two goroutines.
 var parallelRows = 8192 // a variable for the tests
 
-// rowStart is where the cells of row k begin.
-func (t *tableData) rowStart(k int) uint32 {
-	if k == 0 {
-		return 0
-	}
-	return t.rowEnds[k-1]
-}
-
 // scanRows scans rows [from, to).
 func (s *tableScanner) scanRows(from, to int) {
 	t := s.t
-	start := t.rowStart(from)
-	for _, end := range t.rowEnds[from:to] {
-		for k := start; k < end; k++ {
-			c := &t.cells[k]
-			col := s.columnAt(int(k-start), *c)
-			c.Key = c.Key&jsontext.PlainString | uint32(col)
-			t.stats[col].add(t, *c)
+	for r := from; r < to; r++ {
+		start, end := t.rowStart(r), t.rowEnd(r)
+		if t.aligned(r) {
+			for k := start; k < end; k++ {
+				t.stats[t.colOf[k-start]].add(t, t.cells[k])
+			}
+			continue
 		}
-		start = end
+		if t.cellCols == nil {
+			t.cellCols = make([]uint32, len(t.cells))
+		}
+		for k := start; k < end; k++ {
+			col := s.column(int(k-start), t.cells[k].KeyToken(t.data))
+			t.cellCols[k] = uint32(col)
+			t.stats[col].add(t, t.cells[k])
+		}
 	}
 }
 
-// scanAhead scans rows from `from` on, as scanRows would, while every key
-// of a row is the first row's key at its place (keys: the columns' key
-// tokens as the first row gave them): it stops at the first row that has
-// another, whose index it returns with the facts of the rows before it
-// (for the columns of keys). Rows up to that one take no new column, so
-// the columns' order is the one scanning in order gives.
-func scanAhead(t *tableData, keys [][]byte, from, to int) ([]colStat, int) {
-	stats := make([]colStat, len(keys))
+// scanAhead counts rows from `from` on, as scanRows would, while they are
+// aligned: it stops at the first row that is not, whose index it returns
+// with the facts of the rows before it (for the first cols columns, those
+// of the first row). Rows up to that one take no new column, so the
+// columns' order is the one scanning in order gives.
+func scanAhead(t *tableData, cols, from, to int) ([]colStat, int) {
+	stats := make([]colStat, cols)
 	var scratch []byte
-	start := t.rowStart(from)
 	for r := from; r < to; r++ {
-		end := t.rowEnds[r]
-		if int(end-start) > len(keys) {
+		if !t.aligned(r) {
 			return stats, r
 		}
-		for k := start; k < end; k++ {
-			if !jsontext.HasAt(t.data, int(t.cells[k].Key&^jsontext.PlainString), keys[k-start]) {
-				return stats, r
-			}
+		start := t.rowStart(r)
+		for k := start; k < t.rowEnd(r); k++ {
+			stats[t.colOf[k-start]].addWith(t, t.cells[k], &scratch)
 		}
-		for k := start; k < end; k++ {
-			c := &t.cells[k]
-			col := k - start
-			c.Key = c.Key&jsontext.PlainString | col
-			stats[col].addWith(t, *c, &scratch)
-		}
-		start = end
 	}
 	return stats, to
-}
-
-// columnAt is the column of cell c, the j-th of its row; keys usually
-// come in column order, so the position is tried first: the key at c is
-// that column's when the input holds that column's first token there (a
-// checked token is not a prefix of another one).
-func (s *tableScanner) columnAt(j int, c jsontext.Member) int {
-	if j < len(s.rawKeys) {
-		k, at := s.rawKeys[j], int(c.Key&^jsontext.PlainString)
-		if jsontext.HasAt(s.data, at, k) {
-			return j
-		}
-	}
-	return s.column(j, c.KeyToken(s.data))
 }
 
 // column returns the column of a key token; keys usually come in column
@@ -234,8 +249,8 @@ func (s *tableScanner) column(j int, raw []byte) int {
 // string (jsontext.PlainString), a number or a literal is returned as a
 // slice of the input; compact JSON is built in *buf.
 func (t *tableData) text(c jsontext.Member, buf *[]byte) ([]byte, int) {
-	raw := t.data[c.Start:c.End]
-	if c.Key&jsontext.PlainString != 0 {
+	raw := c.Value(t.data)
+	if c.Plain() {
 		return raw[1 : len(raw)-1], len(raw) - 2
 	}
 	switch raw[0] {
@@ -371,19 +386,18 @@ func (m *lineMaker) rows(buf []byte, from, to int, emit func([]byte) ([]byte, er
 	cells := make([][]byte, len(lay.cols))
 	widths := make([]int, len(lay.cols))
 	bufs := make([][]byte, len(lay.cols)) // per shown column, for compact JSON
-	start := t.rowStart(from)
-	for _, end := range t.rowEnds[from:to] {
+	for r := from; r < to; r++ {
 		for i := range cells {
 			cells[i], widths[i] = nil, 0
 		}
-		for k := start; k < end; k++ {
-			p := pos[cellCol(t.cells[k])]
+		start, al := t.rowStart(r), t.aligned(r)
+		for k := start; k < t.rowEnd(r); k++ {
+			p := pos[t.colAt(k, start, al)]
 			if p == 0 {
 				continue
 			}
 			cells[p-1], widths[p-1] = t.text(t.cells[k], &bufs[p-1])
 		}
-		start = end
 		buf = append(appendRow(buf, cells, widths, lay.caps, lay.abbrev), '\n')
 		if len(buf) >= tableChunk {
 			var err error

@@ -100,8 +100,7 @@ func FromResult(result json.RawMessage) Value {
 // rows, when not nil, is the index of the array result found by that
 // check (jsontext.IndexArray over result: CallResult.Rows); a table reads
 // its cells from it instead of scanning the bytes. The index is the
-// Value's from then on: a table rewrites it (its keys' offsets become
-// columns), so the caller reads it no more.
+// Value's from then on (its tables only read it).
 func FromCheckedResult(result json.RawMessage, rows *jsontext.Rows) Value {
 	v := fromResult(result, true)
 	if rows != nil && v.isChecked() && len(result) > 0 && &v.checked[0] == &result[0] {

@@ -132,7 +132,7 @@ func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) 
 		}
 		if res.Checked {
 			v := render.FromCheckedResult(res.Result, res.Rows)
-			res.Rows = nil // the Value's now: its table rewrites it
+			res.Rows = nil // the Value's now
 			return res, v, nil, nil
 		}
 		return res, render.FromResult(res.Result), nil, nil

@@ -6,11 +6,11 @@ import "math"
 // checks the array (IndexArray): catalog's answer splice checks a call's
 // array result once, and render's table reads the members from the index
 // instead of scanning the bytes again (docs/rendering.md#table-layout).
-// Offsets are into the bytes given to IndexArray; three integers a member,
+// Offsets are into the bytes given to IndexArray; two integers a member,
 // no pointers, so the garbage collector never looks inside.
 type Rows struct {
-	// Members are every element's members in order; Ends[k] is where the
-	// members of element k end (Members[Ends[k-1]:Ends[k]]).
+	// Members are every element's members in order; Ends[k] (its Aligned
+	// bit aside: RowEnd) is where the members of element k end.
 	Members []Member
 	Ends    []uint32
 
@@ -37,20 +37,37 @@ type span struct{ Start, End uint32 }
 // the next rows with.
 const maxKeys = 64
 
-// Member is one member of an element: the offset of its key's token (the
-// PlainString bit aside), and the span of its value.
+// Member is one member of an element: the span of its value (End with
+// the PlainString bit aside: ValueEnd). Its key is found from the value
+// (KeyToken).
 type Member struct {
-	Key        uint32
 	Start, End uint32
 }
 
-// PlainString is the bit of Member.Key set when the value is a string of
+// PlainString is the bit of Member.End set when the value is a string of
 // printable ASCII (0x20 to 0x7e) without escapes: its text is its bytes
 // between the quotes.
 const PlainString = 1 << 31
 
-// KeyToken is the key token of m (quotes included) in data: it runs from
-// m's key offset to the quote before the ':' that precedes the value.
+// Aligned is the bit of Rows.Ends[k] set when the keys of element k are,
+// in order, the first element's (byte for byte, as many or fewer): its
+// j-th member has the first element's j-th key. The first element is
+// aligned unless it has more than 64 members.
+const Aligned = 1 << 31
+
+// ValueEnd is where m's value ends.
+func (m Member) ValueEnd() uint32 { return m.End &^ PlainString }
+
+// Plain reports a value that is a PlainString.
+func (m Member) Plain() bool { return m.End&PlainString != 0 }
+
+// Value is m's value in data.
+func (m Member) Value(data []byte) []byte { return data[m.Start:m.ValueEnd()] }
+
+// KeyToken is the key token of m (quotes included) in data: the string
+// before the ':' that precedes the value. Its opening quote is the first
+// quote, going back, that no backslash escapes: inside a string a quote
+// comes after an odd run of backslashes, the opening one after none.
 func (m Member) KeyToken(data []byte) []byte {
 	i := int(m.Start) - 1
 	for data[i] != ':' {
@@ -58,8 +75,24 @@ func (m Member) KeyToken(data []byte) []byte {
 	}
 	for i--; data[i] != '"'; i-- {
 	}
-	return data[m.Key&^PlainString : i+1]
+	end := i + 1
+	for i--; ; i-- {
+		if data[i] != '"' {
+			continue
+		}
+		b := i
+		for b > 0 && data[b-1] == '\\' {
+			b--
+		}
+		if (i-b)%2 == 0 {
+			return data[i:end]
+		}
+	}
 }
+
+// RowEnd is where the members of element k end (Members[RowEnd(k-1):
+// RowEnd(k)]).
+func (r *Rows) RowEnd(k int) uint32 { return r.Ends[k] &^ Aligned }
 
 // IndexArray checks the value at data[i] (white space before it skipped)
 // as CountedEnd does (past maxValues, when not 0, it stops: the index is
@@ -82,8 +115,12 @@ func IndexArray(data []byte, i, maxDepth int, maxValues int64) (end int, values 
 // row ends an element at offset at of data (n bytes). The first one sizes
 // the slices for the rest (rows as long as it), so a big array is not
 // copied while it grows.
-func (r *Rows) row(at, n int) {
-	r.Ends = append(r.Ends, uint32(len(r.Members)))
+func (r *Rows) row(at, n int, aligned bool) {
+	end := uint32(len(r.Members))
+	if aligned {
+		end |= Aligned
+	}
+	r.Ends = append(r.Ends, end)
 	r.rowStart = uint32(len(r.Members))
 	if len(r.Ends) != 1 {
 		return

@@ -3,6 +3,8 @@ package jsontext
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,11 +70,12 @@ func plainText(raw []byte) bool {
 func indexGot(data []byte, r *Rows) [][]string {
 	var rows [][]string
 	from := uint32(0)
-	for _, e := range r.Ends {
+	for k := range r.Ends {
+		e := r.RowEnd(k)
 		row := []string{}
 		for _, m := range r.Members[from:e] {
-			tok := string(data[m.Start:m.End])
-			if m.Key&PlainString != 0 {
+			tok := string(m.Value(data))
+			if m.Plain() {
 				tok += "(plain)"
 			}
 			row = append(row, tok)
@@ -81,6 +84,30 @@ func indexGot(data []byte, r *Rows) [][]string {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// alignedWant is which rows of data the index must mark Aligned: those
+// whose key tokens are the first row's, in order, as many or fewer, and
+// at most 64 (the first row itself when it has at most 64 members).
+func alignedWant(t testing.TB, data []byte, r *Rows) []bool {
+	var keys [][]string
+	from := uint32(0)
+	for k := range r.Ends {
+		var row []string
+		for _, m := range r.Members[from:r.RowEnd(k)] {
+			row = append(row, string(m.KeyToken(data)))
+		}
+		keys = append(keys, row)
+		from = r.RowEnd(k)
+	}
+	want := make([]bool, len(keys))
+	for k, row := range keys {
+		want[k] = len(row) <= len(keys[0]) && len(row) <= maxKeys
+		for j := range row {
+			want[k] = want[k] && row[j] == keys[0][j]
+		}
+	}
+	return want
 }
 
 var indexCases = []string{
@@ -94,10 +121,34 @@ var indexCases = []string{
 	// plain or not, the odd byte in the first word, in a later one, in the tail.
 	`[{"a":"ab\"cdefghijkl","b":"é12345678901","c":"1234567é","d":"` + "\x7f" + `abcdefghij","e":"abcdefghijklmno\u0041"}]`,
 	`[{"a":"abcdefgh","b":"abcdefg","c":"abcdefghi","d":"a","e":"","f":"abcdefgh` + "\x01" + `"}]`,
+	// keys found back from their values: escaped quotes and backslashes, spaces.
+	`[{"a\\\"b" : 1, "\\" :2,"\"":3, "x\\\\":{"y":4}},{"\\":1},{"a\\\"b":1,"\\":2}]`,
+	`[{"a":1,"b":2},{"a":1,"b":2,"c":3},{"b":1,"a":2},{"a":1},{}]`,
+}
+
+// wideRows: a first row of more members than the check compares (not
+// aligned), and rows like it.
+func wideRows() string {
+	var b strings.Builder
+	b.WriteString("[")
+	for r := range 3 {
+		if r > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("{")
+		for k := range 70 - r*10 {
+			if k > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"k%d":%d`, k, k)
+		}
+		b.WriteString("}")
+	}
+	return b.String() + "]"
 }
 
 func TestIndexArray(t *testing.T) {
-	for _, c := range append(indexCases, string(benchdata.TableRows(3))) {
+	for _, c := range append(indexCases, string(benchdata.TableRows(3)), wideRows()) {
 		data := []byte(c)
 		end, values, rows, ok := IndexArray(data, 0, 100, 0)
 		valid := ok && SkipSpace(data, end) == len(data)
@@ -126,6 +177,12 @@ func TestIndexArray(t *testing.T) {
 			if k := m.KeyToken(data); !bytes.HasPrefix(k, []byte(`"`)) || !bytes.HasSuffix(k, []byte(`"`)) || !json.Valid(k) {
 				t.Errorf("IndexArray(%q): key token %q", c, k)
 			}
+		}
+		if got, want := alignedRows(rows), alignedWant(t, data, rows); !slices.Equal(got, want) {
+			t.Errorf("IndexArray(%q): aligned rows %v, want %v", c, got, want)
+		}
+		if got := keyTokens(data, rows); !slices.Equal(got, keysWant(t, data)) {
+			t.Errorf("IndexArray(%q): key tokens %q, want %q", c, got, keysWant(t, data))
 		}
 	}
 	if _, _, rows, ok := IndexArray([]byte(`[{"a":1}]`), 0, 1, 0); ok || rows != nil {
@@ -165,6 +222,12 @@ func FuzzIndexArray(f *testing.F) {
 		if (rows != nil) != table || rows != nil && !equalRows(indexGot(data, rows), want) {
 			t.Fatalf("IndexArray(%q) rows differ from the tree's", data)
 		}
+		if rows != nil && !slices.Equal(keyTokens(data, rows), keysWant(t, data)) {
+			t.Fatalf("IndexArray(%q): key tokens %q", data, keyTokens(data, rows))
+		}
+		if rows != nil && !slices.Equal(alignedRows(rows), alignedWant(t, data, rows)) {
+			t.Fatalf("IndexArray(%q): aligned rows %v", data, alignedRows(rows))
+		}
 	})
 }
 
@@ -186,4 +249,34 @@ func FuzzHasAt(f *testing.F) {
 			t.Fatalf("HasAt(%q, %d, copy of %q) = %v", data, i, tok, got)
 		}
 	})
+}
+
+func alignedRows(r *Rows) []bool {
+	got := make([]bool, len(r.Ends))
+	for k, e := range r.Ends {
+		got[k] = e&Aligned != 0
+	}
+	return got
+}
+
+// keyTokens are the key tokens of every member, found from their values.
+func keyTokens(data []byte, r *Rows) []string {
+	var got []string
+	for _, m := range r.Members {
+		got = append(got, string(m.KeyToken(data)))
+	}
+	return got
+}
+
+// keysWant are the key tokens of every member of every element, in order,
+// as a scan of the tokens finds them.
+func keysWant(t testing.TB, data []byte) []string {
+	var want []string
+	Elements(data, 0, func(start int) (int, bool) {
+		return Members(data, start, func(key []byte, i int) (int, bool) {
+			want = append(want, string(key))
+			return SpanEnd(data, i)
+		})
+	})
+	return want
 }

@@ -110,7 +110,8 @@ func check(data []byte, i, maxDepth int, maxValues int64, rows *Rows) (end int, 
 	var big []uint64
 	depth := 0
 	n := len(data)
-	var key, start uint32 // the member being read (rows)
+	var key, start, plain uint32 // the member being read (rows)
+	aligned := false             // the row being read has the first row's keys (rows)
 	if rows != nil && rows.at > 0 {
 		// Resumed (ArrayFeed): inside the array, at the element after
 		// the last whole row fed.
@@ -124,9 +125,11 @@ value:
 	}
 	if rows != nil && depth >= 1 && depth <= 2 {
 		if depth == 2 {
-			start = uint32(i)
+			start, plain = uint32(i), 0
 		} else if data[i] != '{' {
 			rows = rows.drop()
+		} else {
+			aligned = true
 		}
 	}
 	switch c := data[i]; c {
@@ -161,12 +164,12 @@ value:
 		goto value
 	case '"':
 		if rows != nil && depth == 2 {
-			var plain bool
-			if i, plain = quotedPlainEnd(data, i); i < 0 {
+			var ok bool
+			if i, ok = quotedPlainEnd(data, i); i < 0 {
 				return 0, values, false
 			}
-			if plain {
-				key |= PlainString
+			if ok {
+				plain = PlainString
 			}
 			break
 		}
@@ -197,9 +200,9 @@ after:
 	if rows != nil {
 		switch depth {
 		case 2: // a row's member
-			rows.Members = append(rows.Members, Member{Key: key, Start: start, End: uint32(i)})
+			rows.Members = append(rows.Members, Member{Start: start, End: uint32(i) | plain})
 		case 1: // a row
-			rows.row(i, n)
+			rows.row(i, n, aligned)
 		}
 	}
 	if depth == 0 {
@@ -240,7 +243,6 @@ key:
 		return 0, values, false
 	}
 	if rows != nil && depth == 2 {
-		key = uint32(i)
 		// A row's keys are mostly the first row's, in its order: a key
 		// that is byte for byte a checked token is that token.
 		if j := len(rows.Members) - int(rows.rowStart); j < len(rows.keys) {
@@ -250,11 +252,14 @@ key:
 				goto colon
 			}
 		}
+		key = uint32(i)
 		if i = quotedEnd(data, i); i < 0 {
 			return 0, values, false
 		}
 		if len(rows.Ends) == 0 && len(rows.keys) < maxKeys {
 			rows.keys = append(rows.keys, span{key, uint32(i)})
+		} else {
+			aligned = false
 		}
 		goto colon
 	}
