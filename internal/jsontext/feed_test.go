@@ -1,6 +1,7 @@
 package jsontext
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -110,5 +111,44 @@ func TestArrayFeedProgress(t *testing.T) {
 	}
 	if len(f.rows.Ends) < 990 {
 		t.Fatalf("%d rows indexed as they arrived", len(f.rows.Ends))
+	}
+}
+
+// TestArrayFeedHalves: a long rest left when the bytes have all come is
+// checked in two halves at once, and the outcome is still IndexArray's:
+// for a good table, a bad byte in either half, an element that is not an
+// object in the second, the bound of values passed in the second, a
+// guess that falls inside a string, and bytes after the array that look
+// like a row's beginning.
+func TestArrayFeedHalves(t *testing.T) {
+	defer runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), 2))
+	runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), 2))
+	table := string(benchdata.TableRows(30000)) // about 5 MB
+	decoy := `{"id":0,"name":"},{\"id\":1,","status":"x"}`
+	n := len(table)
+	cases := map[string]string{
+		"good":       table,
+		"bad first":  strings.Replace(table, `"id":9000,`, `"id":9000,,`, 1),
+		"bad second": strings.Replace(table, `"id":25000,`, `"id":25000 ,,`, 1),
+		"not object": strings.Replace(table, `{"id":26000,`, `7,{"id":26000,`, 1),
+		"decoy":      table[:n/2] + strings.Repeat(decoy[:0], 0) + strings.Replace(table[n/2:], `{"id":`, `{"note":"},{\"id\":","id":`, 3),
+		"after":      table + `,"more":"},{"id":1}`,
+		"after big":  table[:len(table)-1] + `]` + strings.Repeat(` "},{"id":`, 200000),
+	}
+	for name, c := range cases {
+		data := []byte(c)
+		for _, maxValues := range []int64{0, 2_000_000, 150_000} {
+			end, values, rows, ok := IndexArray(data, 0, 100, maxValues)
+			f := NewArrayFeed(100, maxValues, len(data))
+			f.Feed(data[:100<<10])
+			fend, fvalues, frows, fok := f.Result(data)
+			if ok != fok || values != fvalues || ok && end != fend || (rows == nil) != (frows == nil) {
+				t.Fatalf("%s (bound %d): (%d, %d, %v, rows %v), IndexArray (%d, %d, %v, rows %v)",
+					name, maxValues, fend, fvalues, fok, frows != nil, end, values, ok, rows != nil)
+			}
+			if rows != nil && (!slices.Equal(rows.Members, frows.Members) || !slices.Equal(rows.Ends, frows.Ends)) {
+				t.Fatalf("%s (bound %d): the index differs from IndexArray's", name, maxValues)
+			}
+		}
 	}
 }

@@ -1,6 +1,10 @@
 package jsontext
 
-import "math"
+import (
+	"bytes"
+	"math"
+	"runtime"
+)
 
 // Rows indexes the elements of an array of objects, found in the pass that
 // checks the array (IndexArray): catalog's answer splice checks a call's
@@ -28,6 +32,9 @@ type Rows struct {
 	atValues int64
 	atEnds   int
 	atMember uint32
+	// keysGiven: keys are another Rows' first row's (finish's second
+	// half), not this one's first row's.
+	keysGiven bool
 }
 
 // span is a token's bytes, data[Start:End].
@@ -214,12 +221,75 @@ func (f *ArrayFeed) Result(data []byte) (end int, values int64, rows *Rows, ok b
 	case r == nil || r.dropped || r.at == 0 || len(data) >= math.MaxInt32:
 		return IndexArray(data, 0, f.maxDepth, f.maxValues)
 	default:
-		r.feeding = false
-		end, values, ok = check(data, 0, f.maxDepth, f.maxValues, r)
+		end, values, ok = f.finish(data)
 	}
 	if !ok || r == nil || r.dropped || r.Ends == nil {
 		return end, values, nil, ok
 	}
 	r.size, r.at = 0, 0
 	return end, values, r, true
+}
+
+// splitMin is how much of an array must be left to check, when its bytes
+// have all come, for finish to check it in two halves at once.
+const splitMin = 1 << 20
+
+// finish checks data from the last whole row fed to its end. A long rest
+// is checked in two halves at once: the second on a goroutine of its own,
+// from a guess at where a row begins near the middle (the first row's
+// first key after "},{"); it is taken only when the first half's check
+// ends its last whole row exactly there, within the bound of values.
+// Then the second half was read in the state the one pass would have
+// been in there, and its rows and values follow the first half's. Any
+// other outcome (a wrong guess, an error in the second half) is decided
+// by checking on from the first half, as the one pass would.
+func (f *ArrayFeed) finish(data []byte) (int, int64, bool) {
+	r := f.rows
+	if guess := f.middleRow(data); guess > 0 {
+		r2 := &Rows{from: guess, at: guess, keys: r.keys, keysGiven: true}
+		var end2 int
+		var values2 int64
+		var ok2 bool
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			end2, values2, ok2 = check(data, 0, f.maxDepth, f.maxValues, r2)
+		}()
+		r.feeding = true
+		check(data[:guess:guess], 0, f.maxDepth, f.maxValues, r) // ends at the guess: not ok
+		<-done
+		bound := f.maxValues <= 0 || r.atValues+values2 <= f.maxValues
+		if r.at == guess && ok2 && bound && !r.dropped {
+			r.Members, r.Ends = r.Members[:r.atMember], r.Ends[:r.atEnds]
+			base := uint32(len(r.Members))
+			r.Members = append(r.Members, r2.Members...)
+			for _, e := range r2.Ends {
+				r.Ends = append(r.Ends, (e&^Aligned+base)|e&Aligned)
+			}
+			r.dropped = r2.dropped
+			return end2, r.atValues + values2, true
+		}
+	}
+	r.feeding = false
+	return check(data, 0, f.maxDepth, f.maxValues, r)
+}
+
+// middleRow is where finish's second half begins: the offset after the
+// ',' of the first "},{" followed by the first row's first key, past the
+// middle of what is left to check; 0 for none (or a rest too short to
+// halve, or one processor).
+func (f *ArrayFeed) middleRow(data []byte) int {
+	r := f.rows
+	rest := len(data) - r.at
+	if rest < splitMin || len(r.keys) == 0 || runtime.GOMAXPROCS(0) < 2 {
+		return 0
+	}
+	k := r.keys[0]
+	sep := append([]byte("},{"), data[k.Start:k.End]...)
+	mid := r.at + rest/2
+	i := bytes.Index(data[mid:], sep)
+	if i < 0 {
+		return 0
+	}
+	return mid + i + 2
 }

@@ -256,7 +256,7 @@ key:
 		if i = quotedEnd(data, i); i < 0 {
 			return 0, values, false
 		}
-		if len(rows.Ends) == 0 && len(rows.keys) < maxKeys {
+		if len(rows.Ends) == 0 && !rows.keysGiven && len(rows.keys) < maxKeys {
 			rows.keys = append(rows.keys, span{key, uint32(i)})
 		} else {
 			aligned = false
