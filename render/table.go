@@ -413,12 +413,13 @@ func (m *lineMaker) rows(buf []byte, from, to int, emit func([]byte) ([]byte, er
 // twoWays makes before the first takes them: 4 MiB.
 const aheadChunks = 64
 
-// twoWays is rows over all rows with the lines of the second half made on
-// a goroutine of its own while this one makes and writes the first's;
-// then it writes the second half's chunks in order as they come. The
-// chunks are handed back for reuse, at most aheadChunks of them made.
+// twoWays is rows over all rows with the lines of the last three fifths
+// made on a goroutine of its own while this one makes and writes the
+// first two fifths' (it writes the others' too, so it makes fewer); then
+// it writes the other's chunks in order as they come. The chunks are
+// handed back for reuse, at most aheadChunks of them made.
 func (m *lineMaker) twoWays(buf []byte, rows int, emit func([]byte) ([]byte, error)) ([]byte, error) {
-	mid := rows / 2
+	mid := rows * 2 / 5 // this goroutine writes every line too
 	full := make(chan []byte, aheadChunks)
 	free := make(chan []byte, aheadChunks)
 	quit := make(chan struct{})
