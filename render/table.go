@@ -213,8 +213,8 @@ func scanAhead(t *tableData, cols, from, to int) ([]colStat, int) {
 		if !t.aligned(r) {
 			return stats, r
 		}
-		start := t.rowStart(r)
-		for k := start; k < t.rowEnd(r); k++ {
+		start, end := t.rowStart(r), t.rowEnd(r)
+		for k := start; k < end; k++ {
 			stats[t.colOf[k-start]].addWith(t, t.cells[k], &scratch)
 		}
 	}
@@ -386,13 +386,24 @@ func (m *lineMaker) rows(buf []byte, from, to int, emit func([]byte) ([]byte, er
 	cells := make([][]byte, len(lay.cols))
 	widths := make([]int, len(lay.cols))
 	bufs := make([][]byte, len(lay.cols)) // per shown column, for compact JSON
+	// An aligned row's cells show at the places of the first row's.
+	posOf := make([]int, len(t.colOf))
+	for j, col := range t.colOf {
+		posOf[j] = pos[col]
+	}
 	for r := from; r < to; r++ {
 		for i := range cells {
 			cells[i], widths[i] = nil, 0
 		}
-		start, al := t.rowStart(r), t.aligned(r)
-		for k := start; k < t.rowEnd(r); k++ {
-			p := pos[t.colAt(k, start, al)]
+		start, end := t.rowStart(r), t.rowEnd(r)
+		aligned := t.aligned(r)
+		for k := start; k < end; k++ {
+			var p int
+			if aligned {
+				p = posOf[k-start]
+			} else {
+				p = pos[t.cellCols[k]]
+			}
 			if p == 0 {
 				continue
 			}
