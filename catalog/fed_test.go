@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"net"
@@ -90,6 +92,52 @@ func TestFedRows(t *testing.T) {
 		res, err := c.CallStream(WithRows(context.Background()), "rows", nil, Binding{}, func() io.Writer { return io.Discard })
 		if err != nil || res.Rows == nil || len(res.Rows.Ends) != 3000 {
 			t.Fatalf("rows: %v, %v", res, err)
+		}
+	}
+}
+
+// TestReadFedFeeds: readFed checks the rows while the answer arrives
+// (most of it is checked before the last byte comes), returns every byte
+// read, and the error that cut the reads short.
+func TestReadFedFeeds(t *testing.T) {
+	answer := []byte(`{"ok":true,"result":` + string(benchdata.TableRows(5000)) + `}`)
+	at := bytes.IndexByte(answer, '[')
+	for _, cut := range []bool{false, true} {
+		pr, pw := io.Pipe()
+		go func() {
+			rest := answer[at+1:]
+			if cut {
+				rest = rest[:len(rest)/2]
+			}
+			for len(rest) > 0 {
+				n := min(32<<10, len(rest))
+				_, _ = pw.Write(rest[:n])
+				rest = rest[n:]
+				time.Sleep(time.Millisecond)
+			}
+			if cut {
+				pw.CloseWithError(io.ErrUnexpectedEOF)
+				return
+			}
+			pw.Close()
+		}()
+		s := &envScan{br: bufio.NewReaderSize(pr, streamChunk), held: answer[: at+1 : at+1], size: int64(len(answer)), arrayAt: at}
+		s.fed = &fedArray{at: at, feed: jsontext.NewArrayFeed(spliceDepth, 0, len(answer)-at)}
+		data, err := s.readFed(append(make([]byte, 0, len(answer)+bytes.MinRead), s.held...))
+		if cut {
+			if err != io.ErrUnexpectedEOF || len(data) != at+1+(len(answer)-at-1)/2 {
+				t.Errorf("cut: %d bytes, %v", len(data), err)
+			}
+			continue
+		}
+		if err != nil || !bytes.Equal(data, answer) {
+			t.Fatalf("%d bytes of %d, %v", len(data), len(answer), err)
+		}
+		if got := s.fed.feed.Checked(); got < (len(answer)-at)/2 {
+			t.Errorf("%d of %d bytes checked as they arrived", got, len(answer)-at)
+		}
+		if _, _, rows, ok := s.fed.feed.Result(data[at:]); !ok || rows == nil || rows.Len() != 5000 {
+			t.Errorf("Result: %v %v", rows, ok)
 		}
 	}
 }

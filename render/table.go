@@ -21,8 +21,8 @@ import (
 // place in a row whose keys are the first row's, else by its key) and
 // gathers each column's layout facts; a third writes the shown cells (both
 // on two goroutines for a large table: scan, twoWays). Memory is the input
-// plus 8 bytes a cell (4 more for the cells of rows that are not aligned),
-// and up to 4 MiB of lines made ahead.
+// plus 8 bytes a cell (4 more a cell once some row is not aligned), and up
+// to 4 MiB of lines made ahead.
 
 // cellDepth is how deep a cell's value may nest: the tree parser's bound
 // less the array and the row around it (IndexArray at maxDepth).
@@ -30,13 +30,13 @@ const cellDepth = maxDepth - 2
 
 // tableData is an array of objects scanned for rendering.
 type tableData struct {
-	data    []byte
-	cols    []string          // decoded keys, in first-seen order
-	stats   []colStat         // per column, parallel to cols
-	cells   []jsontext.Member // every row's cells, in order
-	rowEnds []uint32          // jsontext.Rows.Ends: where row i's cells end, its Aligned bit
+	data  []byte
+	cols  []string          // decoded keys, in first-seen order
+	stats []colStat         // per column, parallel to cols
+	index *jsontext.Rows    // where each row's cells lie, and whether it is aligned
+	cells []jsontext.Member // index.Members: every row's cells, in order
 	// colOf is the column of the first row's cells, by place: the
-	// columns of every aligned row's; cellCols, when some row is not
+	// columns of every aligned row's; cellCols, once some row is not
 	// aligned, the column of each cell of such rows (by cell).
 	colOf    []uint32
 	cellCols []uint32
@@ -73,7 +73,7 @@ func scanRows(data []byte, ix *indexed, clean func(string) string) *tableData {
 		}
 		ix = &indexed{rows: r}
 	}
-	t := &tableData{data: data, clean: clean, cells: ix.rows.Members, rowEnds: ix.rows.Ends}
+	t := &tableData{data: data, clean: clean, index: ix.rows, cells: ix.rows.Members}
 	first := false
 	ix.once.Do(func() {
 		first = true
@@ -91,19 +91,13 @@ func scanRows(data []byte, ix *indexed, clean func(string) string) *tableData {
 	return t
 }
 
-// rowStart and rowEnd bound the cells of row k.
-func (t *tableData) rowStart(k int) uint32 {
-	if k == 0 {
-		return 0
-	}
-	return t.rowEnds[k-1] &^ jsontext.Aligned
+// row is where the cells of row k begin and end, and whether its cells
+// have the first row's columns, by place (the first row's are colOf, so
+// it is, whatever its count of keys).
+func (t *tableData) row(k int) (start, end uint32, aligned bool) {
+	start, end, aligned = t.index.Row(k)
+	return start, end, aligned || k == 0
 }
-
-func (t *tableData) rowEnd(k int) uint32 { return t.rowEnds[k] &^ jsontext.Aligned }
-
-// aligned reports a row whose cells have the first row's columns, by
-// place (the first row's are colOf).
-func (t *tableData) aligned(k int) bool { return k == 0 || t.rowEnds[k]&jsontext.Aligned != 0 }
 
 // colAt is the column of cell k, of a row that starts at start (aligned
 // or not).
@@ -122,9 +116,9 @@ func (t *tableData) count(cols []string) {
 	for i, name := range cols {
 		t.stats[i] = newColStat(name, t.clean(oneLine(strings.ToUpper(name))))
 	}
-	for r := range t.rowEnds {
-		start, al := t.rowStart(r), t.aligned(r)
-		for k := start; k < t.rowEnd(r); k++ {
+	for r := range t.index.Len() {
+		start, end, al := t.row(r)
+		for k := start; k < end; k++ {
 			t.stats[t.colAt(k, start, al)].add(t, t.cells[k])
 		}
 	}
@@ -145,11 +139,12 @@ type tableScanner struct {
 // its own (scanAhead) while this one scans the first.
 func (s *tableScanner) scan() {
 	t := s.t
-	n := len(t.rowEnds)
+	n := t.index.Len()
 	if n == 0 {
 		return
 	}
-	t.colOf = make([]uint32, t.rowEnd(0))
+	_, end0, _ := t.row(0)
+	t.colOf = make([]uint32, end0)
 	for k := range t.colOf {
 		col := s.column(k, t.cells[k].KeyToken(t.data))
 		t.colOf[k] = uint32(col)
@@ -183,8 +178,8 @@ var parallelRows = 8192 // a variable for the tests
 func (s *tableScanner) scanRows(from, to int) {
 	t := s.t
 	for r := from; r < to; r++ {
-		start, end := t.rowStart(r), t.rowEnd(r)
-		if t.aligned(r) {
+		start, end, aligned := t.row(r)
+		if aligned {
 			for k := start; k < end; k++ {
 				t.stats[t.colOf[k-start]].add(t, t.cells[k])
 			}
@@ -210,10 +205,10 @@ func scanAhead(t *tableData, cols, from, to int) ([]colStat, int) {
 	stats := make([]colStat, cols)
 	var scratch []byte
 	for r := from; r < to; r++ {
-		if !t.aligned(r) {
+		start, end, aligned := t.row(r)
+		if !aligned {
 			return stats, r
 		}
-		start, end := t.rowStart(r), t.rowEnd(r)
 		for k := start; k < end; k++ {
 			stats[t.colOf[k-start]].addWith(t, t.cells[k], &scratch)
 		}
@@ -323,7 +318,7 @@ const tableChunk = 64 << 10
 // (docs/rendering.md#table-layout); the columns left out for want of room are
 // named in one note.
 func writeTable(w, notes io.Writer, t *tableData, o Options) error {
-	rows := len(t.rowEnds)
+	rows := t.index.Len()
 	lay := layoutTable(t.stats, rows, o.width())
 	header := make([][]byte, len(lay.cols))
 	hw := make([]int, len(lay.cols))
@@ -395,8 +390,7 @@ func (m *lineMaker) rows(buf []byte, from, to int, emit func([]byte) ([]byte, er
 		for i := range cells {
 			cells[i], widths[i] = nil, 0
 		}
-		start, end := t.rowStart(r), t.rowEnd(r)
-		aligned := t.aligned(r)
+		start, end, aligned := t.row(r)
 		for k := start; k < end; k++ {
 			var p int
 			if aligned {

@@ -142,7 +142,7 @@ func TestTableWiderNeverLess(t *testing.T) {
 		if td == nil {
 			t.Fatalf("%s: not a table", f.name)
 		}
-		rows := len(td.rowEnds)
+		rows := td.index.Len()
 		shown := func(lay tableLayout) map[int]int {
 			m := map[int]int{}
 			for i, c := range lay.cols {

@@ -11,7 +11,7 @@ import (
 
 // TestCallLineMade: a call's line is made once for the same tool and
 // input, again for another, never kept when making it failed, and the
-// memory of them stays bounded.
+// memory of them stays bounded; a tool name holding a NUL is a tool of its own.
 func TestCallLineMade(t *testing.T) {
 	made := 0
 	fail := true
@@ -41,6 +41,9 @@ func TestCallLineMade(t *testing.T) {
 	fail = false
 	if got := d.callLine("flaky", in, false); got != `flaky {"path":"/repo"}` {
 		t.Errorf("a line that failed was kept: %q", got)
+	}
+	if got := d.callLine("ls\x00{}", json.RawMessage(`{"path":"/repo"}`), false); got != "ls\x00{} {\"path\":\"/repo\"}" {
+		t.Errorf("a tool name with a NUL took another's line: %q", got)
 	}
 	big := json.RawMessage(`{"text":"` + strings.Repeat("x", maxMadeInput) + `"}`)
 	before := made

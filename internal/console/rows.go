@@ -71,7 +71,7 @@ type describer struct {
 	// made remembers the command lines made of recent inputs (tool and
 	// input bytes; bounded): a record repeats its calls, and making a line
 	// parses it back to check it.
-	made map[string]string
+	made map[madeKey]string
 	// loc is the time zone times are shown in.
 	loc *time.Location
 	day string
@@ -234,9 +234,10 @@ func (d *describer) callLine(tool string, input json.RawMessage, truncated bool)
 	if truncated || len(input) == 0 || string(input) == "null" {
 		return safeName(tool) + " (its input is not in the record: the deployment cut it)"
 	}
-	var key string
-	if len(input) <= maxMadeInput {
-		key = tool + "\x00" + string(input)
+	keep := len(input) <= maxMadeInput
+	var key madeKey
+	if keep {
+		key = madeKey{tool, string(input)}
 		if line, ok := d.made[key]; ok {
 			return line
 		}
@@ -246,19 +247,23 @@ func (d *describer) callLine(tool string, input json.RawMessage, truncated bool)
 		return safeName(tool) + " " + clip(string(input), maxWhat)
 	}
 	line = clip(line, maxWhat)
-	if key != "" {
+	if keep {
 		if d.made == nil || len(d.made) >= maxMade {
-			d.made = make(map[string]string)
+			d.made = make(map[madeKey]string)
 		}
 		d.made[key] = line
 	}
 	return line
 }
 
-// maxMade and maxMadeInput bound describer.made: lines of inputs up to
-// 4 KiB, 1,024 of them at most (then it begins again).
+// madeKey is a call's tool and input, as describer.made keeps them.
+type madeKey struct{ tool, input string }
+
+// maxMade and maxMadeInput bound describer.made: the lines of inputs up
+// to 4 KiB, 256 of them at most (then it begins again): 5 MiB at worst,
+// a line being clipped at maxWhat.
 const (
-	maxMade      = 1024
+	maxMade      = 256
 	maxMadeInput = 4 << 10
 )
 

@@ -101,6 +101,18 @@ func (m Member) KeyToken(data []byte) []byte {
 // RowEnd(k)]).
 func (r *Rows) RowEnd(k int) uint32 { return r.Ends[k] &^ Aligned }
 
+// Row is where the members of element k begin and end, and whether it is
+// Aligned.
+func (r *Rows) Row(k int) (start, end uint32, aligned bool) {
+	if k > 0 {
+		start = r.RowEnd(k - 1)
+	}
+	return start, r.RowEnd(k), r.Ends[k]&Aligned != 0
+}
+
+// Len is the count of elements.
+func (r *Rows) Len() int { return len(r.Ends) }
+
 // IndexArray checks the value at data[i] (white space before it skipped)
 // as CountedEnd does (past maxValues, when not 0, it stops: the index is
 // bounded too) and returns the offset after it and the count of its
@@ -208,6 +220,18 @@ func (f *ArrayFeed) Feed(data []byte) {
 	if r.at == 0 && !r.dropped {
 		f.rows = nil // no whole row yet: the next Feed begins again
 	}
+}
+
+// Checked is how many bytes of the array the feed has checked so far
+// (up to the element after the last whole row).
+func (f *ArrayFeed) Checked() int {
+	if f.done {
+		return f.end
+	}
+	if f.rows == nil {
+		return 0
+	}
+	return f.rows.at
 }
 
 // Result is IndexArray(data, 0, maxDepth, maxValues) over the whole
