@@ -12,6 +12,7 @@ import (
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/internal/privdir"
 )
 
 // statusFacts are what :status reports of this run: where the target, the
@@ -97,8 +98,11 @@ func statusMemoryFile(stateHome, home, target, credential string) string {
 // readStatusMemory reads the memory, bounded; a file that is missing, not
 // a regular file, too big or not the memory reads as empty.
 func readStatusMemory(path string) map[string]command.SeenGroup {
+	if !statusFolder(path, false) {
+		return nil
+	}
 	st, err := os.Lstat(path)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > maxStatusMemory {
+	if err != nil || !st.Mode().IsRegular() || !privdir.Owned(st) || st.Size() > maxStatusMemory {
 		return nil
 	}
 	f, err := os.Open(path)
@@ -119,16 +123,23 @@ func readStatusMemory(path string) map[string]command.SeenGroup {
 	return doc.Groups
 }
 
+// statusFolder checks the folders of the memory file path (made by
+// statusMemoryFile: <state home>/agsh/status/<name>): agsh and agsh/status
+// are each a real folder of the user's (no symbolic link) at 0700, repaired
+// to 0700 when wider, created when create is set. A folder that cannot be
+// so is neither read nor written: :status then compares nothing.
+func statusFolder(path string, create bool) bool {
+	dir := filepath.Dir(path)
+	return privdir.EnsureChain(filepath.Dir(filepath.Dir(dir)), dir, create) == nil
+}
+
 // writeStatusMemory replaces the memory: a new file (0600) in the user's
 // directory (0700), renamed into place, so that a link planted in its place
 // is replaced, never written through. A failure is silent: :status does
 // not depend on it.
 func writeStatusMemory(path string, groups map[string]command.SeenGroup) {
 	dir := filepath.Dir(path)
-	if os.MkdirAll(dir, 0o700) != nil {
-		return
-	}
-	if st, err := os.Lstat(dir); err != nil || !st.IsDir() {
+	if !statusFolder(path, true) {
 		return
 	}
 	b, err := json.Marshal(struct {

@@ -35,6 +35,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/privdir"
 )
 
 // TTL is how long an entry is fresh; an older one is refreshed in the
@@ -109,29 +110,8 @@ func Open(dir, key string) (*Cache, error) {
 	if dir == "" || key == "" || strings.ContainsAny(key, `/\`) {
 		return nil, errors.New("no cache directory")
 	}
-	st, err := os.Lstat(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
-			return nil, err
-		}
-		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, err
-		}
-		st, err = os.Lstat(dir)
-	}
-	if err != nil {
+	if err := privdir.Ensure(dir, true); err != nil {
 		return nil, err
-	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("%s is not a directory", dir)
-	}
-	if !ownedByUser(st) {
-		return nil, fmt.Errorf("%s is not the user's own", dir)
-	}
-	if runtime.GOOS != "windows" && st.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return nil, err
-		}
 	}
 	return &Cache{dir: dir, key: key}, nil
 }

@@ -4,7 +4,6 @@ package compcache
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 )
 
@@ -32,7 +31,3 @@ func openNoFollow(path string) (*os.File, error) {
 	}
 	return f, nil
 }
-
-// ownedByUser: the user's local application data folder is the user's by
-// its access list; there is no owner to compare here.
-func ownedByUser(fs.FileInfo) bool { return true }

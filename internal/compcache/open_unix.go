@@ -3,7 +3,6 @@
 package compcache
 
 import (
-	"io/fs"
 	"os"
 	"syscall"
 )
@@ -16,10 +15,4 @@ const oNoFollow = syscall.O_NOFOLLOW
 // regular and left unread).
 func openNoFollow(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-}
-
-// ownedByUser reports a file of the user running agsh.
-func ownedByUser(st fs.FileInfo) bool {
-	s, ok := st.Sys().(*syscall.Stat_t)
-	return ok && int(s.Uid) == os.Getuid()
 }
