@@ -17,7 +17,7 @@ import (
 
 func TestHelpDocumentsTheScriptedAgent(t *testing.T) {
 	for _, want := range []string{"call TOOL JSON", "say TEXT", "sleep DURATION", "at most 10m", "fail TEXT",
-		`"(dev agent) no steps in the message"`, `"mode": "task"`, `"dryRun": true`, `"continuationToken"`,
+		`"(dev agent) no steps in the message"`, `"mode": "task"`, `"dryRun": true`, `"checkOnly": true`, `"stubbed"`, `"continuationToken"`,
 		"GET  /v1/session/ID/events", "GET  /v1/session/ID/stream?startIndex=N",
 		"POST /v1/session/ID/approvals/CALLID", "POST /v1/session/ID/interrupt"} {
 		if !strings.Contains(usage, want) {

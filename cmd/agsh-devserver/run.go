@@ -75,7 +75,9 @@ Sessions with turns (the scripted agent):
   "needsApproval": true) waits for a decision; an agent tool (run_checks) answers the
   error "agent tools are not simulated". The body also takes "title", "continuationToken"
   (a follow-up: it queues behind a running turn, and the token rotates), "mode": "task"
-  (a session that takes no follow-up) and "dryRun": true (check, create nothing).
+  (a session that takes no follow-up), "dryRun": true (a dry run: its turns run read
+  tools, and every other call gets a stub result marked "stubbed", nothing done) and
+  "checkOnly": true (check the message, create nothing).
   Every step is an event on the session's record, read at (ID is the session id):
     GET  /v1/session/ID/events                the record: {"ok":true,"events":[…]}
     GET  /v1/session/ID/stream?startIndex=N   the record from N, then live (NDJSON)

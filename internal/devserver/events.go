@@ -78,6 +78,13 @@ func actionResultData(turnID, callID, toolName string, isError bool, result []by
 		val("turnId", turnID))
 }
 
+// stubbedResultData is the action.result of a dry run's call that did not
+// run: a stub result, "stubbed": true.
+func stubbedResultData(turnID, callID, toolName string, result []byte) []byte {
+	return object(val("callId", callID), val("toolName", toolName), val("isError", false), raw("result", result),
+		val("stubbed", true), field{key: "durationMs", raw: []byte("0")}, val("turnId", turnID))
+}
+
 func messageCompletedData(turnID, text string) []byte {
 	return object(val("text", text), val("finishReason", "stop"), val("turnId", turnID))
 }

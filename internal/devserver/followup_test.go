@@ -1,6 +1,7 @@
 package devserver_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -59,7 +60,7 @@ func TestFollowUpErrors(t *testing.T) {
 	}{
 		{"task session", "alice", map[string]any{"message": "x", "continuationToken": task.ContinuationToken}, 409, "task_session",
 			"session " + task.SessionID + " is a task session: it runs the one turn it was created with and takes no follow-up"},
-		{"task session dry run", "alice", map[string]any{"message": "x", "continuationToken": task.ContinuationToken, "dryRun": true}, 409, "task_session", ""},
+		{"task session check", "alice", map[string]any{"message": "x", "continuationToken": task.ContinuationToken, "checkOnly": true}, 409, "task_session", ""},
 		{"another principal", "bob", map[string]any{"message": "x", "continuationToken": tok}, 403, "forbidden",
 			"session " + chat.SessionID + " belongs to another principal; use the identity that created it"},
 		{"unknown token", "alice", map[string]any{"message": "x", "continuationToken": "http:nope"}, 404, "unknown_session",
@@ -108,32 +109,103 @@ func TestTaskSessionEnds(t *testing.T) {
 	}
 }
 
-func TestDryRun(t *testing.T) {
+// checkOnly (the development deployment's) checks a message and creates
+// nothing: no session, no turn, no token rotated.
+func TestCheckOnly(t *testing.T) {
 	t.Parallel()
 	_, exec := start(t)
 	status, body := devservertest.Do(t, http.MethodPost, exec+"/v1/session", "", map[string]any{
-		"message": "call echo_read {}\nsleep 10m\nsay done", "dryRun": true, "mode": "task"})
-	if status != 200 || string(body) != `{"ok":true,"dryRun":true,"title":"call echo_read {}","mode":"task","steps":3}` {
-		t.Fatalf("dry run: %d %s", status, body)
+		"message": "call echo_read {}\nsleep 10m\nsay done", "checkOnly": true, "mode": "task"})
+	if status != 200 || string(body) != `{"ok":true,"checkOnly":true,"title":"call echo_read {}","mode":"task","steps":3}` {
+		t.Fatalf("check: %d %s", status, body)
 	}
-	status, body = devservertest.Do(t, http.MethodPost, exec+"/v1/session", "", map[string]any{"message": "plain", "title": " T ", "dryRun": true})
-	if status != 200 || string(body) != `{"ok":true,"dryRun":true,"title":"T","mode":"chat","steps":0}` {
-		t.Fatalf("dry run: %d %s", status, body)
+	status, body = devservertest.Do(t, http.MethodPost, exec+"/v1/session", "", map[string]any{"message": "plain", "title": " T ", "checkOnly": true})
+	if status != 200 || string(body) != `{"ok":true,"checkOnly":true,"title":"T","mode":"chat","steps":0}` {
+		t.Fatalf("check: %d %s", status, body)
 	}
 	if rows := listSessions(t, exec, ""); len(rows) != 0 {
-		t.Fatalf("a dry run made a session: %+v", rows)
+		t.Fatalf("a check made a session: %+v", rows)
 	}
 	c := send(t, exec, "", map[string]any{"message": "hi"})
 	status, body = devservertest.Do(t, http.MethodPost, exec+"/v1/session", "", map[string]any{
-		"message": "say more", "continuationToken": c.ContinuationToken, "dryRun": true})
-	if status != 200 || string(body) != `{"ok":true,"dryRun":true,"sessionId":"`+c.SessionID+`","steps":1}` {
-		t.Fatalf("follow-up dry run: %d %s", status, body)
+		"message": "say more", "continuationToken": c.ContinuationToken, "checkOnly": true})
+	if status != 200 || string(body) != `{"ok":true,"checkOnly":true,"sessionId":"`+c.SessionID+`","steps":1}` {
+		t.Fatalf("follow-up check: %d %s", status, body)
 	}
 	if r := row(t, exec, "", c.SessionID); r["continuationToken"] != c.ContinuationToken || len(events(t, exec, "", c.SessionID)) != 4 {
-		t.Fatalf("a dry run changed the session: %v", r)
+		t.Fatalf("a check changed the session: %v", r)
 	}
-	status, body = devservertest.Do(t, http.MethodPost, exec+"/v1/session", "", map[string]any{"message": "call nope", "dryRun": true})
+	status, body = devservertest.Do(t, http.MethodPost, exec+"/v1/session", "", map[string]any{"message": "call nope", "checkOnly": true})
 	expectError(t, status, body, 400, "invalid_input", `the message's step script is malformed: line 1: no tool "nope" on agent executor`)
+}
+
+// A dry run (the runtime's dryRun) starts a session whose turns run read
+// tools and get a stub result, marked stubbed, for every other tool: a
+// declared write, a tool that declares no effect; a readOnlyHint counts as
+// a read. Nothing a stubbed tool does happens (the recorder records
+// nothing), its follow-ups stub too, and the row says dryRun.
+func TestDryRunStubsWrites(t *testing.T) {
+	t.Parallel()
+	_, exec := start(t)
+	status, body := devservertest.Do(t, http.MethodPost, exec+"/v1/session", "", map[string]any{"dryRun": true,
+		"message": "call echo_read {\"a\":1}\ncall recorder {\"x\":1}\ncall echo_undeclared {}\ncall datadog_get_monitor {}\nsay done"})
+	a := envelope(t, body)
+	id, _ := a["sessionId"].(string)
+	if status != 200 || a["dryRun"] != true || id == "" || a["continuationToken"] == nil {
+		t.Fatalf("dry run: %d %s", status, body)
+	}
+	evs := waitFor(t, exec, id, "session.waiting")
+	results := map[string]ev{}
+	for _, e := range evs {
+		if e.Type == "action.result" {
+			results[e.str("toolName")] = e
+		}
+	}
+	for tool, stubbed := range map[string]bool{"echo_read": false, "recorder": true, "echo_undeclared": true, "datadog_get_monitor": false} {
+		r, ok := results[tool]
+		switch {
+		case !ok:
+			t.Errorf("no result of %s: %v", tool, types(evs))
+		case (r.Data["stubbed"] == true) != stubbed:
+			t.Errorf("%s: stubbed %v, want %v: %+v", tool, r.Data["stubbed"], stubbed, r.Data)
+		case stubbed && (r.Data["isError"] != false || r.str("result") != "(dry run) "+tool+" was not run: a dry run runs read tools only"):
+			t.Errorf("%s's stub: %+v", tool, r.Data)
+		}
+	}
+	if got := string(mustJSON(t, results["echo_read"].Data["result"])); got != `{"a":1}` {
+		t.Errorf("the read ran with %s", got)
+	}
+	calls := getCalls(t, exec, id)
+	if len(calls.Records) != 0 || len(calls.Calls) != 2 {
+		t.Errorf("a stubbed tool ran: %+v", calls)
+	}
+	if r := row(t, exec, "", id); r["dryRun"] != true {
+		t.Errorf("row: %v", r)
+	}
+	// A follow-up of a dry run is one too; a follow-up cannot make one.
+	next := send(t, exec, "", map[string]any{"message": "call recorder {}", "continuationToken": a["continuationToken"]})
+	evs = waitFor(t, exec, id, "turn.completed", "turnId", next.TurnID)
+	if last := evs[len(evs)-2]; last.Type != "action.result" || last.Data["stubbed"] != true {
+		t.Errorf("follow-up of a dry run: %+v", last)
+	}
+	status, body = devservertest.Do(t, http.MethodPost, exec+"/v1/session", "", map[string]any{
+		"message": "say x", "continuationToken": next.ContinuationToken, "dryRun": true})
+	expectError(t, status, body, 400, "invalid_input", "a follow-up message takes no dryRun: it is set when the session is created")
+	// Another session is no dry run.
+	live := script(t, exec, "call recorder {}")
+	waitFor(t, exec, live.SessionID, "session.waiting")
+	if got := getCalls(t, exec, live.SessionID); len(got.Records) != 1 {
+		t.Errorf("a session that is no dry run: %+v", got)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // waitForAs is waitFor as a principal.

@@ -30,7 +30,7 @@ func TestCallsAnswerUnchanged(t *testing.T) {
 	for _, n := range []int{0, 1, 3} {
 		st := &sessionStore{byID: map[string]*session{}, byToken: map[string]*session{}, stale: map[string]*session{},
 			ledger: newKeptLedger(), logf: func(string, ...any) {}}
-		s, _ := st.create("local", "m", "t", modeChat)
+		s, _ := st.create("local", "m", "t", modeChat, false)
 		for i := range n {
 			st.addCall(s.ID, callRecord{CallID: fmt.Sprintf("call_%d", i), ToolName: "x", Input: jsonText(`{"i":` + fmt.Sprint(i) + `}`),
 				TurnID: "turn", Scratch: i == 1}, []record{{Kind: "k", CallID: fmt.Sprintf("call_%d", i), Value: jsonText(`[1]`)}})

@@ -37,8 +37,9 @@ func TestScriptChecked(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, dry := range []bool{true, false} {
-				status, body := devservertest.Do(t, http.MethodPost, exec+"/v1/session", "", map[string]any{"message": tt.message, "dryRun": dry})
+			for _, body := range []map[string]any{{"checkOnly": true}, {"dryRun": true}, {}} {
+				body["message"] = tt.message
+				status, body := devservertest.Do(t, http.MethodPost, exec+"/v1/session", "", body)
 				expectError(t, status, body, 400, "invalid_input", pre+tt.msg)
 				if e := envelope(t, body); !strings.Contains(string(body), `"issues":[{"path":["message"],"message":"`+strings.ReplaceAll(tt.msg, `"`, `\"`)) {
 					t.Fatalf("issues: %v", e)
@@ -71,7 +72,7 @@ func TestScriptReading(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			status, body := devservertest.Do(t, http.MethodPost, exec+"/v1/session", "", map[string]any{"message": tt.message, "dryRun": true})
+			status, body := devservertest.Do(t, http.MethodPost, exec+"/v1/session", "", map[string]any{"message": tt.message, "checkOnly": true})
 			if status != 200 || envelope(t, body)["steps"] != jsonNumber(tt.steps) {
 				t.Fatalf("got %d %s, want %d steps", status, body, tt.steps)
 			}
@@ -98,6 +99,7 @@ func TestCreateBodyChecked(t *testing.T) {
 		{"long title", map[string]any{"message": "m", "title": strings.Repeat("t", 1001)}, "the title is longer than 1000 bytes"},
 		{"message not a string", `{"message": 5}`, "the request body's field message must be a string, not number"},
 		{"dry run not a boolean", `{"message": "m", "dryRun": "yes"}`, "the request body's field dryRun must be a boolean, not string"},
+		{"check not a boolean", `{"message": "m", "checkOnly": 1}`, "the request body's field checkOnly must be a boolean, not number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,8 @@
 package devserver
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -8,7 +10,10 @@ import (
 )
 
 // The scripted agent's calls go through the tools and the policy of a
-// direct call, with three differences: the busy rule does not apply (the
+// direct call, with four differences: in a dry-run session a tool that is
+// not a clear read (effect "read" or readOnlyHint: true) does not run, and
+// the model gets a stub result marked "stubbed" (it never parks either:
+// nothing is done, so there is nothing to approve); the busy rule does not apply (the
 // turn owns the session), a tool that runs in the agent (execution
 // "agent") answers the error result agentToolText, and a tool that needs
 // approval parks until the operator decides. What a direct call would
@@ -17,6 +22,8 @@ import (
 const (
 	agentToolText = "agent tools are not simulated"
 	deniedText    = "denied by the operator"
+	// stubText is the stub result of a dry run's write, the tool named.
+	stubText = "(dry run) %s was not run: a dry run runs read tools only"
 )
 
 // scriptedCall runs one call of turn t on the session id and records its
@@ -29,6 +36,10 @@ func (a *agent) scriptedCall(id string, t *turn, c requestedCall) bool {
 	switch {
 	case execution(e.t) == "agent":
 		res, dur, _ = a.errorResult(id, t, c, agentToolText)
+	case !e.t.ReadOnly() && a.dryRun(id):
+		stub, _ := json.Marshal(fmt.Sprintf(stubText, c.toolName))
+		a.sessions.emitTo(id, evActionResult, stubbedResultData(t.id, c.callID, c.toolName, stub), "")
+		return true
 	case e.t.NeedsApproval:
 		d, ok := a.park(id, t, c)
 		if !ok {
@@ -49,6 +60,15 @@ func (a *agent) scriptedCall(id string, t *turn, c requestedCall) bool {
 	}
 	a.sessions.emitTo(id, evActionResult, actionResultData(t.id, c.callID, c.toolName, res.IsError, res.Value, dur), "")
 	return true
+}
+
+// dryRun reports a session created as a dry run.
+func (a *agent) dryRun(id string) (dry bool) {
+	a.sessions.with(id, func(s *session) bool {
+		dry = s.DryRun
+		return false
+	})
+	return dry
 }
 
 // ownCall runs a call of the turn's own through the policy and the tool

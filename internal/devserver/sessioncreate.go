@@ -15,8 +15,12 @@ type createBody struct {
 	Title             *string `json:"title"`
 	ContinuationToken *string `json:"continuationToken"`
 	SessionID         *string `json:"sessionId"`
-	Mode              *string `json:"mode"`   // development only: "chat" or "task"
-	DryRun            *bool   `json:"dryRun"` // development only
+	Mode              *string `json:"mode"` // development only: "chat" or "task"
+	// DryRun starts a session whose turns run read tools and get stub
+	// results for the others, as the runtime's dryRun; CheckOnly
+	// (development only) checks the message and creates nothing.
+	DryRun    *bool `json:"dryRun"`
+	CheckOnly *bool `json:"checkOnly"`
 }
 
 // maxTitle bounds a session's title.
@@ -24,7 +28,9 @@ const maxTitle = 1000
 
 // serveNewSession answers POST /v1/session: it checks the message (a step
 // script must be well formed), then creates the session and runs the
-// message's turn, or sends a follow-up. A dry run stops after the checks.
+// message's turn, or sends a follow-up. A dry run's session stubs its
+// writes (docs/wire.md#session-records-and-console-routes); checkOnly stops
+// after the checks.
 func (a *agent) serveNewSession(c *reqCtx) {
 	var body createBody
 	if err := decodeBody(c, maxSmallBody, &body, false); err != nil {
@@ -40,9 +46,9 @@ func (a *agent) serveNewSession(c *reqCtx) {
 		writeError(c.w, aerr)
 		return
 	}
-	dry := body.DryRun != nil && *body.DryRun
+	check := body.CheckOnly != nil && *body.CheckOnly
 	if body.ContinuationToken != nil {
-		a.followUp(c, &body, sc, dry)
+		a.followUp(c, &body, sc, check)
 		return
 	}
 	if body.SessionID != nil {
@@ -70,12 +76,13 @@ func (a *agent) serveNewSession(c *reqCtx) {
 	if title == "" {
 		title = titleFrom(*body.Message)
 	}
-	if dry {
-		writeBody(c.w, http.StatusOK, object(val("ok", true), val("dryRun", true), val("title", title),
+	if check {
+		writeBody(c.w, http.StatusOK, object(val("ok", true), val("checkOnly", true), val("title", title),
 			val("mode", mode), val("steps", stepCount(sc))))
 		return
 	}
-	s, aerr := a.sessions.create(c.principal, *body.Message, title, mode)
+	dry := body.DryRun != nil && *body.DryRun
+	s, aerr := a.sessions.create(c.principal, *body.Message, title, mode, dry)
 	if aerr != nil {
 		writeError(c.w, aerr)
 		return
@@ -83,16 +90,17 @@ func (a *agent) serveNewSession(c *reqCtx) {
 	t := a.newTurn(sourceMessage, *body.Message, sc)
 	a.startTurn(s.ID, t)
 	writeBody(c.w, http.StatusOK, object(val("ok", true), val("sessionId", s.ID), val("continuationToken", s.Token),
-		val("traceUrl", a.traceURL(c, s.ID)), val("turnId", t.id)))
+		val("traceUrl", a.traceURL(c, s.ID)), val("turnId", t.id), valIf(dry, "dryRun", true)))
 }
 
 // followUp answers a follow-up message: the session behind the token runs
-// (or queues) the message's turn, and the token rotates.
-func (a *agent) followUp(c *reqCtx, body *createBody, sc *script, dry bool) {
+// (or queues) the message's turn, and the token rotates; check: only the
+// checks. A follow-up's turn stubs writes when its session is a dry run.
+func (a *agent) followUp(c *reqCtx, body *createBody, sc *script, check bool) {
 	for _, f := range []struct {
 		name string
 		set  bool
-	}{{"title", body.Title != nil}, {"mode", body.Mode != nil}, {"sessionId", body.SessionID != nil}} {
+	}{{"title", body.Title != nil}, {"mode", body.Mode != nil}, {"sessionId", body.SessionID != nil}, {"dryRun", body.DryRun != nil}} {
 		if name := f.name; f.set {
 			writeError(c.w, invalidField(fmt.Sprintf("a follow-up message takes no %s: it is set when the session is created", name),
 				"not allowed with continuationToken", name))
@@ -118,7 +126,7 @@ func (a *agent) followUp(c *reqCtx, body *createBody, sc *script, dry bool) {
 				"session %s is a task session: it runs the one turn it was created with and takes no follow-up", s.ID))
 		case s.Token != *body.ContinuationToken:
 			aerr = staleToken(s.ID) // rotated by a follow-up at the same moment
-		case dry:
+		case check:
 			tok = s.Token
 		default:
 			a.sessions.rotateLocked(s)
@@ -133,8 +141,8 @@ func (a *agent) followUp(c *reqCtx, body *createBody, sc *script, dry bool) {
 		writeError(c.w, aerr)
 		return
 	}
-	if dry {
-		writeBody(c.w, http.StatusOK, object(val("ok", true), val("dryRun", true), val("sessionId", b.sessionID),
+	if check {
+		writeBody(c.w, http.StatusOK, object(val("ok", true), val("checkOnly", true), val("sessionId", b.sessionID),
 			val("steps", stepCount(sc))))
 		return
 	}

@@ -32,6 +32,9 @@ type session struct {
 	Running     bool `json:"running"`
 	Queued      bool `json:"queued"`
 	Unavailable bool `json:"workspaceUnavailable,omitempty"`
+	// DryRun: the session was created with "dryRun": its turns run read
+	// tools and get stub results for every other tool (scriptcall.go).
+	DryRun bool `json:"dryRun,omitempty"`
 	// Ended is how a task session's turn ended: "completed" or "failed".
 	Ended string `json:"ended,omitempty"`
 	// Stale are the continuation tokens follow-ups rotated away, oldest
@@ -154,7 +157,7 @@ func (s *session) row() wire.Session {
 	return wire.Session{
 		SessionID: s.ID, ContinuationToken: s.Token, Title: s.Title, Mode: s.Mode,
 		Status: status, Running: s.running(), Queued: s.queued(),
-		CreatedAt: s.Created, UpdatedAt: s.Updated,
+		CreatedAt: s.Created, UpdatedAt: s.Updated, DryRun: s.DryRun,
 	}
 }
 
@@ -185,7 +188,7 @@ func (st *sessionStore) stamp() string {
 
 // create adds a session owned by owner, forgetting an idle one past the
 // caps on sessions (or answering 429 too_many_sessions).
-func (st *sessionStore) create(owner, message, title, mode string) (*session, *apiError) {
+func (st *sessionStore) create(owner, message, title, mode string, dryRun bool) (*session, *apiError) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if aerr := st.admitSession(owner); aerr != nil {
@@ -194,7 +197,7 @@ func (st *sessionStore) create(owner, message, title, mode string) (*session, *a
 	now := st.stamp()
 	s := &session{
 		ID: "ses_" + randomHex(8), Token: newToken(),
-		Title: title, Mode: mode, Owner: owner, Message: message,
+		Title: title, Mode: mode, Owner: owner, Message: message, DryRun: dryRun,
 		Created: now, Updated: now, Calls: []callRecord{}, Records: []record{}, clk: st.clk,
 	}
 	st.byID[s.ID] = s

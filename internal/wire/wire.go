@@ -148,6 +148,9 @@ type Session struct {
 	Queued            bool   `json:"queued"`
 	CreatedAt         string `json:"createdAt,omitempty"`
 	UpdatedAt         string `json:"updatedAt,omitempty"`
+	// DryRun: the session was created as a dry run (its turns run read
+	// tools and stub the others); the development deployment's.
+	DryRun bool `json:"dryRun,omitempty"`
 }
 
 // SessionsResponse is the body of GET /v1/sessions.
