@@ -130,7 +130,10 @@ type EventData struct {
 	// InputTruncated and ResultTruncated: the deployment cut the value to
 	// bound the event (the development deployment's fields).
 	InputTruncated, ResultTruncated bool
-	Calls                           []EventCall
+	// Stubbed (action.result): a dry run's stub result, the tool did not
+	// run (docs/wire.md#events: the member's name is assumed).
+	Stubbed bool
+	Calls   []EventCall
 }
 
 // EventCall is one call of an actions.requested event.
@@ -183,6 +186,8 @@ func (ev *Event) Fields() EventData {
 			d.InputTruncated = string(v) == "true"
 		case "resultTruncated":
 			d.ResultTruncated = string(v) == "true"
+		case "stubbed":
+			d.Stubbed = string(v) == "true"
 		case "calls":
 			if v[0] == '[' {
 				d.Calls = eventCalls(v)

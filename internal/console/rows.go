@@ -154,7 +154,7 @@ func (d *describer) rows(out []Row, ev *catalog.Event) []Row {
 		}
 	case catalog.EventActionResult:
 		r := base
-		r.Event, r.ID, r.Took = outcome(f.IsError), f.CallID, duration(f.DurationMs)
+		r.Event, r.ID, r.Took = outcome(f.IsError, f.Stubbed), f.CallID, duration(f.DurationMs)
 		line := d.lines[f.CallID]
 		if line == "" {
 			line = safeName(f.ToolName)
@@ -207,9 +207,13 @@ func (d *describer) rows(out []Row, ev *catalog.Event) []Row {
 	return out
 }
 
-// outcome is the event word of a call's result.
-func outcome(isError bool) string {
-	if isError {
+// outcome is the event word of a call's result: a dry run's stub result
+// (the tool did not run) is "call STUB", whatever else it says.
+func outcome(isError, stubbed bool) string {
+	switch {
+	case stubbed:
+		return "call STUB"
+	case isError:
 		return "call ERROR"
 	}
 	return "call ok"

@@ -213,7 +213,7 @@ func (p *pairer) result(f catalog.EventData) bool {
 	delete(p.pending, f.CallID)
 	r := &p.held[seq-p.base]
 	r.pending = false
-	r.Event, r.Took = outcome(f.IsError), duration(f.DurationMs)
+	r.Event, r.Took = outcome(f.IsError, f.Stubbed), duration(f.DurationMs)
 	r.What += resultText(f)
 	p.flush(false)
 	return true
