@@ -161,6 +161,7 @@ func TestResolveSession(t *testing.T) {
 	ctx := ctxT(t)
 	for _, tt := range []struct{ in, id string }{
 		{"ses_old", "ses_old"}, {"http:new", "ses_new"}, {"ses_unknown", "ses_unknown"},
+		{"ses_o", "ses_old"}, {"ses_ne", "ses_new"}, // unique prefixes
 	} {
 		op, _ := ParseSessionOperand(tt.in)
 		ch, err := c.ResolveSession(ctx, op)
@@ -168,14 +169,19 @@ func TestResolveSession(t *testing.T) {
 			t.Errorf("%s: %+v, %v", tt.in, ch, err)
 		}
 	}
+	// An ambiguous prefix is a usage error naming the candidates.
+	op, _ := ParseSessionOperand("ses_")
+	_, err := c.ResolveSession(ctx, op)
+	wantError(t, err, CodeUsage, ExitUsage, `session id prefix "ses_" is ambiguous: it begins 2 session ids (ses_old, ses_new); give more of the id`)
 	// A pasted URL asks nothing; another host gets a note.
 	n := asked.get()
-	op, _ := ParseSessionOperand(srv.URL + "/agent/v1/session/ses_x/events")
-	if ch, err := c.ResolveSession(ctx, op); err != nil || ch.ID != "ses_x" || ch.Note != "" {
+	op, _ = ParseSessionOperand(srv.URL + "/agent/v1/session/ses_x/events")
+	ch, err := c.ResolveSession(ctx, op)
+	if err != nil || ch.ID != "ses_x" || ch.Note != "" {
 		t.Errorf("same host: %+v, %v", ch, err)
 	}
 	op, _ = ParseSessionOperand("https://user:pw@elsewhere.example/v1/session/ses_y/events")
-	ch, err := c.ResolveSession(ctx, op)
+	ch, err = c.ResolveSession(ctx, op)
 	if err != nil || ch.ID != "ses_y" || ch.Note != "note: the pasted URL names host elsewhere.example; agsh reads session ses_y from its target, "+
 		srv.URL+"/agent, and sends nothing to that host" {
 		t.Errorf("other host: %+v, %v", ch, err)

@@ -168,7 +168,71 @@ func (c *Client) ResolveSession(ctx context.Context, op SessionOperand) (Session
 		return SessionChoice{}, err
 	}
 	id, mode := sessionNamed(ss, op.Text)
+	if id == op.Text && mode == "" {
+		// Not listed as given: a unique prefix of a listed id names it.
+		m, err := PrefixMatch("session", op.Text, sessionIDs(ss))
+		if err != nil {
+			return SessionChoice{}, err
+		}
+		if m != "" {
+			_, mode = sessionNamed(ss, m)
+			return SessionChoice{ID: m, Mode: mode}, nil
+		}
+	}
 	return SessionChoice{ID: id, Mode: mode}, nil
+}
+
+// sessionIDs are the listed sessions' ids.
+func sessionIDs(ss []Session) []string {
+	ids := make([]string, 0, len(ss))
+	for _, s := range ss {
+		if s.SessionID != "" {
+			ids = append(ids, s.SessionID)
+		}
+	}
+	return ids
+}
+
+// maxCandidates is how many ids an ambiguous prefix's error lists.
+const maxCandidates = 10
+
+// PrefixMatch is the one id of ids that prefix begins (git's short hashes,
+// docs/console.md#ids-and-prefixes): "" when none does (the operand is then
+// read as it is), the id when prefix is one of ids or begins only one of
+// them, and a usage error (exit 2) listing the candidates when it begins
+// several. what names the kind of id ("session", "call").
+func PrefixMatch(what, prefix string, ids []string) (string, error) {
+	var found []string
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if id == prefix {
+			return id, nil
+		}
+		if strings.HasPrefix(id, prefix) && !seen[id] {
+			seen[id] = true
+			found = append(found, id)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", nil
+	case 1:
+		return found[0], nil
+	}
+	shown := make([]string, 0, maxCandidates)
+	for _, id := range found[:min(len(found), maxCandidates)] {
+		if t, ok := SessionIDOK(id); ok && t == id {
+			shown = append(shown, id)
+		} else {
+			shown = append(shown, quoteOperand(id))
+		}
+	}
+	more := ""
+	if len(found) > maxCandidates {
+		more = ", and " + strconv.Itoa(len(found)-maxCandidates) + " more"
+	}
+	return "", usageError("%s id prefix %s is ambiguous: it begins %d %s ids (%s%s); give more of the id",
+		what, quoteOperand(prefix), len(found), what, strings.Join(shown, ", "), more)
 }
 
 // sessionNamed is the id of the session s names in the listing (its id, or

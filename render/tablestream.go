@@ -9,8 +9,8 @@ import (
 // (docs/rendering.md#streamed-tables): the first rows are held to lay the
 // columns out, the rest are written at those widths as they come. On a
 // terminal the table fits the width: a column marked Short gives up its
-// tail first (an id keeps its first Short characters, as git abbreviates),
-// then the Flex column takes what is left and its cells are cut with "…".
+// tail first (an id keeps its first Short characters, or as many more as
+// keep the held rows' ids apart, as git abbreviates), then the Flex column takes what is left and its cells are cut with "…".
 // Elsewhere nothing is cut. Every cell is one line of foreign text, made
 // safe on a terminal (SafeLabel) and with its line breaks shown as ⏎.
 
@@ -19,9 +19,13 @@ type Column struct {
 	Header string
 	// Right aligns the column right (numbers).
 	Right bool
-	// Short, when set, is the width an id column is cut to, without a
-	// mark, when the table does not fit.
+	// Short, when set, is the least width an id column is cut to, without
+	// a mark, when the table does not fit: never below what keeps the held
+	// rows' different ids apart.
 	Short int
+	// Whole: the column's cells are never cut; a longer one pushes the rest
+	// of its row right (an id in a table that holds no rows).
+	Whole bool
 	// Flex: the column that takes the width left (one, the last usually).
 	Flex bool
 	// Width, when set, fixes the column's width from the start: a table
@@ -232,7 +236,7 @@ func (t *TableStream) fit(w []int) {
 	}
 	for i, c := range t.cols {
 		if c.Short > 0 && w[i] > c.Short && cramped() {
-			w[i] = max(c.Short, textWidth(c.Header))
+			w[i] = max(c.Short, textWidth(c.Header), t.uniqueWidth(i))
 		}
 	}
 	// The flex column takes the room left, more than its rows held need
@@ -242,6 +246,29 @@ func (t *TableStream) fit(w []int) {
 			w[i] = max(minFlex, w[i]+room-total())
 		}
 	}
+}
+
+// uniqueWidth is the least width at which the held rows' cells of column
+// col keep apart: the longest prefix two different cells share, and one
+// more character (equal cells are the same id).
+func (t *TableStream) uniqueWidth(col int) int {
+	cells := make([]string, 0, len(t.held))
+	for k, r := range t.held {
+		if col < len(r) && r[col] != "" && !t.isSpan(k) {
+			cells = append(cells, r[col])
+		}
+	}
+	return UniquePrefixWidth(cells)
+}
+
+// isSpan reports a held row that is a span.
+func (t *TableStream) isSpan(k int) bool {
+	for _, s := range t.spans {
+		if s == k {
+			return true
+		}
+	}
+	return false
 }
 
 // write writes one row at the widths.
@@ -263,7 +290,7 @@ func (t *TableStream) writeLine(cells []string, header bool) {
 		c := t.cols[i]
 		s := cells[i]
 		sw := textWidth(s)
-		if t.o.TTY && sw > t.widths[i] && !c.Right {
+		if t.o.TTY && sw > t.widths[i] && !c.Right && !c.Whole {
 			if c.Short > 0 && !c.Flex {
 				s = widthCond().Truncate(s, t.widths[i], "")
 			} else {

@@ -245,8 +245,9 @@ func (t *tailer) end(ctx context.Context, err error) error {
 }
 
 // liveIDWidth is the ID column of a live table: a whole call id of the
-// development deployment (call_ and 16 hex digits), cut to shortID when
-// the terminal is too narrow for it.
+// development deployment (call_ and 16 hex digits). A live table cannot
+// know which prefix keeps its ids apart, so it never cuts one: a longer id
+// pushes the rest of its row right.
 const liveIDWidth = 21
 
 // liveColumns are the columns of a live table, with the widths it starts
@@ -254,6 +255,6 @@ const liveIDWidth = 21
 func liveColumns() []render.Column {
 	return []render.Column{
 		{Header: "#", Right: true, Width: 4}, {Header: "TIME", Width: 8}, {Header: "EVENT", Width: 12},
-		{Header: "TOOK", Right: true, Width: 6}, {Header: "ID", Short: shortID, Width: liveIDWidth}, {Header: "WHAT", Flex: true, Width: 40},
+		{Header: "TOOK", Right: true, Width: 6}, {Header: "ID", Whole: true, Width: liveIDWidth}, {Header: "WHAT", Flex: true, Width: 40},
 	}
 }
