@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // The record routes (docs/wire.md#session-records-and-console-routes):
@@ -19,6 +20,13 @@ import (
 // sessionRoute is "/v1/session/{id}" + suffix, the id path-escaped.
 func sessionRoute(id, suffix string) string {
 	return pathSession + "/" + url.PathEscape(id) + suffix
+}
+
+// RecordURL is the URL of session id's record on the target (its …/events
+// route; docs/wire.md#session-records-and-console-routes), for a person to
+// read: the target's display form, no credential.
+func (c *Client) RecordURL(id string) string {
+	return strings.TrimSuffix(c.display, "/") + sessionRoute(id, suffixEvents)
 }
 
 // Record reads the record of session id (GET /v1/session/{id}/events) and

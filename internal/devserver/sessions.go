@@ -157,7 +157,7 @@ func (s *session) row() wire.Session {
 	return wire.Session{
 		SessionID: s.ID, ContinuationToken: s.Token, Title: s.Title, Mode: s.Mode,
 		Status: status, Running: s.running(), Queued: s.queued(),
-		CreatedAt: s.Created, UpdatedAt: s.Updated, DryRun: s.DryRun,
+		CreatedAt: s.Created, UpdatedAt: s.Updated, DryRun: s.DryRun, Principal: s.Owner,
 	}
 }
 

@@ -151,6 +151,11 @@ type Session struct {
 	// DryRun: the session was created as a dry run (its turns run read
 	// tools and stub the others); the development deployment's.
 	DryRun bool `json:"dryRun,omitempty"`
+	// Principal names the session's owner where the listing has one
+	// [assumed]; TraceURL is its record's URL when the listing gives it
+	// [assumed].
+	Principal string `json:"principal,omitempty"`
+	TraceURL  string `json:"traceUrl,omitempty"`
 }
 
 // SessionsResponse is the body of GET /v1/sessions.
