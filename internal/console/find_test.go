@@ -195,7 +195,9 @@ func TestWatch(t *testing.T) {
 		defer cancel()
 		done := make(chan error, 1)
 		o.Rows, o.Clock, o.Interval = rows, clock, 10*time.Millisecond
-		go func() { done <- Watch(ctx, Env{Client: c, Out: &b, Opts: render.Options{Width: 80}}, &Finder{Client: c}, o) }()
+		go func() {
+			done <- Watch(ctx, Env{Client: c, Out: &b, Opts: render.Options{Width: 80}}, &Finder{Client: c}, o)
+		}()
 		for _, step := range steps {
 			time.Sleep(60 * time.Millisecond)
 			step()
@@ -208,7 +210,9 @@ func TestWatch(t *testing.T) {
 	out, err := run(WatchOptions{},
 		set(func() { fl.rows[1].Running = false; fl.rows[1].Status = "waiting" }),
 		set(func() { fl.rows = fl.rows[:1] }),
-		set(func() { fl.rows = append(fl.rows, catalog.Session{SessionID: "ses_c", Title: "C", Status: "waiting_approval"}) }))
+		set(func() {
+			fl.rows = append(fl.rows, catalog.Session{SessionID: "ses_c", Title: "C", Status: "waiting_approval"})
+		}))
 	want := "BOUND  ID     STATE    LASTACTIVITY  TITLE\n" +
 		"       ses_a  waiting                A\n" +
 		"       ses_b  running                B\n" +
