@@ -110,7 +110,15 @@ func (e *Error) remoteText() string {
 	case CodeInvalidInput:
 		return e.invalidInputText()
 	case CodeSessionBusy:
-		return session + " is busy (a model turn is running or queued)"
+		// What holds it, as far as the deployment's message says.
+		what := "a model turn is running or queued"
+		switch lower := strings.ToLower(msg); {
+		case strings.Contains(lower, "queued"):
+			what = "a model turn is queued"
+		case strings.Contains(lower, "running"):
+			what = "a model turn is running"
+		}
+		return session + " is busy (" + what + ")"
 	case CodeWorkspaceUnavailable:
 		text := "the workspace of " + session + " is unavailable, so write calls cannot run there"
 		if !strings.Contains(strings.ToLower(msg), "unavailable") {

@@ -26,7 +26,6 @@ func spell(s catalog.Setting) string { return spelling[s] }
 // advice is what agsh tells its user to do, by error code: catalog says
 // what happened, the command line names its own flags and variables.
 var advice = map[string]string{
-	catalog.CodeSessionBusy:              "; wait for it to finish, or pass --session <another id>",
 	catalog.CodeWorkspaceUnavailable:     "; retry later or pass --session <another id>",
 	catalog.CodeUnknownSession:           "; pass a session id it lists, or omit --session to bind to the latest",
 	catalog.CodeInvalidContinuationToken: "; check --continuation-token, or pass --session <id>",
@@ -35,6 +34,24 @@ var advice = map[string]string{
 	catalog.CodeUnknownCall:              "; :approvals lists the calls waiting for a decision",
 	catalog.CodeNotParked:                "; :approvals lists the calls still waiting",
 	catalog.CodeTaskSession:              "; :new starts a session that takes messages",
+}
+
+// WaitWord, when set, is the meta command that waits for a session to
+// reach a state (:wait, when the meta table has it): the advice of a busy
+// session names it.
+var WaitWord string
+
+// busyAdvice is what to do about a busy session: see what runs, wait for
+// it, or work elsewhere.
+func busyAdvice(id string) string {
+	if id == "" {
+		return "; wait for it to finish, or pass --session <another id>"
+	}
+	wait := "wait for it to finish"
+	if WaitWord != "" {
+		wait = WaitWord + " " + id + " --for waiting waits for it"
+	}
+	return "; :tail " + id + " shows what it runs, " + wait + ", or pass --session <another id>"
 }
 
 // Advise is the message of err for agsh's user: its text with the settings
@@ -57,6 +74,8 @@ func Advise(err error) string {
 	case !e.Remote:
 	case e.ErrCode == catalog.CodeUnknownTool && e.Tool != "":
 		worded += "; 'agsh help' lists the tools of this deployment"
+	case e.ErrCode == catalog.CodeSessionBusy:
+		worded += busyAdvice(e.SessionID)
 	default:
 		worded += advice[e.ErrCode]
 	}
