@@ -103,8 +103,10 @@ func (c *Client) Interrupt(ctx context.Context, sessionID string) (bool, error) 
 // Message starts a session with m's message (POST /v1/session), or, with
 // m.ContinuationToken, sends that session a follow-up message; the answer
 // then carries the rotated token, and the one sent is stale from then on.
-// A dry run (m.DryRun) creates nothing. The answer's session id and token
-// are checked (SessionIDOK): a deployment's odd id is never used as one.
+// A dry run (m.DryRun) starts a session like any other, whose turns run
+// read tools and get stub results for write tools (the runtime's dryRun).
+// The answer's session id and token are checked (SessionIDOK): a
+// deployment's odd id is never used as one.
 func (c *Client) Message(ctx context.Context, m MessageRequest) (*MessageAnswer, error) {
 	if strings.TrimSpace(m.Message) == "" {
 		return nil, usageError("the message is empty")
@@ -117,18 +119,8 @@ func (c *Client) Message(ctx context.Context, m MessageRequest) (*MessageAnswer,
 	}
 	ans := &a.MessageResponse
 	want := `{"ok": true, "sessionId", "continuationToken"}`
-	if m.DryRun && ans.DryRun {
-		want = `{"ok": true, "dryRun": true}`
-	}
 	if !ans.OK {
 		return nil, c.notTheAnswer(r, want)
-	}
-	if m.DryRun && ans.DryRun {
-		if _, ok := SessionIDOK(ans.SessionID); !ok {
-			ans.SessionID = ""
-		}
-		ans.ContinuationToken = ""
-		return ans, nil
 	}
 	if _, ok := SessionIDOK(ans.SessionID); !ok {
 		return nil, c.notTheAnswer(r, want)

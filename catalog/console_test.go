@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/agsh-dev/agsh/internal/exitcode"
 )
 
 // consoleServer answers every request with status and body, and records
@@ -151,10 +153,16 @@ func TestMessageAnswers(t *testing.T) {
 		t.Errorf("sent %q", *seen)
 	}
 
-	c, _ = consoleServer(t, 200, jsonType, `{"ok":true,"dryRun":true,"title":"T","mode":"chat","steps":2}`)
+	// A dry run starts a session: its answer is a create's; one without a
+	// session is not the answer (the runtime's dryRun creates a session).
+	c, seen = consoleServer(t, 200, jsonType, `{"ok":true,"sessionId":"ses_d","continuationToken":"tok_d","dryRun":true}`)
 	a, err = c.Message(ctxT(t), MessageRequest{Message: "say hi", DryRun: true})
-	if err != nil || !a.DryRun || a.Steps != "2" || a.SessionID != "" {
-		t.Errorf("dry run: %+v %v", a, err)
+	if err != nil || !a.DryRun || a.SessionID != "ses_d" || a.ContinuationToken != "tok_d" || !strings.Contains((*seen)[0], `"dryRun":true`) {
+		t.Errorf("dry run: %+v %v %q", a, err, *seen)
+	}
+	c, _ = consoleServer(t, 200, jsonType, `{"ok":true,"checkOnly":true,"title":"T","mode":"chat","steps":2}`)
+	if _, err = c.Message(ctxT(t), MessageRequest{Message: "say hi", DryRun: true}); exitcode.Of(err) != ExitUnreachable {
+		t.Errorf("a dry run answered without a session: %v", err)
 	}
 	if _, err := c.Message(ctxT(t), MessageRequest{Message: "  "}); err == nil {
 		t.Error("an empty message was sent")

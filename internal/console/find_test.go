@@ -285,3 +285,38 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("description: %s\nwant %s\n%+v", b, want, d)
 	}
 }
+
+// The sessions table keeps every id whole at 80 columns, even beside a
+// 200-character title (the title gives way, cut with …), on a terminal
+// and piped.
+func TestWriteSessionsWholeIDs(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("a long title ", 16)[:200]
+	rows := []SessionRow{
+		{Bound: "*", ID: "ses_93c211e50442fc32", State: "approval", LastActivity: "2026-12-02T04:12:01.112Z", Title: long},
+		{ID: "ses_93c2aaaaaaaaaaaa", State: "waiting", LastActivity: "2026-12-02T04:02:36.805Z", Title: "short \x1b[31mred"},
+	}
+	for _, o := range []render.Options{{TTY: true, Width: 80}, {Width: 80}} {
+		var b strings.Builder
+		if err := WriteSessions(&b, o, rows); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, r := range rows {
+			if !strings.Contains(out, " "+r.ID+" ") {
+				t.Errorf("tty %v: id %s not whole:\n%s", o.TTY, r.ID, out)
+			}
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			if o.TTY && len([]rune(l)) > 80 {
+				t.Errorf("line wider than 80: %q", l)
+			}
+			if o.TTY && strings.Contains(l, "\x1b") {
+				t.Errorf("raw escape on a terminal: %q", l)
+			}
+		}
+		if o.TTY && !strings.Contains(out, "…") || !o.TTY && !strings.Contains(out, long) {
+			t.Errorf("tty %v: the title:\n%s", o.TTY, out)
+		}
+	}
+}
