@@ -109,7 +109,7 @@ func (l *linePutter) put(s string) { l.next = s }
 // word (:tail) is never held for the pager.
 func (l *linePutter) Live(src string) bool {
 	f := strings.Fields(src)
-	return len(f) > 0 && metaLive(f[0])
+	return len(f) > 0 && command.MetaLive(f)
 }
 
 // NextLine implements repl.LinePutter.

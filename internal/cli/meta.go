@@ -14,13 +14,6 @@ import (
 // isMeta reports a meta command (:sessions, :help).
 func isMeta(name string) bool { return command.NewTable(nil).Lookup(name).Kind == command.Meta }
 
-// metaLive reports a meta command that runs for as long as it is left to
-// (:tail): no pager may hold its output.
-func metaLive(name string) bool {
-	m, ok := command.LookupMeta(name)
-	return ok && m.Live
-}
-
 // maxPipedMeta bounds what a console word writes into a pipeline of the
 // shell (its value for the filters).
 const maxPipedMeta = 64 << 20
@@ -46,7 +39,7 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 		out, opts = piped, render.Options{Width: opts.Width}
 	}
 	m := &command.MetaRun{Client: a.run.Client(), Bound: b, InShell: inShell,
-		Out: out, OutOpts: opts, Format: a.g.Format(), Live: last && a.ios.OutTTY,
+		Out: out, OutOpts: opts, Format: a.g.Format(), Live: last && a.ios.OutTTY, Last: last,
 		Note:       func(s string) { a.message(stderr, "", s) },
 		Tools:      a.run.Tools,
 		Command:    a.commandFor,
@@ -69,7 +62,7 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 	if piped != nil && piped.over {
 		err = command.Usagef("%s wrote more than 64 MiB into the pipeline; narrow it (--last, --type, --tool)", argv[0])
 	}
-	if err == nil && piped != nil {
+	if err == nil && piped != nil && res.Written {
 		if f.IsData() {
 			res.Value = render.Value{JSON: piped.Bytes(), IsJSON: true}
 		} else {
@@ -77,7 +70,10 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 		}
 		res.Written = false
 	}
-	if err == nil && last && !res.Written {
+	switch {
+	case err == nil && last && !res.Written && res.Text != nil && !f.IsData():
+		err = res.Text(stdout, a.outOpts())
+	case err == nil && last && !res.Written:
 		err = a.writeValue(stdout, stderr, res.Value, finalFormat(f, res.Value), "")
 	}
 	if err == nil && last && !f.IsData() {

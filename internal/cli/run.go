@@ -114,7 +114,7 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	endPager := func() {}
-	if !metaLive(name) {
+	if !command.MetaLive(append([]string{name}, args...)) {
 		endPager = a.paged(cancel)
 	}
 	status := a.dispatch(ctx, name, args)

@@ -56,7 +56,7 @@ var actRows = []MetaCommand{
 			"it: agsh --session <id>.",
 		Flags: []MetaFlag{
 			{Name: "--title", Placeholder: "<t>", Help: "the new session's title"},
-			{Name: "--dry-run", Help: "only check the message: nothing is created"},
+			{Name: "--dry-run", Help: "a dry run: its turns run read tools and stub write tools (marked stubbed)"},
 		}},
 }
 
@@ -232,6 +232,21 @@ func runDecide(ctx context.Context, m *MetaRun, args []string, approve bool) (Me
 	ch, err := m.session(ctx, a.operand(1))
 	if err != nil {
 		return MetaResult{}, err
+	}
+	// A unique prefix of a parked call's id names it
+	// (docs/console.md#ids-and-prefixes); the whole id is sent.
+	if ps, _, err := console.ParkedCalls(ctx, m.Client, ch.ID, nil); err == nil {
+		ids := make([]string, len(ps))
+		for i, p := range ps {
+			ids[i] = p.ID
+		}
+		full, err := catalog.PrefixMatch("call", callID, ids)
+		if err != nil {
+			return MetaResult{}, err
+		}
+		if full != "" {
+			callID = full
+		}
 	}
 	var tool string
 	if m.asks() {
@@ -455,7 +470,7 @@ func runSay(ctx context.Context, m *MetaRun, args []string) (MetaResult, error) 
 		}
 		text := "Sent to session " + ans.SessionID + ": " + turn + " started."
 		if ans.Queued {
-			text = "Sent to session " + ans.SessionID + ": " + turn + " is queued behind the running one."
+			text = "Sent to session " + ans.SessionID + ": " + turn + " is queued behind the running one: it runs when that ends (:stop ends it now)."
 		}
 		if _, err := fmt.Fprintln(m.Out, oneLine(text)); err != nil {
 			return MetaResult{}, err
@@ -486,27 +501,6 @@ func runNew(ctx context.Context, m *MetaRun, args []string) (MetaResult, error) 
 	if err != nil {
 		return MetaResult{}, err
 	}
-	if dry {
-		if !ans.DryRun {
-			return MetaResult{}, &catalog.Error{ErrCode: catalog.CodeBadResponse, Status: 200,
-				Message: "the deployment answered the dry run without \"dryRun\": true; it may have created session " +
-					oneLine(ans.SessionID) + " (:sessions lists them)"}
-		}
-		if m.Format.IsData() {
-			data, _ := json.Marshal(struct {
-				DryRun bool        `json:"dryRun"`
-				Title  string      `json:"title,omitempty"`
-				Steps  json.Number `json:"steps,omitempty"`
-			}{true, ans.Title, ans.Steps})
-			return MetaResult{Value: render.Value{JSON: data, IsJSON: true}}, nil
-		}
-		steps := ""
-		if ans.Steps != "" {
-			steps = " (" + string(ans.Steps) + " steps)"
-		}
-		return MetaResult{Value: render.Value{Text: oneLine("Dry run: the deployment accepts the message"+steps+
-			"; no session was created.") + "\n", Final: true}}, nil
-	}
 	bind := "agsh --session " + ans.SessionID
 	data, _ := json.Marshal(struct {
 		SessionID         string `json:"sessionId"`
@@ -514,9 +508,14 @@ func runNew(ctx context.Context, m *MetaRun, args []string) (MetaResult, error) 
 		TraceURL          string `json:"traceUrl,omitempty"`
 		PlaygroundURL     string `json:"playgroundUrl,omitempty"`
 		TurnID            string `json:"turnId,omitempty"`
+		DryRun            bool   `json:"dryRun,omitempty"`
 		Bind              string `json:"bind"`
-	}{ans.SessionID, ans.ContinuationToken, ans.TraceURL, ans.PlaygroundURL, ans.TurnID, bind})
+	}{ans.SessionID, ans.ContinuationToken, ans.TraceURL, ans.PlaygroundURL, ans.TurnID, dry, bind})
 	note := "the new session runs its message's turn; to work in it: " + bind
+	var notes []string
+	if dry {
+		notes = append(notes, "a dry run: its turns run read tools; write tools get stub results (call STUB in :trace), so nothing is written")
+	}
 	if m.InShell {
 		own := m.Bound.SessionID
 		if own == "" {
@@ -527,7 +526,7 @@ func runNew(ctx context.Context, m *MetaRun, args []string) (MetaResult, error) 
 		}
 		note = "this shell stays bound to its own session (" + own + "); to work in the new one: " + bind
 	}
-	return MetaResult{Value: render.Value{JSON: data, IsJSON: true}, Notes: []string{note}}, nil
+	return MetaResult{Value: render.Value{JSON: data, IsJSON: true}, Notes: append(notes, note)}, nil
 }
 
 // CompleteParkedIDs are the ids of the calls of the bound session waiting

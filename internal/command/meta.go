@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -43,6 +42,8 @@ type MetaCommand struct {
 	// returning a value; Live: for as long as it is left to run, so no
 	// pager may hold its output.
 	Writes, Live bool
+	// LiveWith: it is Live when its line has this flag (:sessions --watch).
+	LiveWith string
 }
 
 // MetaRun is what a meta command may use.
@@ -66,8 +67,9 @@ type MetaRun struct {
 	OutOpts render.Options
 	Format  render.Format
 	// Live: standard output is a terminal that shows it as it comes (a
-	// live command runs until Ctrl-C).
-	Live bool
+	// live command runs until Ctrl-C). Last: its output is the line's
+	// (not a pipeline's filters').
+	Live, Last bool
 	// Note writes a note on standard error, made safe.
 	Note func(string)
 	// Tools is the catalog's listing; Command the live command of a tool
@@ -107,12 +109,17 @@ type MetaResult struct {
 	// Status is the command's exit status when it succeeded (:status's
 	// verdict); 0 otherwise.
 	Status int
+	// Text, when set, writes Value's text view itself (the sessions
+	// table, its ids whole) when the line's output is text.
+	Text func(w io.Writer, o render.Options) error
 }
 
 // metas is the table of meta commands, in the order :help lists them.
 var metas = append(append(append([]MetaCommand{
-	{Name: MetaSessions, Usage: ":sessions", Summary: "the deployment's sessions, the bound one marked",
-		Check: noArguments(MetaSessions), Run: runSessions},
+	{Name: MetaSessions, Usage: ":sessions", Summary: "the deployment's sessions, the bound one marked, filtered; --watch follows them",
+		Flags: sessionsFlags, Check: checkSessions, LiveWith: "--watch"}, // Run: runSessions
+	{Name: MetaDescribe, Usage: ":describe [session]", Summary: "one session whole: state, turns, parked calls, token, record",
+		Operands: []MetaOperand{sessionOperand}}, // Run: runDescribe
 	{Name: MetaCurl, Usage: ":curl <command…>", Summary: "the curl command of the call (no call is made)",
 		Check: checkCurl, Run: runCurl, Wraps: true},
 	statusRow,
@@ -130,8 +137,15 @@ func init() {
 		if run := actRun(metas[i].Name); run != nil {
 			metas[i].Run = run
 		}
-		if metas[i].Name == MetaStatus {
+		switch metas[i].Name {
+		case MetaStatus:
 			metas[i].Run = runStatus
+		case MetaSessions:
+			metas[i].Run = runSessions
+		case MetaDescribe:
+			metas[i].Run = runDescribe
+		case ":wait":
+			WaitWord = ":wait"
 		}
 	}
 }
@@ -158,6 +172,29 @@ func MetaPage(argv []string) (page string, ok bool) {
 		return MetaHelpText(), true
 	}
 	return "", false
+}
+
+// MetaLive reports a meta command line (argv[0] its name) that runs for as
+// long as it is left to: its row is Live, or its LiveWith flag is given.
+func MetaLive(argv []string) bool {
+	m, ok := LookupMeta(argv[0])
+	if !ok {
+		return false
+	}
+	if m.Live {
+		return true
+	}
+	if m.LiveWith != "" {
+		for _, a := range argv[1:] {
+			if a == "--" {
+				break
+			}
+			if a == m.LiveWith {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // LookupMeta is the meta command named name.
@@ -243,53 +280,6 @@ func takeYes(args []string) ([]string, bool) {
 	return out, yes
 }
 
-// sessionRow is one row of the :sessions table.
-type sessionRow struct {
-	Bound        string `json:"bound"`
-	ID           string `json:"id"`
-	State        string `json:"state"`
-	LastActivity string `json:"lastActivity"`
-	Title        string `json:"title"`
-}
-
-// SessionsTable is the :sessions value: an array of objects (a table) with
-// the bound session marked "*", and whether one is.
-func SessionsTable(ss []catalog.Session, bound catalog.Binding) (json.RawMessage, bool) {
-	marked := false
-	rows := make([]sessionRow, 0, len(ss))
-	for _, s := range ss {
-		r := sessionRow{ID: s.SessionID, State: sessionState(s), LastActivity: s.UpdatedAt, Title: s.Title}
-		if r.ID == "" {
-			r.ID = s.ContinuationToken
-		}
-		if r.LastActivity == "" {
-			r.LastActivity = s.CreatedAt
-		}
-		if bound.SessionID != "" && bound.SessionID == s.SessionID ||
-			bound.ContinuationToken != "" && bound.ContinuationToken == s.ContinuationToken {
-			r.Bound = "*"
-			marked = true
-		}
-		rows = append(rows, r)
-	}
-	data, _ := json.Marshal(rows)
-	return data, marked
-}
-
-// sessionState is what a session is doing: waiting for an approval,
-// running or queued, else its status.
-func sessionState(s catalog.Session) string {
-	switch {
-	case s.Status == "waiting_approval":
-		return s.Status // running, and a call waits for the operator
-	case s.Running:
-		return "running"
-	case s.Queued:
-		return "queued"
-	}
-	return s.Status
-}
-
 // SessionsNote is the line after the :sessions table (standard error): how
 // to bind a session, and that a shell keeps its own. chosen: a one-shot
 // command given --session or --continuation-token; marked: a row is marked.
@@ -373,21 +363,4 @@ func RunMeta(ctx context.Context, m *MetaRun, argv []string) (res MetaResult, ou
 		return MetaResult{}, "", err
 	}
 	return res, output, nil
-}
-
-// runSessions is :sessions.
-func runSessions(ctx context.Context, m *MetaRun, _ []string) (MetaResult, error) {
-	ss, err := m.Client.Sessions(ctx)
-	if err != nil {
-		return MetaResult{}, err
-	}
-	bound := m.Bound
-	chosen := !m.InShell && !bound.IsZero()
-	if bound.IsZero() && !m.InShell {
-		// A one-shot command binds per call: mark the one a call would bind.
-		bound = catalog.BindingOf(catalog.LatestSession(ss))
-	}
-	table, marked := SessionsTable(ss, bound)
-	return MetaResult{Value: render.Value{JSON: table, IsJSON: true},
-		Notes: []string{SessionsNote(len(ss), m.InShell, bound.IsZero(), chosen, marked)}}, nil
 }
