@@ -148,6 +148,9 @@ type Session struct {
 	Queued            bool   `json:"queued"`
 	CreatedAt         string `json:"createdAt,omitempty"`
 	UpdatedAt         string `json:"updatedAt,omitempty"`
+	// Principal is who the session belongs to, when the listing says
+	// (assumed; the development deployment does not).
+	Principal string `json:"principal,omitempty"`
 }
 
 // SessionsResponse is the body of GET /v1/sessions.
