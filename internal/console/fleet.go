@@ -57,6 +57,16 @@ type fleetRecord struct {
 
 // NewFleet is the fleet over e.Client; calls are written with e.CallLine.
 func NewFleet(e Env) *Fleet {
+	if line := e.CallLine; line != nil {
+		// Records are read FleetReaders at a time; the command lines are made
+		// one at a time (the caller's function keeps a table of the tools).
+		var mu sync.Mutex
+		e.CallLine = func(ctx context.Context, tool string, input json.RawMessage) (string, bool, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			return line(ctx, tool, input)
+		}
+	}
 	return &Fleet{e: e, now: time.Now, tokens: map[string]string{}, summary: map[string]*fleetRecord{}}
 }
 
