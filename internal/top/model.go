@@ -144,8 +144,8 @@ type (
 		err  error
 	}
 	parkedMsg struct {
-		id string
-		p  Parked
+		id  string
+		p   Parked
 		err error
 	}
 	actionMsg struct {
