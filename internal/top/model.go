@@ -346,6 +346,15 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	if k.Type == tea.KeyCtrlC {
 		return tea.Quit
 	}
+	if k.Type == tea.KeyRunes && len(k.Runes) > 1 && m.mode != modeFilter && m.mode != modeSay {
+		// Keys read together come as one message: each is its own key (a
+		// "y" typed right after "a" must not count as the answer).
+		var cmds []tea.Cmd
+		for _, r := range k.Runes {
+			cmds = append(cmds, m.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt}))
+		}
+		return tea.Batch(cmds...)
+	}
 	switch m.mode {
 	case modeHelp:
 		m.mode = modeList

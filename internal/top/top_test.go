@@ -234,6 +234,8 @@ func TestApproveAsksWithTheWholeCall(t *testing.T) {
 		!strings.Contains(joined, "END'") || !strings.Contains(scr, "Approve? [y/N]") {
 		t.Fatalf("the question lacks the call or the session:\n%s", scr)
 	}
+	d.key("jy") // read together: two keys, the y within AskGuard of the question
+	d.key("k")
 	d.key("y") // within AskGuard of the question: typed ahead
 	if len(src.decided) != 0 || !strings.Contains(d.screen(), "Approve? [y/N]") {
 		t.Fatalf("a key typed ahead decided: %v", src.decided)
