@@ -2,7 +2,8 @@
 # Starts the development deployment over this repository (mounted at /repo)
 # on 127.0.0.1:39400 when that port is free, else on a free port; prints how
 # to point agsh at it from a second terminal; then opens agsh against its
-# executor agent. Extra arguments go to agsh (`scripts/demo.sh help`). The
+# executor agent, with 30 demo sessions for :top (AGSH_DEMO_SESSIONS=N says
+# how many; 0 none). Extra arguments go to agsh (`scripts/demo.sh help`). The
 # server stops when agsh exits.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,7 @@ trap cleanup EXIT
 # fails when it exited first (the port was taken).
 start() {
   : >"$log"
-  ./bin/agsh-devserver --addr "$1" --root . >"$log" 2>&1 &
+  ./bin/agsh-devserver --addr "$1" --root . --demo-sessions "${AGSH_DEMO_SESSIONS:-30}" >"$log" 2>&1 &
   server=$!
   for _ in $(seq 1 200); do
     grep -q '^ready$' "$log" && return 0

@@ -46,6 +46,8 @@ Flags:
       --state DIR              keep sessions in DIR across restarts (default: in memory)
       --clock-offset DURATION  stamp session rows and record events this far from the real clock (-15m:
                                a quarter of an hour behind), to see ages without waiting (default 0)
+      --demo-sessions N        start N sessions of the scripted agent on the executor at once, in mixed
+                               states (parked approvals, failed turns, long sleeps, busy turns), for agsh :top
   -h, --help                   show this help
 
 Control plane (production names; on when any of these is given):
@@ -122,6 +124,7 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	fs.StringArrayVar(&o.EchoTools, "echo-tools", nil, "")
 	fs.StringVar(&o.StateDir, "state", "", "")
 	fs.DurationVar(&o.ClockOffset, "clock-offset", 0, "")
+	fs.IntVar(&o.DemoSessions, "demo-sessions", 0, "")
 	fs.StringArrayVar(&cpTeams, "cp-team", nil, "")
 	fs.StringArrayVar(&cpKeys, "cp-key", nil, "")
 	fs.StringArrayVar(&keyFiles, "cp-key-file", nil, "")
@@ -148,6 +151,9 @@ func parseFlags(args []string, getenv func(string) string) (options, error) {
 	}
 	if o.ClockOffset < -maxClockOffset || o.ClockOffset > maxClockOffset {
 		return o, fmt.Errorf("--clock-offset: %s is more than %s from the real clock", o.ClockOffset, maxClockOffset)
+	}
+	if o.DemoSessions < 0 || o.DemoSessions > devserver.MaxDemoSessions {
+		return o, fmt.Errorf("--demo-sessions: %d is not from 0 to %d", o.DemoSessions, devserver.MaxDemoSessions)
 	}
 	for _, m := range mounts {
 		mt, err := devserver.ParseMount(m)

@@ -57,6 +57,9 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 	if inShell && last && a.putLine != nil {
 		m.PutLine = a.putLine
 	}
+	if last && a.ios.InTTY && a.ios.OutTTY {
+		m.Screen = a.fullScreen
+	}
 	res, output, err := command.RunMeta(ctx, m, argv)
 	f := command.LineFormat(output, a.g.Format())
 	if piped != nil && piped.over {
@@ -143,4 +146,15 @@ func (a *app) prepareCall(ctx context.Context, argv []string, inShell bool) (*ca
 		return nil, err
 	}
 	return a.run.Client().PrepareCall(r.cmd.Detail.Name, r.call.Input, a.run.Binding())
+}
+
+// fullScreen runs a full-screen program (:top) on the terminal, with the
+// REPL's hold on it released while it runs.
+func (a *app) fullScreen(run func(in io.Reader, out io.Writer) error) error {
+	var err error
+	fn := func() { err = run(a.ios.In, a.ios.Out) }
+	if a.term == nil || !a.term.Exclusive(fn) {
+		fn()
+	}
+	return err
 }

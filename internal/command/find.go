@@ -218,22 +218,22 @@ func runDescribe(ctx context.Context, m *MetaRun, args []string) (MetaResult, er
 
 // describeDocument is :describe --output json.
 type describeDocument struct {
-	Session    string          `json:"session"`
-	Title      *string         `json:"title"`
-	State      string          `json:"state"`
-	Mode       *string         `json:"mode"`
-	DryRun     bool            `json:"dryRun"`
-	Principal  *string         `json:"principal"`
-	CreatedAt  *string         `json:"createdAt"`
-	UpdatedAt  *string         `json:"updatedAt"`
-	Token      describeToken   `json:"token"`
-	RecordURL  string          `json:"recordUrl"`
-	Events     int64           `json:"events"`
-	LastEvent  *string         `json:"lastEvent"`
-	Turns      []console.Turn  `json:"turns"`
-	OlderTurns int             `json:"olderTurns"`
-	Parked     []describedParked    `json:"parked"`
-	Listed     bool            `json:"listed"`
+	Session    string            `json:"session"`
+	Title      *string           `json:"title"`
+	State      string            `json:"state"`
+	Mode       *string           `json:"mode"`
+	DryRun     bool              `json:"dryRun"`
+	Principal  *string           `json:"principal"`
+	CreatedAt  *string           `json:"createdAt"`
+	UpdatedAt  *string           `json:"updatedAt"`
+	Token      describeToken     `json:"token"`
+	RecordURL  string            `json:"recordUrl"`
+	Events     int64             `json:"events"`
+	LastEvent  *string           `json:"lastEvent"`
+	Turns      []console.Turn    `json:"turns"`
+	OlderTurns int               `json:"olderTurns"`
+	Parked     []describedParked `json:"parked"`
+	Listed     bool              `json:"listed"`
 	raw        *catalog.Session
 }
 

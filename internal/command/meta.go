@@ -78,6 +78,10 @@ type MetaRun struct {
 	Command func(ctx context.Context, tool string) (*Command, error)
 	// PutLine, in the REPL, puts a line on the editor for the next input.
 	PutLine func(string)
+	// Screen runs a full-screen program on the terminal (standard input
+	// and output), the REPL's hold on it released; nil when they are not
+	// both terminals (:top).
+	Screen func(run func(in io.Reader, out io.Writer) error) error
 
 	// Yes: --yes was given, at launch or on the line (RunMeta reads it).
 	Yes bool
@@ -123,7 +127,7 @@ var metas = append(append(append([]MetaCommand{
 	{Name: MetaCurl, Usage: ":curl <command…>", Summary: "the curl command of the call (no call is made)",
 		Check: checkCurl, Run: runCurl, Wraps: true},
 	statusRow,
-}, consoleRows...), actRows...),
+}, consoleRows...), append(actRows, fleetRows...)...),
 	MetaCommand{Name: MetaHelp, Usage: ":help", Summary: "this list", Check: noArguments(MetaHelp)}, // Run: runHelp
 )
 
@@ -135,6 +139,9 @@ func init() {
 			metas[i].Run = run
 		}
 		if run := actRun(metas[i].Name); run != nil {
+			metas[i].Run = run
+		}
+		if run := fleetRun(metas[i].Name); run != nil {
 			metas[i].Run = run
 		}
 		switch metas[i].Name {

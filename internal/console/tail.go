@@ -110,39 +110,55 @@ func Tail(ctx context.Context, e Env, id string, o TailOptions) error {
 			return t.end(ctx, err)
 		}
 	}
+	err = resume(ctx, e, id, &last, o.Live, backoff, giveUp, t.show)
+	if err == errEnd {
+		err = nil
+	}
+	return t.end(ctx, err)
+}
+
+// resume follows the record of session id from *last + 1 and hands each
+// event to each, reconnecting when the connection drops or the deployment
+// ends the stream (docs/console.md#tail): from the last index seen + 1, so
+// no event comes twice and none is lost, with backoff's pauses between
+// tries; a note says when it is lost and when it is back. It returns each's
+// error, a refusal, ctx's error, or (unless live) the failure past giveUp
+// in a row.
+func resume(ctx context.Context, e Env, id string, last *int64, live bool, backoff []time.Duration, giveUp int,
+	each func(*catalog.Event) error) error {
 	failures := 0
 	for {
-		err := e.Client.Follow(ctx, id, last+1, func(ev *catalog.Event) error {
+		err := e.Client.Follow(ctx, id, *last+1, func(ev *catalog.Event) error {
 			if failures > 0 {
 				e.note("reconnected; events from " + strconv.FormatInt(ev.Index, 10) + " on")
 				failures = 0
 			}
-			last = ev.Index
-			return t.show(ev)
+			*last = ev.Index
+			return each(ev)
 		}, e.note)
 		switch {
 		case err == errEnd:
-			return t.end(ctx, nil)
+			return err
+		case err != nil && !transient(err) && ctx.Err() == nil:
+			return err
 		case ctx.Err() != nil:
-			return t.end(ctx, ctx.Err())
-		case err != nil && !transient(err):
-			return t.end(ctx, err)
+			return ctx.Err()
 		}
 		failures++
-		if !o.Live && failures > giveUp {
-			return t.end(ctx, err)
+		if !live && failures > giveUp {
+			return err
 		}
 		if failures == 1 {
 			why := "the deployment ended the stream"
 			if err != nil {
 				why = err.Error()
 			}
-			e.note("connection lost (" + why + "); reconnecting from event " + strconv.FormatInt(last+1, 10) + "…")
+			e.note("connection lost (" + why + "); reconnecting from event " + strconv.FormatInt(*last+1, 10) + "…")
 		}
 		pause := backoff[min(failures-1, len(backoff)-1)]
 		select {
 		case <-ctx.Done():
-			return t.end(ctx, ctx.Err())
+			return ctx.Err()
 		case <-time.After(pause):
 		}
 	}

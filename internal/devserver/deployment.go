@@ -61,6 +61,9 @@ type Options struct {
 	// ClockOffset moves the clock of the session rows and the records'
 	// events (--clock-offset; Config.ClockOffset).
 	ClockOffset time.Duration
+	// DemoSessions starts this many demo sessions on the executor
+	// (--demo-sessions; StartDemoSessions).
+	DemoSessions int
 }
 
 // Build composes the deployment: the executor gets the workspace file
@@ -111,6 +114,12 @@ func Build(ctx context.Context, opts Options) (*Server, func() error, error) {
 	cleanup := func() error {
 		err := s.Close()
 		return errors.Join(err, set.Close())
+	}
+	if opts.DemoSessions != 0 {
+		if _, err := s.StartDemoSessions(ExecutorSlug, opts.DemoSessions); err != nil {
+			_ = cleanup()
+			return nil, nil, err
+		}
 	}
 	return s, cleanup, nil
 }

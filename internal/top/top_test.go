@@ -1,0 +1,389 @@
+package top
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/mattn/go-runewidth"
+)
+
+// fakeSource is a Source over rows held in memory.
+type fakeSource struct {
+	mu       sync.Mutex
+	rows     []Row
+	err      error
+	parked   map[string]Parked
+	decided  []string
+	stopped  []string
+	said     []string
+	visible  [][]string
+	opened   string
+	openLine chan string
+}
+
+func (f *fakeSource) Refresh(_ context.Context, visible []string) ([]Row, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.visible = append(f.visible, visible)
+	if f.err != nil {
+		return nil, f.err
+	}
+	return append([]Row(nil), f.rows...), nil
+}
+
+func (f *fakeSource) Parked(_ context.Context, id string) (Parked, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	p, ok := f.parked[id]
+	if !ok {
+		return p, errors.New("no call waits")
+	}
+	return p, nil
+}
+
+func (f *fakeSource) Decide(_ context.Context, id, callID string, approve bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.decided = append(f.decided, fmt.Sprintf("%s %s %v", id, callID, approve))
+	return nil
+}
+
+func (f *fakeSource) Stop(_ context.Context, id string) (bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stopped = append(f.stopped, id)
+	return true, nil
+}
+
+func (f *fakeSource) Say(_ context.Context, id, text string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.said = append(f.said, id+": "+text)
+	return nil
+}
+
+func (f *fakeSource) Open(ctx context.Context, id string, _ int, line func(string)) error {
+	f.mu.Lock()
+	f.opened = id
+	ch := f.openLine
+	f.mu.Unlock()
+	line("   0  12:00:00  turn started  message")
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case s := <-ch:
+			line(s)
+		}
+	}
+}
+
+// clock is a test's time.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+var t0 = time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
+
+// driver runs a model as bubbletea would, the commands one after another
+// (a command that does not answer quickly, a tick, is dropped).
+type driver struct {
+	t *testing.T
+	m *Model
+	c *clock
+}
+
+func newDriver(t *testing.T, src Source, w, h int) *driver {
+	c := &clock{t: t0}
+	m := New(context.Background(), Config{Source: src, Target: "http://127.0.0.1:1/executor", Interval: time.Hour,
+		Now: c.now, Location: time.UTC})
+	d := &driver{t: t, m: m, c: c}
+	d.send(tea.WindowSizeMsg{Width: w, Height: h})
+	d.run(m.Init())
+	return d
+}
+
+func (d *driver) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	var msg tea.Msg
+	select {
+	case msg = <-ch:
+	case <-time.After(200 * time.Millisecond):
+		return
+	}
+	switch msg := msg.(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			d.run(c)
+		}
+	case nil:
+	default:
+		d.send(msg)
+	}
+}
+
+func (d *driver) send(msg tea.Msg) {
+	_, cmd := d.m.Update(msg)
+	d.run(cmd)
+}
+
+func (d *driver) key(keys ...string) {
+	for _, k := range keys {
+		var msg tea.KeyMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyMsg{Type: tea.KeyEnter}
+		case "esc":
+			msg = tea.KeyMsg{Type: tea.KeyEsc}
+		case "down":
+			msg = tea.KeyMsg{Type: tea.KeyDown}
+		case "ctrl+c":
+			msg = tea.KeyMsg{Type: tea.KeyCtrlC}
+		default:
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		}
+		d.send(msg)
+	}
+}
+
+func (d *driver) screen() string { return d.m.View() }
+
+func fleetRows() []Row {
+	return []Row{
+		{ID: "ses_idle0000000001", State: StateWaiting, Title: "idle chat", Created: t0.Add(-time.Hour), Activity: t0.Add(-30 * time.Minute)},
+		{ID: "ses_busy0000000002", State: StateRunning, Title: "busy", Call: "read /repo/README.md", Created: t0.Add(-10 * time.Minute), Activity: t0.Add(-2 * time.Second)},
+		{ID: "ses_fail0000000003", State: StateFailed, Title: "nightly checks", Created: t0.Add(-20 * time.Minute), Activity: t0.Add(-5 * time.Minute), Failed: t0.Add(-5 * time.Minute)},
+		{ID: "ses_park0000000004", State: StateApproval, Title: "file the issue", Call: "report_change_issue --title=x",
+			Created: t0.Add(-3 * time.Minute), Activity: t0.Add(-time.Minute), Parked: t0.Add(-time.Minute)},
+		{ID: "ses_slow0000000005", State: StateRunning, Title: "thinking", Created: t0.Add(-15 * time.Minute), Activity: t0.Add(-9 * time.Minute)},
+		{ID: "ses_park0000000006", State: StateApproval, Title: "older ask", Created: t0.Add(-30 * time.Minute), Activity: t0.Add(-20 * time.Minute), Parked: t0.Add(-20 * time.Minute)},
+		{ID: "ses_oldf0000000007", State: StateFailed, Title: "failed long ago", Created: t0.Add(-5 * time.Hour), Activity: t0.Add(-3 * time.Hour), Failed: t0.Add(-3 * time.Hour)},
+	}
+}
+
+// TestSortNeedsFirst: parked approvals oldest first, failed turns of the
+// last hour, running turns silent past the threshold, then by activity.
+func TestSortNeedsFirst(t *testing.T) {
+	rows := fleetRows()
+	Sort(rows, t0, 2*time.Minute)
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.ID[4:8])
+	}
+	want := "park park fail slow busy idle oldf"
+	if strings.Join(got, " ") != want {
+		t.Errorf("order %v, want %s", got, want)
+	}
+	if rows[0].ID != "ses_park0000000006" {
+		t.Errorf("the oldest ask is not first: %s", rows[0].ID)
+	}
+}
+
+// TestViewFitsTheWidth: every line fits 80 and 200 columns, the header has
+// the counts and the target, the parked approval is the first row.
+func TestViewFitsTheWidth(t *testing.T) {
+	for _, w := range []int{80, 200} {
+		src := &fakeSource{rows: fleetRows()}
+		d := newDriver(t, src, w, 24)
+		scr := d.screen()
+		lines := strings.Split(scr, "\n")
+		if len(lines) != 24 {
+			t.Errorf("%d columns: %d lines, want 24", w, len(lines))
+		}
+		for _, l := range lines {
+			if runewidth.StringWidth(l) > w {
+				t.Errorf("%d columns: a line of %d: %q", w, runewidth.StringWidth(l), l)
+			}
+		}
+		if !strings.Contains(lines[0], "7 sessions · 2 approval · 2 running · 2 failed · 1 waiting") ||
+			!strings.Contains(lines[0], "127.0.0.1:1/executor") && w == 200 {
+			t.Errorf("%d columns: header %q", w, lines[0])
+		}
+		if !strings.HasPrefix(lines[2], "> APPROVAL") || !strings.Contains(lines[2], "ses_park") {
+			t.Errorf("%d columns: first row %q", w, lines[2])
+		}
+		if !strings.Contains(scr, "9m!") {
+			t.Errorf("%d columns: the silent running turn is not marked:\n%s", w, scr)
+		}
+	}
+}
+
+// TestApproveAsksWithTheWholeCall: a shows the whole arguments (wrapped,
+// never cut) and the session id; keys typed ahead never decide; n sends
+// nothing; y approves.
+func TestApproveAsksWithTheWholeCall(t *testing.T) {
+	long := "report_change_issue --title='" + strings.Repeat("very long title ", 20) + "END'"
+	src := &fakeSource{rows: fleetRows(), parked: map[string]Parked{
+		"ses_park0000000006": {CallID: "call_abc", Tool: "report_change_issue", Line: long, At: t0.Add(-20 * time.Minute)},
+	}}
+	d := newDriver(t, src, 80, 24)
+	d.key("a")
+	scr := d.screen()
+	joined := strings.ReplaceAll(scr, "\n  ", "")
+	if !strings.Contains(scr, "Approve call call_abc (report_change_issue) of session ses_park0000000006") ||
+		!strings.Contains(joined, "END'") || !strings.Contains(scr, "Approve? [y/N]") {
+		t.Fatalf("the question lacks the call or the session:\n%s", scr)
+	}
+	d.key("jy") // read together: two keys, the y within AskGuard of the question
+	d.key("k")
+	d.key("y") // within AskGuard of the question: typed ahead
+	if len(src.decided) != 0 || !strings.Contains(d.screen(), "Approve? [y/N]") {
+		t.Fatalf("a key typed ahead decided: %v", src.decided)
+	}
+	d.c.t = d.c.t.Add(AskGuard)
+	d.key("n")
+	if len(src.decided) != 0 || !strings.Contains(d.screen(), "declined; nothing was sent") {
+		t.Fatalf("n sent %v:\n%s", src.decided, d.screen())
+	}
+	d.key("d")
+	d.c.t = d.c.t.Add(AskGuard)
+	if !strings.Contains(d.screen(), "Deny call call_abc") {
+		t.Fatalf("d:\n%s", d.screen())
+	}
+	d.key("y")
+	if len(src.decided) != 1 || src.decided[0] != "ses_park0000000006 call_abc false" {
+		t.Fatalf("decided %v", src.decided)
+	}
+	if !strings.Contains(d.screen(), "denied call call_abc of ses_park0000000006") {
+		t.Errorf("no outcome:\n%s", d.screen())
+	}
+	// A row with nothing parked: a says so and asks nothing.
+	d.key("j", "j", "a")
+	if !strings.Contains(d.screen(), "waits for approval") || d.m.mode != modeList {
+		t.Errorf("a on a row without a parked call:\n%s", d.screen())
+	}
+}
+
+// TestStopSayFilterOpen: s asks then stops, m sends the line typed, /
+// filters, Enter opens the record live and Esc comes back, q quits.
+func TestStopSayFilterOpen(t *testing.T) {
+	src := &fakeSource{rows: fleetRows(), openLine: make(chan string, 4)}
+	d := newDriver(t, src, 100, 30)
+	d.key("/")
+	d.key("t", "h", "i", "n", "k")
+	if d.m.filter != "think" || len(d.m.view) != 1 || !strings.Contains(d.screen(), "1 match /think") {
+		t.Fatalf("filter: %q %d\n%s", d.m.filter, len(d.m.view), d.screen())
+	}
+	d.key("enter", "s")
+	d.c.t = d.c.t.Add(AskGuard)
+	if !strings.Contains(d.screen(), "Stop the running turn of session ses_slow0000000005? [y/N]") {
+		t.Fatalf("s:\n%s", d.screen())
+	}
+	d.key("y")
+	if len(src.stopped) != 1 || src.stopped[0] != "ses_slow0000000005" {
+		t.Fatalf("stopped %v", src.stopped)
+	}
+	d.key("m", "h", "i", " ", "t", "h", "e", "r", "e", "enter")
+	if len(src.said) != 1 || src.said[0] != "ses_slow0000000005: hi there" {
+		t.Fatalf("said %v", src.said)
+	}
+	d.key("m", "x", "esc")
+	if len(src.said) != 1 || !strings.Contains(d.screen(), "abandoned") {
+		t.Fatalf("Esc sent the message: %v", src.said)
+	}
+	d.key("esc") // clears the filter
+	if len(d.m.view) != 7 {
+		t.Fatalf("Esc kept the filter: %d rows", len(d.m.view))
+	}
+	go d.key("enter")
+	waitScreen(t, d, "turn started")
+	src.openLine <- "   1  12:00:01  call ok  read /repo/README.md"
+	waitScreen(t, d, "call ok  read")
+}
+
+// waitScreen waits for the screen to show want (the record's lines arrive
+// on goroutines).
+func waitScreen(t *testing.T, d *driver, want string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Contains(d.screen(), want) {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("never showed %q:\n%s", want, d.screen())
+}
+
+// TestUnreachableKeepsTheRows: a refresh that fails keeps the last rows
+// and says since when; the next answer clears it.
+func TestUnreachableKeepsTheRows(t *testing.T) {
+	src := &fakeSource{rows: fleetRows()}
+	d := newDriver(t, src, 80, 24)
+	src.err = errors.New("connection refused")
+	d.c.t = d.c.t.Add(3 * time.Second)
+	d.key("r")
+	scr := d.screen()
+	if !strings.HasPrefix(scr, "unreachable since 12:00:03 · 7 sessions") || !strings.Contains(scr, "ses_park") {
+		t.Fatalf("unreachable:\n%s", scr)
+	}
+	src.err = nil
+	d.key("r")
+	if strings.Contains(d.screen(), "unreachable") {
+		t.Fatalf("back:\n%s", d.screen())
+	}
+}
+
+// TestHostileTextEscaped: escapes, bidi and line breaks in every field
+// reach the screen escaped, with color and without.
+func TestHostileTextEscaped(t *testing.T) {
+	evil := "\x1b]52;c;SGVsbG8=\a\x1b[2J\u202e\nX"
+	rows := []Row{{ID: "ses_" + evil, State: StateApproval + evil, Title: evil, Call: evil, Principal: evil, Parked: t0}}
+	src := &fakeSource{rows: rows, parked: map[string]Parked{rows[0].ID: {CallID: evil, Tool: evil, Line: evil}}}
+	for _, color := range []bool{false, true} {
+		d := newDriver(t, src, 200, 24)
+		d.m.cfg.Color = color
+		d.key("a")
+		d.c.t = d.c.t.Add(AskGuard)
+		for _, scr := range []string{d.screen(), func() string { d.key("esc", "?"); return d.screen() }()} {
+			s := strings.NewReplacer(sgrReverse, "", sgrFaint, "", sgrBold, "", sgrReset, "").Replace(scr)
+			if strings.ContainsAny(s, "\x1b\a\u202e") {
+				t.Errorf("color %v: a raw escape reached the screen: %q", color, s)
+			}
+		}
+		d.key("esc")
+		if !strings.Contains(d.screen(), `\x1b]52;c;SGVsbG8=\x07`) {
+			t.Errorf("the escape is not shown escaped:\n%s", d.screen())
+		}
+	}
+}
+
+// TestQuit: q and Ctrl-C quit.
+func TestQuit(t *testing.T) {
+	m := New(context.Background(), Config{Source: &fakeSource{}, Interval: time.Hour})
+	for _, k := range []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("q")}, {Type: tea.KeyCtrlC}} {
+		_, cmd := m.Update(k)
+		if cmd == nil {
+			t.Fatalf("%v: no command", k)
+		}
+		if _, ok := cmd().(tea.QuitMsg); !ok {
+			t.Errorf("%v does not quit", k)
+		}
+	}
+}
+
+// TestVisibleAreTheScreensRows: a refresh names the rows on the screen
+// only.
+func TestVisibleAreTheScreensRows(t *testing.T) {
+	var rows []Row
+	for i := range 100 {
+		rows = append(rows, Row{ID: fmt.Sprintf("ses_%04d", i), State: StateWaiting, Activity: t0.Add(-time.Duration(i) * time.Second)})
+	}
+	src := &fakeSource{rows: rows}
+	d := newDriver(t, src, 80, 24)
+	d.key("r")
+	last := src.visible[len(src.visible)-1]
+	if len(last) != 20 || last[0] != "ses_0000" {
+		t.Errorf("visible %d: %v", len(last), last)
+	}
+}
