@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // HoldLimit is how much of a streamed read or grep result is held before
@@ -27,8 +28,12 @@ type Stream struct {
 	command string
 	opts    ReformatOptions
 
-	held  []byte // the text, while it is at most HoldLimit
-	lines bool   // past HoldLimit: reformatting line by line
+	// The text, while it is at most HoldLimit: chunks filled in turn,
+	// each as large as the ones before it together, none copied again
+	// (docs/rendering.md#hold-or-stream); nheld bytes in all.
+	held  [][]byte
+	nheld int
+	lines bool // past HoldLimit: reformatting line by line
 	// Up to two complete lines wait (a read's closing notice is a blank
 	// line and a bracketed one): slices of the runs until EndRuns, then
 	// copied into own[cur]. part is the line being received, when it
@@ -100,47 +105,75 @@ func (s *Stream) WriteRun(text []byte, nl bool) error {
 		if nl {
 			n++
 		}
-		if len(s.held)+n <= HoldLimit {
+		if s.nheld+n <= HoldLimit {
 			s.hold(text, nl)
 			return nil
 		}
 		s.lines = true
 		s.fmt = s.spec.lines(s.opts)
 		s.rl, s.read = s.fmt.(*readLines)
-		// The held lines are reformatted where they are; what still
-		// waits is copied at EndRuns, so that the held text is let go.
+		// The held lines are reformatted where they are (a line cut by
+		// the end of a chunk is joined in part); what still waits is
+		// copied at EndRuns, so that the held text is let go.
 		held := s.held
-		s.held = nil
-		for {
-			i := bytes.IndexByte(held, '\n')
-			if i < 0 {
-				break
+		s.held, s.nheld = nil, 0
+		for _, c := range held {
+			for {
+				i := bytes.IndexByte(c, '\n')
+				if i < 0 {
+					break
+				}
+				s.run(c[:i], true)
+				c = c[i+1:]
 			}
-			s.run(held[:i], true)
-			held = held[i+1:]
+			if len(c) > 0 {
+				s.run(c, false)
+			}
 		}
-		s.run(held, false)
 	}
 	s.run(text, nl)
 	return s.err
 }
 
-// hold appends a run to held, growing it by doubling up to HoldLimit: the
-// buffers it leaves behind add up to less than the text (append's smaller
-// steps for large slices leave several times it, all garbage at once).
+// hold appends a run to the held text. A chunk that is full is kept as
+// it is and the next one is as large as all before it (64 KiB at first),
+// so that the held text is written once, into at most HoldLimit of fresh
+// memory: growing one buffer by doubling would copy it again at every
+// step and leave as much again behind (in a one-shot process every one
+// of those bytes is a fresh page).
 func (s *Stream) hold(text []byte, nl bool) {
-	n := len(s.held) + len(text)
-	if nl {
-		n++
+	for len(text) > 0 || nl {
+		last := len(s.held) - 1
+		if last < 0 || len(s.held[last]) == cap(s.held[last]) {
+			c := min(max(s.nheld, 64<<10), HoldLimit-s.nheld)
+			s.held = append(s.held, make([]byte, 0, c))
+			last++
+		}
+		b := s.held[last]
+		k := min(len(text), cap(b)-len(b))
+		b = append(b, text[:k]...)
+		text = text[k:]
+		s.nheld += k
+		if nl && len(text) == 0 && len(b) < cap(b) {
+			b = append(b, '\n')
+			s.nheld++
+			nl = false
+		}
+		s.held[last] = b
 	}
-	if n > cap(s.held) {
-		c := min(max(2*cap(s.held), n, 64<<10), HoldLimit)
-		s.held = append(make([]byte, 0, c), s.held...)
+}
+
+// heldText is the held text as one string.
+func (s *Stream) heldText() string {
+	if len(s.held) == 1 {
+		return string(s.held[0])
 	}
-	s.held = append(s.held, text...)
-	if nl {
-		s.held = append(s.held, '\n')
+	var b strings.Builder
+	b.Grow(s.nheld)
+	for _, c := range s.held {
+		b.Write(c)
 	}
+	return b.String()
 }
 
 // run reformats a run of the text past HoldLimit.
@@ -287,8 +320,8 @@ func (s *Stream) Close() (StreamEnd, error) {
 		return StreamEnd{}, s.err
 	}
 	if !s.lines {
-		text := string(s.held)
-		s.held = nil
+		text := s.heldText()
+		s.held, s.nheld = nil, 0
 		out, ok := s.spec.ReformatText(text, s.opts)
 		if !ok {
 			return StreamEnd{Verbatim: true}, s.write(text)

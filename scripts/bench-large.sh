@@ -18,7 +18,7 @@
 # -O: where standard output goes: a file (the default; its md5 is compared)
 # or /dev/null (the text goes straight out; no md5).
 #
-# rows: read200 json50 json50held table100k script1000 color50k color50kpty
+# rows: read200 read50 json50 json50held table100k script1000 color50k color50kpty
 # help10k tab10k trace100k tail100k (default: all). color50k writes the colored read to a file
 # (CLICOLOR_FORCE); color50kpty writes it to a terminal (script(1)'s pty,
 # COLORFGBG set so that no build asks the terminal for its background).
@@ -48,7 +48,7 @@ while getopts "n:o:O:" opt; do
   esac
 done
 shift $((OPTIND - 1))
-rows=${*:-read200 json50 json50held table100k script1000 color50k color50kpty help10k tab10k trace100k tail100k}
+rows=${*:-read200 read50 json50 json50held table100k script1000 color50k color50kpty help10k tab10k trace100k tail100k}
 wrap=()
 make -s build
 new=$PWD/bin/agsh
@@ -212,11 +212,11 @@ floor=() peer=""
 for row in $rows; do
   disarm
   case $row in
-  read200)
-    envelope "$work/env" 200
+  read200|read50)
+    envelope "$work/env" "${row#read}"
     arm "POST /v1/tools/read" "$work/env" 1000
     floor=(-s -X POST -H 'Content-Type: application/json' -d '{"input":{"path":"/repo/big.log"}}' "$exe/v1/tools/read")
-    pair read200 read /repo/big.log
+    pair "$row" read /repo/big.log
     ;;
   json50)
     envelope "$work/env" 50

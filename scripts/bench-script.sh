@@ -21,7 +21,9 @@
 #            bubbletea, lipgloss) and prints a line: CPU, wall, agsh/floor;
 #            floor-get is that program also making the three GETs of
 #            `agsh help` (the listing, the sessions, /v1/info) with
-#            net/http, the floor of help.
+#            net/http, the floor of help; floor-read makes the three
+#            requests of a one-shot `agsh read /repo/README.md` (the
+#            tool's detail, the sessions, the POST), the floor of read.
 #
 # -e NAME=ENV runs the new build once more per round with the environment
 # ENV (space-separated assignments), as the variant NAME: e.g.
@@ -148,6 +150,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 
 	_ "github.com/alecthomas/chroma/v2/formatters"
 	_ "github.com/alecthomas/chroma/v2/lexers"
@@ -157,11 +160,19 @@ import (
 	_ "github.com/charmbracelet/lipgloss"
 )
 
-// With URLs, it GETs each on one client and prints the bytes received.
+// With URLs, it GETs each on one client and prints the bytes received;
+// "-d BODY URL" POSTs BODY (JSON) to URL instead.
 func main() {
 	n := 0
-	for _, u := range os.Args[1:] {
+	for args := os.Args[1:]; len(args) > 0; args = args[1:] {
+		u, body := args[0], ""
+		if u == "-d" && len(args) > 2 {
+			body, u, args = args[1], args[2], args[2:]
+		}
 		resp, err := http.Get(u)
+		if body != "" {
+			resp, err = http.Post(u, "application/json", strings.NewReader(body))
+		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -184,13 +195,15 @@ EOF
       loop "'$new' help" help
       loop "'$work/floor'" floor
       loop "'$work/floor' '$exe/v1/tools' '$exe/v1/sessions' '$exe/v1/info'" floor-get
-      [ -z "$old" ] || { loop "'$old' --version" old-version; loop "'$old' help" old-help; }
+      loop "'$new' read /repo/README.md" read
+      loop "'$work/floor' '$exe/v1/tools/read' '$exe/v1/sessions' -d '{\"input\":{\"path\":\"/repo/README.md\"}}' '$exe/v1/tools/read'" floor-read
+      [ -z "$old" ] || { loop "'$old' --version" old-version; loop "'$old' help" old-help; loop "'$old' read /repo/README.md" old-read; }
     done
     echo "start-up, $runs x 20 runs each (per run):"
-    row version 20; row help 20; row floor 20; row floor-get 20
-    [ -z "$old" ] || { row old-version 20; row old-help 20; }
-    ratio version floor; ratio help floor; ratio help floor-get
-    [ -z "$old" ] || { ratio version old-version; ratio help old-help; }
+    row version 20; row help 20; row read 20; row floor 20; row floor-get 20; row floor-read 20
+    [ -z "$old" ] || { row old-version 20; row old-help 20; row old-read 20; }
+    ratio version floor; ratio help floor; ratio help floor-get; ratio read floor-read
+    [ -z "$old" ] || { ratio version old-version; ratio help old-help; ratio read old-read; }
     ;;
   *) echo "unknown row $r" >&2; exit 2 ;;
   esac
