@@ -284,7 +284,9 @@ func TestConsoleTailPipedSurvivesACut(t *testing.T) {
 		`call report_change_succeeded {"summary": "all good"}`+"\nsay approved and done")
 	waitState(t, srv.AgentURL("executor"), id, "waiting_approval")
 
-	cmd := agshCommand("--target", target, ":tail", id)
+	// --follow: piped, a tail of a session that waits for an approval
+	// would end after its initial events (TestConsoleTailPipedEndsWhenIdle).
+	cmd := agshCommand("--target", target, ":tail", id, "--follow")
 	var stdout lockedBuf
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -308,12 +310,19 @@ func TestConsoleTailPipedSurvivesACut(t *testing.T) {
 		t.Fatalf("approve: %v %v", err, resp)
 	}
 	resp.Body.Close()
+	for !strings.Contains(stdout.String(), "waits for a follow-up") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no waiting row:\n%s\n%s", stdout.String(), stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(os.Interrupt)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
 	case err := <-done:
-		if err != nil {
-			t.Fatalf(":tail: %v\n%s", err, stderr.String())
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+			t.Fatalf(":tail --follow: %v (want exit 130)\n%s", err, stderr.String())
 		}
 	case <-time.After(60 * time.Second):
 		cmd.Process.Kill()
@@ -347,6 +356,39 @@ func TestConsoleTailPipedSurvivesACut(t *testing.T) {
 		t.Fatal("nothing was cut")
 	}
 	t.Logf(":tail\n%s\nstderr:\n%s", out, stderr.String())
+}
+
+// A piped :tail of a session that is not running ends after its initial
+// events: waiting for an approval, then waiting for a follow-up.
+func TestConsoleTailPipedEndsWhenIdle(t *testing.T) {
+	t.Parallel()
+	srv, _ := startRepoDeployment(t, consoleTree)
+	agent := srv.AgentURL("executor")
+	id := createSession(t, agent, `call report_change_succeeded {"summary": "all good"}`+"\nsay done")
+	waitState(t, agent, id, "waiting_approval")
+	for _, want := range []string{"APPROVAL?", "waits for a follow-up"} {
+		cmd := agshCommand("--target", agent, ":tail", id)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil || !strings.Contains(stdout.String(), want) {
+				t.Fatalf(":tail: %v, want %q\n%s\n%s", err, want, stdout.String(), stderr.String())
+			}
+		case <-time.After(60 * time.Second): // a hang detector
+			cmd.Process.Kill()
+			t.Fatalf(":tail of an idle session never ended:\n%s\n%s", stdout.String(), stderr.String())
+		}
+		if want == "APPROVAL?" {
+			post(t, agent+"/v1/session/"+id+"/approvals/"+parkedCall(t, agent, id), `{"decision":"approve"}`)
+			waitState(t, agent, id, "waiting")
+		}
+	}
 }
 
 // parkedCall is the call id of the record's approval.requested.

@@ -62,6 +62,12 @@ func fakeLine(_ context.Context, tool string, input json.RawMessage) (string, bo
 // stream through h (nil: the record from startIndex, then the end).
 func recordServer(t *testing.T, lines []string, stream http.HandlerFunc) *catalog.Client {
 	t.Helper()
+	return listedServer(t, lines, stream, `{"sessionId":"ses_1","mode":"chat"}`)
+}
+
+// listedServer is recordServer whose listing holds the row given.
+func listedServer(t *testing.T, lines []string, stream http.HandlerFunc, row string) *catalog.Client {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/a/v1/session/ses_1/events":
@@ -76,7 +82,7 @@ func recordServer(t *testing.T, lines []string, stream http.HandlerFunc) *catalo
 				fmt.Fprintln(w, lines[i])
 			}
 		case "/a/v1/sessions":
-			fmt.Fprint(w, `{"ok":true,"sessions":[{"sessionId":"ses_1","mode":"chat"}]}`)
+			fmt.Fprint(w, `{"ok":true,"sessions":[`+row+`]}`)
 		default:
 			http.NotFound(w, r)
 		}
@@ -328,7 +334,9 @@ func TestTailReconnects(t *testing.T) {
 	var mu sync.Mutex
 	var starts []string
 	conn := 0
-	c := recordServer(t, initial, func(w http.ResponseWriter, r *http.Request) {
+	// The record ends waiting, but a turn started before the listing was
+	// read (between the record read and the stream): it is followed.
+	c := listedServer(t, initial, func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		conn++
 		n := conn
@@ -352,7 +360,7 @@ func TestTailReconnects(t *testing.T) {
 				fmt.Fprintln(w, l)
 			}
 		}
-	})
+	}, `{"sessionId":"ses_1","mode":"chat","running":true}`)
 	var b strings.Builder
 	var notes []string
 	e := env(c, &b, render.Options{Width: 200}, &notes)
@@ -475,6 +483,53 @@ func TestTailEnds(t *testing.T) {
 	err := Tail(ctx, env(c, &b, render.Options{}, &notes), "ses_1", TailOptions{Follow: true})
 	if _, ok := err.(Detached); !ok || !strings.Contains(b.String(), "\n   4 ") {
 		t.Errorf("--follow: %v\n%s", err, b.String())
+	}
+}
+
+// Piped, a tail of a session that is not running ends after its initial
+// events without opening the stream: waiting, a call waiting for an
+// approval, a failed or stopped last turn, a task session's ended turn.
+func TestTailEndsOnIdle(t *testing.T) {
+	t.Parallel()
+	started := ev(0, "turn.started", `{"turnId":"t1"}`)
+	for _, tt := range []struct {
+		name string
+		last string
+		row  string
+		o    TailOptions
+	}{
+		{"waiting", ev(1, "session.waiting", ``), `"status":"waiting"`, TailOptions{}},
+		{"approval", ev(1, "approval.requested", `{"callId":"c1","toolName":"x","input":{}}`), `"status":"waiting_approval"`, TailOptions{}},
+		{"failed", ev(1, "turn.failed", `{"turnId":"t1","reason":"error","message":"boom"}`), `"status":"waiting"`, TailOptions{}},
+		{"stopped", ev(1, "turn.failed", `{"turnId":"t1","reason":"interrupted"}`), `"status":"waiting"`, TailOptions{}},
+		{"task done", ev(1, "turn.completed", `{"turnId":"t1"}`), `"status":"completed"`, TailOptions{Task: true}},
+	} {
+		streams := 0
+		var mu sync.Mutex
+		c := listedServer(t, []string{started, tt.last}, func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			streams++
+			mu.Unlock()
+			<-r.Context().Done()
+		}, `{"sessionId":"ses_1","mode":"chat",`+tt.row+`}`)
+		var b strings.Builder
+		var notes []string
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // a hang detector
+		err := Tail(ctx, env(c, &b, render.Options{}, &notes), "ses_1", tt.o)
+		cancel()
+		mu.Lock()
+		n := streams
+		mu.Unlock()
+		if err != nil || n != 0 || !strings.Contains(b.String(), "\n   1 ") {
+			t.Errorf("%s: %v, %d streams\n%s", tt.name, err, n, b.String())
+		}
+		// --follow still follows.
+		ctx, cancel = context.WithTimeout(context.Background(), 200*time.Millisecond)
+		err = Tail(ctx, env(c, &b, render.Options{}, &notes), "ses_1", TailOptions{Follow: true})
+		cancel()
+		if _, ok := err.(Detached); !ok {
+			t.Errorf("%s --follow: %v", tt.name, err)
+		}
 	}
 }
 

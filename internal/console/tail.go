@@ -18,8 +18,9 @@ type TailOptions struct {
 	// JSON writes each event as received, one a line (NDJSON).
 	JSON bool
 	// Live: standard output is a terminal; the tail runs until Ctrl-C.
-	// Otherwise it ends after the next session.waiting or
-	// approval.requested, or a task session's turn end, unless Follow.
+	// Otherwise, unless Follow, it ends after the initial events when the
+	// session is not running, else after the next session.waiting or
+	// approval.requested, or a task session's turn end.
 	Live, Follow bool
 	// Task: the session is a task session (its turn's end ends the tail).
 	Task bool
@@ -82,12 +83,14 @@ func Tail(ctx context.Context, e Env, id string, o TailOptions) error {
 	}
 	last := int64(-1)
 	ring := &rawRing{max: initial}
+	w := &waitState{running: map[string]bool{}, queued: map[string]bool{}, parked: newParkedTracker()}
 	var err error
 	if o.FromSet {
 		last = o.From - 1
 	} else {
 		err = e.Client.Record(ctx, id, func(ev *catalog.Event) error {
 			ring.add(ev.Raw)
+			w.see(ev)
 			last = ev.Index
 			return nil
 		}, e.note)
@@ -105,6 +108,9 @@ func Tail(ctx context.Context, e Env, id string, o TailOptions) error {
 		}
 	}
 	t.initialDone = true
+	if !o.FromSet && !o.Live && !o.Follow && !o.UntilWaits && notRunning(ctx, e, id, w) {
+		return t.end(ctx, nil)
+	}
 	if t.tw != nil {
 		if err := t.tw.t.Begin(); err != nil {
 			return t.end(ctx, err)
@@ -115,6 +121,33 @@ func Tail(ctx context.Context, e Env, id string, o TailOptions) error {
 		err = nil
 	}
 	return t.end(ctx, err)
+}
+
+// notRunning reports a session a piped tail ends at after its initial
+// events (docs/console.md#tail): the record read says it is not running
+// (it waits, a call waits for an approval, its last turn failed or was
+// stopped, a task session's turn ended), and the listing read after it
+// does not say a turn has started since (that turn's events are then
+// followed to its next wait). A listing that cannot be read, or a record
+// without a turn event, is no proof: the tail follows as before.
+func notRunning(ctx context.Context, e Env, id string, w *waitState) bool {
+	if !w.seen {
+		return false
+	}
+	if ps, _ := w.parked.calls(); len(ps) == 0 && !w.idle {
+		return false
+	}
+	ss, err := e.Client.Sessions(ctx)
+	if err != nil {
+		return false
+	}
+	for _, s := range ss {
+		if s.SessionID == id {
+			st := ListedState(s)
+			return st != StateRunning && st != StateQueued
+		}
+	}
+	return false
 }
 
 // resume follows the record of session id from *last + 1 and hands each
