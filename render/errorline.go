@@ -11,12 +11,18 @@ import (
 )
 
 // errorWrapperKeys are the only keys an error wrapper may have.
-var errorWrapperKeys = [...]string{"ok", "error", "message", "code", "status", "details"}
+// "success" is "ok" under another name: servers such as dbhub, duckdb and
+// git-mcp-server answer {"success": false, "error": …} without isError
+// (docs/rendering.md#error-line).
+var errorWrapperKeys = [...]string{"ok", "success", "error", "message", "code", "status", "details"}
+
+// failureKeys are the keys whose false marks a wrapper without an error.
+var failureKeys = [...]string{"ok", "success"}
 
 // IsErrorWrapper reports whether v is an object that is nothing but an error
-// wrapper (docs/rendering.md#error-line): all its keys are among ok, error,
-// message, code, status and details, and either ok is false or error is
-// present and non-empty.
+// wrapper (docs/rendering.md#error-line): all its keys are among ok,
+// success, error, message, code, status and details, and either ok or
+// success is false or error is present and non-empty.
 func IsErrorWrapper(v Value) bool {
 	_, ok := ErrorMessage(v)
 	return ok
@@ -102,10 +108,17 @@ func isErrorWrapper(n *node) bool {
 			return false
 		}
 	}
-	if ok := n.Field("ok"); ok != nil && string(ok.Raw) == "false" {
-		return true
+	return failedKey(n) != "" || nonEmpty(n.Field("error"))
+}
+
+// failedKey is the first of failureKeys that is false in n, else "".
+func failedKey(n *node) string {
+	for _, k := range failureKeys {
+		if f := n.Field(k); f != nil && string(f.Raw) == "false" {
+			return k
+		}
 	}
-	return nonEmpty(n.Field("error"))
+	return ""
 }
 
 // nonEmpty: present and not null, false, "", {} or [].
@@ -146,7 +159,11 @@ func wrapperText(n *node) string {
 		break
 	}
 	if text == "" {
-		text = "the tool reported failure (ok: false)"
+		key := failedKey(n)
+		if key == "" {
+			key = "ok"
+		}
+		text = "the tool reported failure (" + key + ": false)"
 	}
 	if c := n.Field("code"); nonEmpty(c) {
 		text += " (" + valueWord(c) + ")"

@@ -21,12 +21,24 @@ func TestErrorMessage(t *testing.T) {
 		{`{"error":{"message":"nested","type":"x"}}`, "nested", true},
 		{`{"error":{"type":"x"}}`, `{"type":"x"}`, true},
 		{`{"ok":false,"message":"","error":"e","code":""}`, "e", true},
+		// success: false is ok: false under another name (our own
+		// fixtures, shaped like dbhub's, duckdb's and git-mcp-server's).
+		{`{"success":false,"error":"relation \"orders\" does not exist","code":"EXECUTION_ERROR"}`, `relation "orders" does not exist (EXECUTION_ERROR)`, true},
+		{`{"success":false,"error":"Catalog Error: Table missing"}`, "Catalog Error: Table missing", true},
+		{`{"success":false,"error":{"code":"GIT_ERROR","message":"not a git repository"}}`, "not a git repository", true},
+		{`{"success":false,"message":"branch exists"}`, "branch exists", true},
+		{`{"success":false}`, "the tool reported failure (success: false)", true},
+		{`{"success":false,"ok":false}`, "the tool reported failure (ok: false)", true},
 		// Not error wrappers.
 		{`{"status":"ok","message":"Monitor muted"}`, "", false},
 		{`{"ok":true,"error":""}`, "", false},
 		{`{"error":""}`, "", false},
 		{`{"error":null,"message":"hi"}`, "", false},
 		{`{"ok":false,"data":1}`, "", false},
+		{`{"success":true,"message":"Committed"}`, "", false},
+		{`{"success":true,"error":null}`, "", false},
+		{`{"success":"false","message":"x"}`, "", false},
+		{`{"success":false,"rows":[]}`, "", false},
 		{`[{"ok":false}]`, "", false},
 		{`{}`, "", false},
 	}
@@ -157,5 +169,38 @@ func TestWriteJSON(t *testing.T) {
 	}
 	if err := WriteJSON(&bytes.Buffer{}, jsonValue(`{bad`)); err == nil || err.Error() != "render: invalid JSON: invalid character 'b' looking for beginning of object key string at offset 1" {
 		t.Errorf("WriteJSON(bad) err = %v", err)
+	}
+}
+
+// TestSuccessFalseFromMCP: a server that answers failure as one text part
+// holding {"success": false, …} without isError gets the error line, and a
+// data format writes the value marked (docs/rendering.md#error-line).
+func TestSuccessFalseFromMCP(t *testing.T) {
+	for _, tt := range []struct{ part, want string }{
+		{`{\"success\":false,\"error\":\"no such table: orders\",\"code\":\"EXECUTION_ERROR\"}`, "no such table: orders (EXECUTION_ERROR)"},
+		{`{\"success\":false,\"error\":{\"message\":\"pathspec did not match\"}}`, "pathspec did not match"},
+	} {
+		v := FromResult(json.RawMessage(`{"content":[{"type":"text","text":"` + tt.part + `"}]}`))
+		got, ok := ErrorMessage(v)
+		if !ok || got != tt.want {
+			t.Errorf("ErrorMessage(%s) = %q, %v; want %q", tt.part, got, ok, tt.want)
+		}
+		var b bytes.Buffer
+		if err := WriteJSON(&b, ErrorValue(v)); err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			IsError bool `json:"isError"`
+			Result  struct {
+				Success *bool `json:"success"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(b.Bytes(), &m); err != nil || !m.IsError || m.Result.Success == nil || *m.Result.Success {
+			t.Errorf("ErrorValue(%s) = %s; want the value unchanged under isError: true", tt.part, b.String())
+		}
+	}
+	ok := FromResult(json.RawMessage(`{"content":[{"type":"text","text":"{\"success\":true,\"message\":\"3 rows\"}"}]}`))
+	if IsErrorWrapper(ok) {
+		t.Error(`{"success": true, "message": …} taken for an error`)
 	}
 }

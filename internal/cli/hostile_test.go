@@ -504,6 +504,9 @@ func (h *hostileServer) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"ok":false,"error":"invalid_input","message":"bad \u001b]2;PWNED\u0007 \u202e \u009b2J"}`)
 	case mode == "iserror-esc":
 		answer(w, `{"ok":true,"isError":true,"result":"failed \u001b]2;PWNED\u0007 \u009b2J \u202e\u2066\u200b\u2060\ufeff"}`)
+	case mode == "success-false":
+		// A server's failure without isError (docs/rendering.md#error-line).
+		answer(w, `{"ok":true,"isError":false,"result":{"content":[{"type":"text","text":"{\"success\":false,\"error\":\"no such table: orders\",\"code\":\"EXECUTION_ERROR\"}"}]}}`)
 	case mode == "evil-jq":
 		answer(w, `{"ok":true,"isError":false,"result":{"t":"\u001b]2;PWNED\u0007 \u202e\u2066\u200b\u2060\ufeff","c":"\u009b2J\u202e"}}`)
 	case mode == "text-bidi":
@@ -538,6 +541,17 @@ func TestHostileDeployment(t *testing.T) {
 	h := newHostileServer(t)
 	target := func(mode string) string { return "AGENT_SHELL_TARGET=" + h.srv.URL + "/" + mode }
 	limit := 90 * time.Second
+
+	t.Run("successfalse", func(t *testing.T) {
+		r := runHostile(t, []string{target("success-false")}, false, limit, "echo")
+		if r.exit != 1 || r.stdout != "" || !strings.HasPrefix(r.stderr, "Error: no such table: orders (EXECUTION_ERROR)\n") {
+			t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and the error line", r.exit, r.stdout, r.stderr)
+		}
+		j := runHostile(t, []string{target("success-false")}, false, limit, "echo", "--output", "json")
+		if j.exit != 1 || !strings.Contains(j.stdout, `"isError": true`) || !strings.Contains(j.stdout, `"success": false`) {
+			t.Errorf("--output json: exit %d, stdout %q; want exit 1 and the marked value", j.exit, j.stdout)
+		}
+	})
 
 	t.Run("bounds", func(t *testing.T) {
 		r := runHostile(t, []string{target("endless-list")}, true, limit, "help")
