@@ -151,6 +151,49 @@ type Annotations struct {
 	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
 }
 
+// UnmarshalJSON reads the annotations so that the write guard fails closed
+// (docs/console.md#the-write-guard): a destructiveHint that is not true,
+// false or null (1, "true") reads as true, a malformed readOnlyHint as
+// false, and annotations that are not an object as destructive; another
+// malformed hint is left out. It never fails.
+func (a *Annotations) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Title           json.RawMessage `json:"title"`
+		ReadOnlyHint    json.RawMessage `json:"readOnlyHint"`
+		DestructiveHint json.RawMessage `json:"destructiveHint"`
+		IdempotentHint  json.RawMessage `json:"idempotentHint"`
+		OpenWorldHint   json.RawMessage `json:"openWorldHint"`
+	}
+	*a = Annotations{}
+	yes, no := true, false
+	if err := json.Unmarshal(b, &raw); err != nil {
+		a.DestructiveHint = &yes
+		return nil
+	}
+	_ = json.Unmarshal(raw.Title, &a.Title)
+	a.ReadOnlyHint = hint(raw.ReadOnlyHint, &no)
+	a.DestructiveHint = hint(raw.DestructiveHint, &yes)
+	a.IdempotentHint = hint(raw.IdempotentHint, nil)
+	a.OpenWorldHint = hint(raw.OpenWorldHint, nil)
+	return nil
+}
+
+// hint is one annotation's value: nil when absent or null, the boolean
+// when it is one, else malformed.
+func hint(raw json.RawMessage, malformed *bool) *bool {
+	var v bool
+	switch string(bytes.TrimSpace(raw)) {
+	case "", "null":
+		return nil
+	case "true":
+		v = true
+	case "false":
+	default:
+		return malformed
+	}
+	return &v
+}
+
 // InfoTool is one tool of the /v1/info agent document.
 type InfoTool struct {
 	Name          string          `json:"name"`
