@@ -1,6 +1,7 @@
 package command
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/agsh-dev/agsh/catalog"
@@ -29,10 +30,13 @@ func (g Guard) Reason() string {
 	return "it declares " + strings.Join(g.Why, " and ")
 }
 
-// WriteGuard decides whether agsh asks before calling the tool d describes:
-// it does when the detail declares needsApproval: true, or effect "write",
-// or (an MCP tool) the annotation destructiveHint: true given explicitly. A
-// tool that declares none of these is called without a question.
+// WriteGuard decides whether agsh asks before calling the tool d describes.
+// It fails closed (docs/console.md#the-write-guard): it asks when the detail declares needsApproval as
+// anything but false (wire.Approval reads 1 or "true" as true), or an effect
+// that is not exactly "read" ("write", an unknown word, a value that is not
+// a string), or (an MCP tool) the annotation destructiveHint: true given
+// explicitly. A tool that declares none of these is called without a
+// question.
 func WriteGuard(d *catalog.ToolDetail) Guard {
 	var g Guard
 	if d == nil {
@@ -41,8 +45,8 @@ func WriteGuard(d *catalog.ToolDetail) Guard {
 	if d.NeedsApproval {
 		g.Why = append(g.Why, "needsApproval: true")
 	}
-	if strings.EqualFold(strings.TrimSpace(d.Effect), "write") {
-		g.Why = append(g.Why, `effect: "write"`)
+	if e := string(d.Effect); e != "" && e != "read" {
+		g.Why = append(g.Why, "effect: "+strconv.Quote(e))
 	}
 	if a := d.Annotations; a != nil && a.DestructiveHint != nil && *a.DestructiveHint {
 		g.Why = append(g.Why, "destructiveHint: true")
@@ -60,7 +64,7 @@ func guardNote(d *catalog.ToolDetail) string {
 		return "agsh asks before calling it when standard input and standard error are a terminal (" +
 			g.Reason() + "); --yes skips the question, a script never asks."
 	}
-	if strings.TrimSpace(d.Effect) == "" && !readOnlyHint(d) {
+	if strings.TrimSpace(string(d.Effect)) == "" && !readOnlyHint(d) {
 		return noEffectNote
 	}
 	return ""

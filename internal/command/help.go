@@ -67,7 +67,7 @@ func helpPage(cmd *Command) render.HelpPage {
 	}
 	switch {
 	case d.Effect != "":
-		p.Notes = append(p.Notes, effectNote(d.Effect))
+		p.Notes = append(p.Notes, effectNote(string(d.Effect)))
 	case readOnlyHint(d):
 		p.Notes = append(p.Notes, effectNote("read"))
 	case readOnlyDeclared(d):

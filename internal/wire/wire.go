@@ -91,11 +91,55 @@ type ToolDetail struct {
 	Description   string          `json:"description,omitempty"`
 	InputSchema   json.RawMessage `json:"inputSchema,omitempty"`
 	OutputSchema  json.RawMessage `json:"outputSchema,omitempty"`
-	Effect        string          `json:"effect,omitempty"`
-	NeedsApproval bool            `json:"needsApproval,omitempty"`
+	Effect        Effect          `json:"effect,omitempty"`
+	NeedsApproval Approval        `json:"needsApproval,omitempty"`
 	Execution     string          `json:"execution,omitempty"`
 	Annotations   *Annotations    `json:"annotations,omitempty"`
 	Source        Source          `json:"source"`
+}
+
+// Approval is a tool's needsApproval. Only false (or null) reads as false:
+// any other shape (1, "true", an object) reads as true, so that a malformed
+// declaration makes agsh ask rather than call without a question
+// (docs/console.md#the-write-guard).
+type Approval bool
+
+// UnmarshalJSON reads b as above; it never fails.
+func (a *Approval) UnmarshalJSON(b []byte) error {
+	switch string(bytes.TrimSpace(b)) {
+	case "false", "null":
+		*a = false
+	default:
+		*a = true
+	}
+	return nil
+}
+
+// Effect is a tool's declared effect. A JSON string is kept as is; null is
+// no effect; any other shape (["write"], 1, an object) is kept as its JSON
+// text, cut to maxEffect bytes, so that it is neither lost nor taken for a
+// read (docs/console.md#the-write-guard).
+type Effect string
+
+// maxEffect bounds an Effect kept from a value that is not a string.
+const maxEffect = 64
+
+// UnmarshalJSON reads b as above; it never fails.
+func (e *Effect) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	var s string
+	switch {
+	case string(b) == "null":
+		*e = ""
+	case json.Unmarshal(b, &s) == nil:
+		*e = Effect(s)
+	default:
+		if len(b) > maxEffect {
+			b = append(b[:maxEffect:maxEffect], "…"...)
+		}
+		*e = Effect(b)
+	}
+	return nil
 }
 
 // Annotations are the MCP tool annotations a connection tool carries.
@@ -105,6 +149,49 @@ type Annotations struct {
 	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
 	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
 	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// UnmarshalJSON reads the annotations so that the write guard fails closed
+// (docs/console.md#the-write-guard): a destructiveHint that is not true,
+// false or null (1, "true") reads as true, a malformed readOnlyHint as
+// false, and annotations that are not an object as destructive; another
+// malformed hint is left out. It never fails.
+func (a *Annotations) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Title           json.RawMessage `json:"title"`
+		ReadOnlyHint    json.RawMessage `json:"readOnlyHint"`
+		DestructiveHint json.RawMessage `json:"destructiveHint"`
+		IdempotentHint  json.RawMessage `json:"idempotentHint"`
+		OpenWorldHint   json.RawMessage `json:"openWorldHint"`
+	}
+	*a = Annotations{}
+	yes, no := true, false
+	if err := json.Unmarshal(b, &raw); err != nil {
+		a.DestructiveHint = &yes
+		return nil
+	}
+	_ = json.Unmarshal(raw.Title, &a.Title)
+	a.ReadOnlyHint = hint(raw.ReadOnlyHint, &no)
+	a.DestructiveHint = hint(raw.DestructiveHint, &yes)
+	a.IdempotentHint = hint(raw.IdempotentHint, nil)
+	a.OpenWorldHint = hint(raw.OpenWorldHint, nil)
+	return nil
+}
+
+// hint is one annotation's value: nil when absent or null, the boolean
+// when it is one, else malformed.
+func hint(raw json.RawMessage, malformed *bool) *bool {
+	var v bool
+	switch string(bytes.TrimSpace(raw)) {
+	case "", "null":
+		return nil
+	case "true":
+		v = true
+	case "false":
+	default:
+		return malformed
+	}
+	return &v
 }
 
 // InfoTool is one tool of the /v1/info agent document.
