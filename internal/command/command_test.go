@@ -103,7 +103,7 @@ func TestResolve(t *testing.T) {
 		{"grep", Tool, ""}, // not authored: a generated command, and it wins over the filter
 		{"head", Filter, ""},
 		{"exit", Word, ""},
-		{":nope", Unknown, ""},
+		{":nosuchword", Unknown, ""},
 		{"raed", Unknown, "read"},
 		{"datadog_foo", Unknown, "datadog_get_monitor datadog_list_monitors datadog_mute_monitor"},
 	}
@@ -159,12 +159,12 @@ func TestAdvise(t *testing.T) {
 		err  error
 		want string
 	}{
-		{busy, "session ses_1 is busy (a model turn is running or queued); :tail ses_1 shows what it runs, wait for it to finish, or pass --session <another id>"},
+		{busy, "session ses_1 is busy (a model turn is running or queued); :tail ses_1 shows what it runs, :wait ses_1 --for waiting waits for it, or pass --session <another id>"},
 		{&catalog.Error{ErrCode: catalog.CodeUnknownTool, Status: 404, Remote: true, Tool: "rd"},
 			`unknown tool "rd"; 'agsh help' lists the tools of this deployment`},
 		{&catalog.Error{ErrCode: catalog.CodeUnauthorized, Status: 401, Remote: true},
 			"the deployment refused the credentials (HTTP 401); pass --bearer-token (or set AGENT_SHELL_BEARER_TOKEN), or run agent-sdk login"},
-		{fmt.Errorf("wrapped: %w", busy), "wrapped: session ses_1 is busy (a model turn is running or queued); :tail ses_1 shows what it runs, wait for it to finish, or pass --session <another id>"},
+		{fmt.Errorf("wrapped: %w", busy), "wrapped: session ses_1 is busy (a model turn is running or queued); :tail ses_1 shows what it runs, :wait ses_1 --for waiting waits for it, or pass --session <another id>"},
 		{&catalog.Error{ErrCode: catalog.CodeSessionBusy, Status: 409, Remote: true}, "the bound session is busy (a model turn is running or queued); wait for it to finish, or pass --session <another id>"},
 		{&catalog.Error{ErrCode: catalog.CodeSessionBusy, Message: "not remote"}, "not remote"},
 		{catalog.NoTarget(), "no target deployment: pass --target <url|name> or set AGENT_SHELL_TARGET"},
