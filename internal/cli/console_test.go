@@ -453,7 +453,7 @@ func TestConsoleInTmux(t *testing.T) {
 		t.Fatalf("approve: %v %v", err, resp)
 	}
 	resp.Body.Close()
-	scr := s.waitFor("the session waits for a follow-up message")
+	scr := s.waitFor("the session waits for a follow-up")
 	for _, want := range []string{`approved\s+call_`, `message\s+approved and done`, `turn done`, `APPROVAL\?`} {
 		if n := len(regexp.MustCompile(want).FindAllString(scr, -1)); n != 1 {
 			t.Errorf("%s shows %d times:\n%s", want, n, scr)

@@ -174,7 +174,7 @@ func TestREPLInTmuxMetaAndStatus(t *testing.T) {
 	s.waitFor("change-monitor-executor [1] ❯")
 	s.keys(":help", "Enter")
 	scr = s.waitUntil(":help and the prompt after it", func(scr string) bool {
-		return strings.Contains(scr, "Meta commands") && atPrompt(scr) && !strings.HasSuffix(strings.TrimRight(scr, "\n "), "[1] ❯")
+		return strings.Contains(scr, "Pipelines: a | b") && atPrompt(scr) && !strings.HasSuffix(strings.TrimRight(scr, "\n "), "[1] ❯")
 	})
 	if !strings.HasSuffix(strings.TrimRight(scr, "\n "), "change-monitor-executor ❯") {
 		t.Errorf("the prompt after a success shows a status:\n%s", scr)

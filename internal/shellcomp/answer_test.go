@@ -138,7 +138,7 @@ func TestConsoleWordsComplete(t *testing.T) {
 	dialed := 0
 	env.Dial = func(context.Context, command.Globals) (*catalog.Client, error) { dialed++; return nil, os.ErrInvalid }
 	tests := []struct{ line, cur, want string }{
-		{"agsh :t", ":t", ":tail|:trace"},
+		{"agsh :t", ":t", ":tail|:top|:trace"},
 		{"agsh :trace --", "--", "--tool|--type|--last|--output"},
 		{"agsh :trace --type appr", "appr", "approval|approval.requested|approval.resolved"},
 		{"agsh :tail --f", "--f", "--follow"},

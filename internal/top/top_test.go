@@ -94,9 +94,10 @@ var t0 = time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
 // driver runs a model as bubbletea would, the commands one after another
 // (a command that does not answer quickly, a tick, is dropped).
 type driver struct {
-	t *testing.T
-	m *Model
-	c *clock
+	t  *testing.T
+	m  *Model
+	c  *clock
+	mu sync.Mutex // Update and View, as bubbletea runs them: one at a time
 }
 
 func newDriver(t *testing.T, src Source, w, h int) *driver {
@@ -133,7 +134,9 @@ func (d *driver) run(cmd tea.Cmd) {
 }
 
 func (d *driver) send(msg tea.Msg) {
+	d.mu.Lock()
 	_, cmd := d.m.Update(msg)
+	d.mu.Unlock()
 	d.run(cmd)
 }
 
@@ -156,7 +159,11 @@ func (d *driver) key(keys ...string) {
 	}
 }
 
-func (d *driver) screen() string { return d.m.View() }
+func (d *driver) screen() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.m.View()
+}
 
 func fleetRows() []Row {
 	return []Row{
