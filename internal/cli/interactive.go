@@ -7,6 +7,7 @@ import (
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/internal/pager"
 	"github.com/agsh-dev/agsh/internal/repl"
 	"github.com/agsh-dev/agsh/internal/spin"
@@ -109,7 +110,7 @@ func (l *linePutter) put(s string) { l.next = s }
 // word (:tail) is never held for the pager.
 func (l *linePutter) Live(src string) bool {
 	f := strings.Fields(src)
-	return len(f) > 0 && command.MetaLive(f)
+	return len(f) > 0 && meta.MetaLive(f)
 }
 
 // NextLine implements repl.LinePutter.

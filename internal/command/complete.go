@@ -14,6 +14,7 @@ import (
 	"github.com/agsh-dev/agsh/curated"
 	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/internal/jsontext"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/internal/repl"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/interp/syntax"
@@ -66,7 +67,7 @@ func (c *Completer) Complete(ctx context.Context, line string, cursor int) (repl
 		comp.Candidates = quoteCandidates(c.commandNames(p.Current, false), p.Quote)
 		return comp, nil
 	}
-	if m, ok := LookupMeta(p.Words[0]); ok {
+	if m, ok := meta.LookupMeta(p.Words[0]); ok {
 		comp.Candidates = quoteCandidates(c.metaArguments(ctx, m, p), p.Quote)
 		return comp, nil
 	}
@@ -435,7 +436,7 @@ const maxCompleted = 200
 // metaArguments completes a word after a meta command: its flags, their
 // values (--type's event types, --tool's tools), and with Records its
 // operands (session ids, the record's call ids).
-func (c *Completer) metaArguments(ctx context.Context, m *MetaCommand, p syntax.Partial) []repl.Candidate {
+func (c *Completer) metaArguments(ctx context.Context, m *meta.MetaCommand, p syntax.Partial) []repl.Candidate {
 	if strings.HasPrefix(p.Current, "-") {
 		var all []repl.Candidate
 		for _, f := range m.Flags {
@@ -446,7 +447,7 @@ func (c *Completer) metaArguments(ctx context.Context, m *MetaCommand, p syntax.
 			all = append(all, repl.Candidate{Text: f.Name, Display: display, Description: f.Help})
 		}
 		all = append(all, repl.Candidate{Text: "--output"})
-		if m.Name == MetaApprove || m.Name == MetaDeny {
+		if m.Name == meta.MetaApprove || m.Name == meta.MetaDeny {
 			all = append(all, repl.Candidate{Text: "--yes", Description: "decide without the question"})
 		}
 		return matching(all, p.Current, func(c repl.Candidate) string { return c.Text })
@@ -460,7 +461,7 @@ func (c *Completer) metaArguments(ctx context.Context, m *MetaCommand, p syntax.
 			return prefixed(c.table.ToolNames(), p.Current)
 		case prev == "--output":
 			return prefixed(render.FormatNames(), p.Current)
-		case m.flag(prev) != nil && m.flag(prev).Placeholder != "":
+		case m.Flag(prev) != nil && m.Flag(prev).Placeholder != "":
 			return nil
 		}
 	}
@@ -470,9 +471,9 @@ func (c *Completer) metaArguments(ctx context.Context, m *MetaCommand, p syntax.
 	}
 	switch {
 	case op.Parked:
-		return prefixed(CompleteParkedIDs(ctx, c.run.Client(), c.run.Binding(), maxCompleted), p.Current)
+		return prefixed(meta.CompleteParkedIDs(ctx, c.run.Client(), c.run.Binding(), maxCompleted), p.Current)
 	case op.Call:
-		return prefixed(CompleteCallIDs(ctx, c.run.Client(), c.run.Binding(), maxCompleted), p.Current)
+		return prefixed(meta.CompleteCallIDs(ctx, c.run.Client(), c.run.Binding(), maxCompleted), p.Current)
 	case op.Session:
 		ss, err := c.run.Client().Sessions(ctx)
 		if err != nil {
@@ -491,12 +492,12 @@ func (c *Completer) metaArguments(ctx context.Context, m *MetaCommand, p syntax.
 
 // metaOperandAt is the operand the next word of a meta command line is,
 // given the words typed after its name; nil when none.
-func metaOperandAt(m *MetaCommand, words []string) *MetaOperand {
+func metaOperandAt(m *meta.MetaCommand, words []string) *meta.MetaOperand {
 	n := 0
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		if strings.HasPrefix(w, "-") && len(w) > 1 {
-			if f := m.flag(w); f != nil && f.Placeholder != "" || w == "--output" {
+			if f := m.Flag(w); f != nil && f.Placeholder != "" || w == "--output" {
 				i++
 			}
 			continue

@@ -15,6 +15,7 @@ import (
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/compcache"
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/interp/syntax"
 )
 
@@ -140,7 +141,7 @@ func Answer(ctx context.Context, req Request, env Env) []Candidate {
 
 // isMeta reports a meta command's name.
 func isMeta(name string) bool {
-	_, ok := command.LookupMeta(name)
+	_, ok := meta.LookupMeta(name)
 	return ok
 }
 
