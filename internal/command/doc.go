@@ -1,6 +1,6 @@
 // Package command is agsh's command table: what a command name on a line
 // means and how its command is shaped, for every place that needs to know —
-// one-shot dispatch, the shell, completion and help.
+// one-shot dispatch, the shell, completion (internal/replcomp) and help.
 //
 //   - Resolve answers, for a name and the deployment's catalog: a tool (with a
 //     curated shape or a generated one), a local filter, a shell word, a meta
@@ -15,7 +15,6 @@
 //     prints agsh --help from the tables.
 //   - HelpPage, IndexPage and their JSON forms are the data of agsh's help;
 //     render lays them out. WriteGuard decides whether a tool's call asks.
-//   - Completer answers Tab in the REPL.
 //
 // It knows no process state: cmd/agsh wires it to the real streams.
 package command
