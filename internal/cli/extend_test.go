@@ -58,6 +58,9 @@ func (e upperEncoder) Document(w io.Writer, doc any) error {
 }
 func (e upperEncoder) Line(w io.Writer, doc any) error  { return e.Document(w, doc) }
 func (upperEncoder) TextSink(io.Writer) render.TextSink { return nil }
+func (e upperEncoder) Records(w io.Writer, lines bool) render.RecordSink {
+	return render.ValueRecords(e, w, lines)
+}
 
 func TestExtendCommandAndFormat(t *testing.T) {
 	curated.Register(treeSpec)
@@ -102,6 +105,18 @@ func TestExtendCommandAndFormat(t *testing.T) {
 	}
 	if _, errOut, status := run("", "--output", "upper", "nosuchtool"); status != 2 || !strings.Contains(errOut, `<{"ERROR":"UNKNOWN_TOOL"`) {
 		t.Errorf("an error under --output upper: exit %d\n%s", status, errOut)
+	}
+	// A session's record goes through it too: :trace's one value, :tail's
+	// value a line (the line's format, never JSON by another name).
+	id := createSession(t, target, "say hello")
+	waitState(t, target, id, "waiting")
+	if out, errOut, status := run("", ":trace", id, "--output", "upper"); status != 0 || !strings.HasPrefix(out, `<[{"`) ||
+		!strings.Contains(out, `"TYPE":"MESSAGE.COMPLETED"`) || strings.Count(out, "\n") != 1 {
+		t.Errorf(":trace --output upper: exit %d\n%s%s", status, out, errOut)
+	}
+	if out, errOut, status := run("", "--output", "upper", ":tail", id); status != 0 || !strings.HasPrefix(out, `<{"`) ||
+		strings.Count(out, "<") != strings.Count(out, "\n") || strings.Contains(out, "[") {
+		t.Errorf(":tail --output upper: exit %d\n%s%s", status, out, errOut)
 	}
 	if _, errOut, status := run("", "--output", "yaml", "help"); status != 2 || !strings.Contains(errOut, "--output must be text or json or upper") {
 		t.Errorf("--output yaml: exit %d\n%s", status, errOut)
