@@ -118,6 +118,16 @@ func TestExtendCommandAndFormat(t *testing.T) {
 		strings.Count(out, "<") != strings.Count(out, "\n") || strings.Contains(out, "[") {
 		t.Errorf(":tail --output upper: exit %d\n%s%s", status, out, errOut)
 	}
+	// In the shell, the line's format reaches the help word's pages and the
+	// meta commands the same way; an empty --output is the same mistake there
+	// as on agsh's command line.
+	if out, errOut, status := run("help --output upper read\n:trace " + id + " --output upper\n"); status != 0 ||
+		!strings.HasPrefix(out, `<{"NAME":"READ"`) || !strings.Contains(out, "\n<[{\"") {
+		t.Errorf("help and :trace --output upper in a script: exit %d\n%s%s", status, out, errOut)
+	}
+	if _, errOut, status := run(":sessions --output=\n"); status != 2 || !strings.Contains(errOut, `--output must be text or json or upper, not ""`) {
+		t.Errorf(":sessions --output= in a script: exit %d\n%s", status, errOut)
+	}
 	if _, errOut, status := run("", "--output", "yaml", "help"); status != 2 || !strings.Contains(errOut, "--output must be text or json or upper") {
 		t.Errorf("--output yaml: exit %d\n%s", status, errOut)
 	}

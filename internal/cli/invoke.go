@@ -31,9 +31,26 @@ type toolRequest struct {
 	last           bool
 	stdout, stderr io.Writer
 
-	cmd    *command.Command
-	call   *command.Call
+	cmd  *command.Command
+	call *command.Call
+	// format is the line's format: the run's, replaced by the line's
+	// --output (parseLine), unless set before (the help word's).
 	format render.Format
+	// input is the --input-json the words give, read once (inputJSON).
+	input     string
+	hasInput  bool
+	inputRead bool
+}
+
+// inputJSON is the --input-json the line's words give (the shell's: a
+// one-shot line's is the launch's), present false when none: the words
+// are read for it once, whoever asks.
+func (r *toolRequest) inputJSON() (value string, present bool) {
+	if !r.inputRead {
+		r.input, r.hasInput = command.OptionValue(r.args, "--input-json")
+		r.inputRead = true
+	}
+	return r.input, r.hasInput
 }
 
 // outcome is what one tool command produced: a value to pass on (when it
@@ -173,7 +190,9 @@ func (a *app) resolveTool(ctx context.Context, r *toolRequest) error {
 // help is to be printed.
 func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
 	r.call, err = r.cmd.Parse(r.args) // the words alone: is help asked for?
-	r.format = a.g.Format()
+	if r.format.IsZero() {
+		r.format = a.g.Format() // the run's, unless the line's is known (help --output json tool)
+	}
 	if r.help || (r.call != nil && r.call.Parsed.Help) {
 		if r.call != nil {
 			r.format = command.HelpOutput(r.call.Parsed.Globals, r.format)
@@ -200,7 +219,7 @@ func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
 // needsOptions reports a line that reads more than its words: a whole input
 // (--input-json), or a JSON-valued flag's value "@…".
 func (a *app) needsOptions(r *toolRequest) bool {
-	if _, ok := command.OptionValue(r.args, "--input-json"); ok || !r.inShell && a.g.Get("--input-json") != "" {
+	if _, ok := r.inputJSON(); ok || !r.inShell && a.g.Get("--input-json") != "" {
 		return true
 	}
 	for _, w := range r.args {
@@ -269,7 +288,7 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 // pageArgs are the words of the next page's command: the line's, with the
 // one-shot --input-json (but standard input, read once).
 func (a *app) pageArgs(r *toolRequest) []string {
-	if _, given := command.OptionValue(r.args, "--input-json"); given {
+	if _, given := r.inputJSON(); given {
 		return r.args // kept by the command's NextPage, as the line gave it
 	}
 	if v := a.g.Get("--input-json"); v != "" && v != "@-" && !r.inShell {

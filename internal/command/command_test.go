@@ -59,16 +59,31 @@ func TestOutputWords(t *testing.T) {
 		t.Errorf("ScanWords(x --output) = %q %v %q: the word without a value stays", v, ok, l.Args)
 	}
 	for _, tc := range []struct {
-		value          string
+		words          string
 		runText, wants bool
-	}{{"json", true, true}, {"text", false, false}, {"", false, true}, {"", true, false}} {
+		err            bool
+	}{{"--output json", true, true, false}, {"--output text", false, false, false}, {"", false, true, false}, {"", true, false, false},
+		{"--output xml", false, false, true}, {"--output xml --output json", true, true, true}, {"--output json --output=", true, false, true}} {
 		run := render.Text
 		if !tc.runText {
 			run = render.JSON
 		}
-		if got := LineFormat(tc.value, run).IsData(); got != tc.wants {
-			t.Errorf("LineFormat(%q, %v) = %v", tc.value, run.Name, got)
+		got, err := ScanWords(strings.Fields(tc.words)).Format(run)
+		if got.IsData() != tc.wants || (err != nil) != tc.err {
+			t.Errorf("Format(%q) under %v = %v, %v", tc.words, run.Name, got.Name, err)
 		}
+	}
+	// The one rule: the same answer for the launch's options, a tool line's
+	// and a help line's.
+	if f, err := FormatOf(render.JSON); f.Name != "json" || err != nil {
+		t.Errorf("FormatOf(json) = %v %v", f.Name, err)
+	}
+	if HelpOutput([]generated.Global{{Name: "--output", Value: "xml"}, {Name: "--output", Value: "json"}}, render.Text).Name != "json" {
+		t.Error("help's last good --output does not win")
+	}
+	if _, err := LineOutput([]generated.Global{{Name: "--output", Value: "xml"}}, render.Text, false); err == nil ||
+		err.Error() != `--output must be text or json, not "xml"` {
+		t.Errorf("LineOutput(xml) = %v", err)
 	}
 	for in, want := range map[string]string{
 		"/a --output json": "--output text /a",
@@ -80,7 +95,7 @@ func TestOutputWords(t *testing.T) {
 			t.Errorf("ValueArgs(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if _, err := ParseFormat("xml"); err == nil || !IsLaunchOnly("--session") || IsLaunchOnly("--output") {
+	if _, err := FormatOf(render.Text, "xml"); err == nil || !IsLaunchOnly("--session") || IsLaunchOnly("--output") {
 		t.Error("Output accepts xml, or the launch-only scope is wrong")
 	}
 }
