@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
-	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/termsafe"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -237,7 +237,7 @@ func (t *tailer) show(ev *catalog.Event) error {
 	if t.o.Format.IsData() {
 		raw := ev.Raw
 		if t.e.Opts.TTY {
-			raw = generated.EscapeJSON(raw, false)
+			raw = termsafe.AppendJSON(nil, raw)
 		}
 		if t.out == nil {
 			t.out = t.o.Format.Data.Records(t.e.Out, true)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
-	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/internal/termsafe"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -255,7 +255,7 @@ func traceData(ctx context.Context, e Env, id string, o TraceOptions) error {
 	w := o.Format.Data.Records(e.Out, false)
 	add := func(raw []byte) error {
 		if e.Opts.TTY {
-			raw = generated.EscapeJSON(raw, false)
+			raw = termsafe.AppendJSON(nil, raw)
 		}
 		return w.Add(raw)
 	}
