@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -84,6 +85,21 @@ func TestExtendCommandAndFormat(t *testing.T) {
 	if out, _, status := run("", "tree", "--help"); status != 0 || !strings.Contains(out, "tree [options...] [path]") ||
 		!strings.HasPrefix(out, "NAME\n    tree\n") || !strings.Contains(out, "Calls the deployment's ls tool.") {
 		t.Errorf("tree --help: exit %d\n%s", status, out)
+	}
+	// agsh help names it, and help tree is its page, one-shot and in the
+	// shell: the command table's meanings, walked by every place that asks.
+	page, _, _ := run("", "tree", "--help")
+	if out, errOut, status := run("", "help", "tree"); status != 0 || out != page {
+		t.Errorf("help tree: exit %d\n%s%s", status, out, errOut)
+	}
+	if out, errOut, status := run("help tree\n"); status != 0 || out != page {
+		t.Errorf("help tree in a script: exit %d\n%s%s", status, out, errOut)
+	}
+	if out, errOut, status := run("", "help"); status != 0 || !regexp.MustCompile(`(?m)^\s+tree\b`).MatchString(out) {
+		t.Errorf("help does not list tree: exit %d\n%s%s", status, out, errOut)
+	}
+	if out, errOut, status := run("", "help", "--output", "json"); status != 0 || !strings.Contains(out, `"name": "tree"`) {
+		t.Errorf("help --output json does not list tree: exit %d\n%s%s", status, out, errOut)
 	}
 	// In a script, with a filter after it, and in the did-you-mean.
 	if out, errOut, status := run("tree /repo | head -n 2\n"); status != 0 || out != "README.md\nsrc/\n" {

@@ -162,27 +162,36 @@ func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) 
 }
 
 // resolveTool fetches the detail of the tool the command calls and builds
-// the command. A name the deployment does not know may be a curated
-// command over another tool (command.CuratedTool) or an alias
-// (command.Alias).
+// the command: the tool the shell's table resolved (r.tool), else the first
+// of the name's tool meanings the deployment has (toolOf).
 func (a *app) resolveTool(ctx context.Context, r *toolRequest) error {
-	tool := r.tool
-	if tool == "" {
-		tool = r.name
-	}
-	d, err := a.run.Tool(ctx, tool)
-	if r.tool == "" && catalog.IsCode(err, catalog.CodeUnknownTool) {
-		if to, ok := command.CuratedTool(r.name); ok {
-			d, err = a.run.Tool(ctx, to)
-		} else if to, ok := command.Alias(r.name); ok {
-			d, err = a.run.Tool(ctx, to)
-		}
+	var d *catalog.ToolDetail
+	var err error
+	if r.tool != "" {
+		d, err = a.run.Tool(ctx, r.tool)
+	} else {
+		d, err = a.toolOf(ctx, r.name)
 	}
 	if err != nil {
 		return command.UnknownTool(r.name, err)
 	}
 	r.cmd, err = a.cmds.For(r.name, d)
 	return err
+}
+
+// toolOf is the detail of the tool a command name calls when no listing is
+// loaded: the command table's tool meanings, in order
+// (command.ToolCandidates: the tool of that name, a curated command's, an
+// alias's), asked of the deployment until one is not unknown to it.
+func (a *app) toolOf(ctx context.Context, name string) (*catalog.ToolDetail, error) {
+	var d *catalog.ToolDetail
+	var err error
+	for _, tool := range command.ToolCandidates(name) {
+		if d, err = a.run.Tool(ctx, tool); !catalog.IsCode(err, catalog.CodeUnknownTool) {
+			break
+		}
+	}
+	return d, err
 }
 
 // parseLine parses the arguments and reads the line's --output, its whole

@@ -206,14 +206,8 @@ func (a *app) helpWord(ctx context.Context, words []string, f render.Format, std
 // when name is no command of the deployment; done false otherwise (name
 // is then a tool's page, or the unknown command).
 func (a *app) groupHelp(ctx context.Context, name string, f render.Format, stdout, stderr io.Writer) (done bool, status int) {
-	if _, err := a.run.Tool(ctx, name); !catalog.IsCode(err, catalog.CodeUnknownTool) {
-		return false, 0 // a tool (a tool of that name wins), or another failure the page reports
-	}
-	if _, ok := command.CuratedTool(name); ok {
-		return false, 0
-	}
-	if _, ok := command.Alias(name); ok {
-		return false, 0
+	if _, err := a.toolOf(ctx, name); !catalog.IsCode(err, catalog.CodeUnknownTool) {
+		return false, 0 // a command (its page), or another failure the page reports
 	}
 	tools, err := a.run.Tools(ctx)
 	if err != nil {
