@@ -63,7 +63,7 @@ func WriteGuard(d *catalog.ToolDetail) Guard {
 func guardNote(d *catalog.ToolDetail) string {
 	if g := WriteGuard(d); g.Ask {
 		return "agsh asks before calling it when standard input is a terminal (" + g.Reason() +
-			"); --yes (or AGSH_YES=1) skips the question, and without a terminal (a script, a pipe) agsh refuses the call unless it is given."
+			"); --yes or AGSH_YES=1 skips the question, and without a terminal (a script, a pipe) agsh calls it only with one of them."
 	}
 	if strings.TrimSpace(string(d.Effect)) == "" && !readOnlyHint(d) {
 		return noEffectNote
