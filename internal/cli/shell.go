@@ -10,6 +10,7 @@ import (
 
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/interp/syntax"
 	"github.com/agsh-dev/agsh/render"
@@ -99,7 +100,7 @@ func (h *shellHandler) toolsUsed(s *syntax.Script) []string {
 				continue
 			}
 			argv := pl.Commands[0].Args()
-			if m, ok := command.LookupMeta(argv[0]); ok && m.Wraps {
+			if m, ok := meta.LookupMeta(argv[0]); ok && m.Wraps {
 				if rest := command.ScanWords(argv[1:]).Args; len(rest) > 0 {
 					argv = rest
 				}
@@ -118,7 +119,7 @@ func (h *shellHandler) toolsUsed(s *syntax.Script) []string {
 // line resolved and parsed. Only usage errors are answered.
 func (h *shellHandler) Check(ctx context.Context, argv []string, last bool) (int, error) {
 	off := 0
-	if m, ok := command.LookupMeta(argv[0]); ok {
+	if m, ok := meta.LookupMeta(argv[0]); ok {
 		if err := command.CheckMeta(argv); err != nil {
 			return errorWord(argv, err), err
 		}
@@ -171,14 +172,14 @@ func (h *shellHandler) checkWrite(r *toolRequest) error {
 // without --yes: the decision is what a one-shot would refuse, found by
 // the same reads, and is never sent (confirm refuses it before).
 func (h *shellHandler) checkDecision(ctx context.Context, argv []string) error {
-	if argv[0] != command.MetaApprove && argv[0] != command.MetaDeny || h.a.ios.InTTY || !h.a.mayAsk(false) {
+	if argv[0] != meta.MetaApprove && argv[0] != meta.MetaDeny || h.a.ios.InTTY || !h.a.mayAsk(false) {
 		return nil
 	}
 	var refused *unattendedError
-	m := &command.MetaRun{Client: h.a.run.Client(), Bound: h.a.run.Binding(), InShell: true, Out: io.Discard,
+	m := &meta.MetaRun{Client: h.a.run.Client(), Bound: h.a.run.Binding(), InShell: true, Out: io.Discard,
 		Format: render.Text, Command: h.a.commandFor,
 		WillAsk: func(bool) bool { return true },
-		Confirm: func(_ context.Context, yes bool, q command.Question, _ string) error {
+		Confirm: func(_ context.Context, yes bool, q meta.Question, _ string) error {
 			if !yes {
 				refused = &unattendedError{act: q.Act, what: "no line ran", script: true}
 			}
