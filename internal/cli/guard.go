@@ -95,7 +95,11 @@ func (a *app) confirm(ctx context.Context, yes bool, q meta.Question, what strin
 		return nil
 	}
 	if !a.ios.InTTY {
-		return &unattendedError{act: q.Act, what: what}
+		act := q.Act
+		if act == "" {
+			act = strings.TrimPrefix(q.Head, "agsh: ")
+		}
+		return &unattendedError{act: act, what: what}
 	}
 	name := a.client.Target()
 	if info, err := a.run.Info(ctx); err == nil && info.Name != "" {
