@@ -58,6 +58,7 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 	a := newApp(ios, e, g)
 	a.late = line.Late()
 	a.debug = debugWanted(e.Getenv("AGSH_DEBUG"))
+	a.yesEnv = yesWanted(e.Getenv("AGSH_YES"))
 	defer a.flush()
 
 	ctx, cancel := context.WithCancel(context.Background())
