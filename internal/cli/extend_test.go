@@ -1,15 +1,18 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/agsh-dev/agsh/curated"
 	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -146,5 +149,68 @@ func TestExtendCommandAndFormat(t *testing.T) {
 	}
 	if _, errOut, status := run("", "--output", "yaml", "help"); status != 2 || !strings.Contains(errOut, "--output must be text or json or upper") {
 		t.Errorf("--output yaml: exit %d\n%s", status, errOut)
+	}
+}
+
+// helloRow is a meta command as a file of internal/meta would add it: one
+// row with its Run. It answers its operand, or its --count times.
+var helloRow = meta.MetaCommand{Name: ":hello", Usage: ":hello [name]", Summary: "a greeting (a test's meta command)",
+	Operands: []meta.MetaOperand{{Name: "name"}},
+	Flags:    []meta.MetaFlag{{Name: "--count", Placeholder: "<n>", Help: "how many times", Int: true, Max: 3}},
+	Run: func(_ context.Context, m *meta.MetaRun, args []string) (meta.MetaResult, error) {
+		name, n := "world", 1
+		for i := 0; i < len(args); i++ {
+			switch {
+			case args[i] == "--count" && i+1 < len(args):
+				n, _ = strconv.Atoi(args[i+1])
+				i++
+			default:
+				name = args[i]
+			}
+		}
+		if m.Format.IsData() {
+			return meta.MetaResult{Value: render.Value{JSON: json.RawMessage(`{"hello":"` + name + `"}`), IsJSON: true}}, nil
+		}
+		return meta.MetaResult{Value: render.Value{Text: strings.Repeat("hello, "+name+"\n", n)}}, nil
+	}}
+
+// TestExtendMetaCommand: a new meta command is one row of internal/meta's
+// table (and the file of its Run): resolution, its check, its page, :help,
+// agsh --help, the shell, the line's format and Tab follow.
+func TestExtendMetaCommand(t *testing.T) {
+	meta.Register(helloRow)
+	t.Cleanup(func() { meta.Unregister(":hello") })
+	srv, _ := startRepoDeployment(t, map[string]string{"README.md": "# demo\n"})
+	target := srv.AgentURL("executor")
+	run := func(stdin string, args ...string) (string, string, int) {
+		ios, out, errOut := iostreams.Test(stdin)
+		status := Main(append([]string{"--target", target}, args...), ios, ttySafeEnv{})
+		return out.String(), errOut.String(), status
+	}
+	if out, errOut, status := run("", ":hello", "you", "--count", "2"); status != 0 || out != "hello, you\nhello, you\n" {
+		t.Errorf(":hello you --count 2: exit %d\n%s%s", status, out, errOut)
+	}
+	if out, _, status := run("", ":hello", "--output", "json"); status != 0 || out != "{\n  \"hello\": \"world\"\n}\n" {
+		t.Errorf(":hello --output json: exit %d\n%q", status, out)
+	}
+	if _, errOut, status := run("", ":hello", "--count", "9"); status != 2 || !strings.Contains(errOut, ":hello: --count takes a whole number from 1 to 3") {
+		t.Errorf(":hello --count 9: exit %d\n%s", status, errOut)
+	}
+	if out, _, status := run("", ":hello", "--help"); status != 0 || !strings.Contains(out, ":hello [name]") || !strings.Contains(out, "how many times") {
+		t.Errorf(":hello --help: exit %d\n%s", status, out)
+	}
+	if out, _, _ := run("", "--help"); !strings.Contains(out, ":hello") {
+		t.Errorf("agsh --help does not list :hello:\n%s", out)
+	}
+	if out, errOut, status := run(":help\n:hello shell | wc -l\n"); status != 0 || !strings.Contains(out, "a greeting (a test's meta command)") || !strings.HasSuffix(out, "1\n") {
+		t.Errorf(":help and :hello in a script: exit %d\n%s%s", status, out, errOut)
+	}
+	if _, errOut, status := run("", ":helo"); status != 2 || !strings.Contains(errOut, ":hello") {
+		t.Errorf(":helo: exit %d, want a suggestion of :hello:\n%s", status, errOut)
+	}
+	ios, out, _ := iostreams.Test("")
+	Main([]string{"--__complete", "bash", "--", "agsh --target " + target + " :hel", ":hel"}, ios, ttySafeEnv{})
+	if !strings.Contains(out.String(), ":hello") {
+		t.Errorf("Tab after :hel: %q", out.String())
 	}
 }

@@ -87,7 +87,7 @@ func RunMeta(ctx context.Context, m *meta.MetaRun, argv []string) (res meta.Meta
 	run.Format = f
 	args, yes := takeYes(l.Args)
 	run.Yes = run.Yes || yes
-	res, err = mc.Run(ctx, &run, args)
+	res, err = mc.Exec(ctx, &run, args)
 	if err != nil {
 		return meta.MetaResult{}, f, err
 	}
