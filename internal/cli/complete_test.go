@@ -8,6 +8,7 @@ import (
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/iostreams"
 	"github.com/agsh-dev/agsh/internal/replcomp"
+	"github.com/agsh-dev/agsh/render"
 )
 
 // Tab completes remote paths only where a curated path operand goes (not
@@ -38,7 +39,7 @@ func TestCompleteOperandsAndHelp(t *testing.T) {
 		{"read --limit RE", ""},
 		{"read --limit 2 RE", "README.md"},
 		{"help rea", "read"},
-		{"ls --output ", "text json"},
+		{"ls --output ", strings.Join(render.FormatNames(), " ")},
 		{"read --output j", "json"},
 		{"read --output json RE", "README.md"},
 		{"help gr", "grep"},

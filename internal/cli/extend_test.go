@@ -144,7 +144,7 @@ func TestExtendCommandAndFormat(t *testing.T) {
 		!strings.HasPrefix(out, `<{"NAME":"READ"`) || !strings.Contains(out, "\n<[{\"") {
 		t.Errorf("help and :trace --output upper in a script: exit %d\n%s%s", status, out, errOut)
 	}
-	if _, errOut, status := run(":sessions --output=\n"); status != 2 || !strings.Contains(errOut, `--output must be text or json or upper, not ""`) {
+	if _, errOut, status := run(":sessions --output=\n"); status != 2 || !strings.Contains(errOut, "--output must be "+strings.Join(render.FormatNames(), " or ")+`, not ""`) {
 		t.Errorf(":sessions --output= in a script: exit %d\n%s", status, errOut)
 	}
 	if _, errOut, status := run("", "--output", "yaml", "help"); status != 2 || !strings.Contains(errOut, "--output must be text or json or upper") {
