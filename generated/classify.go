@@ -22,7 +22,7 @@ type valueSpec struct {
 	kind     vkind
 	enum     []*jvalue    // vEnum: allowed values, in order
 	branches []*valueSpec // vUnion: scalar branches in declared order
-	null     bool         // vUnion: null is one of its types; a scalar: its schema also admits null
+	null     bool         // vUnion, vJSON: null is one of its types (the text null sends null); a scalar: its schema also admits null
 	fallback bool         // vJSON: text that is not JSON is sent as a string
 	object   bool         // vJSON: the value must be a JSON object
 	item     *valueSpec   // vArray: the element spec (scalar or vJSON)
@@ -48,6 +48,9 @@ func jsonOf(fallback bool, specs ...*valueSpec) *valueSpec {
 		}
 		if !contains(parts, d) {
 			parts = append(parts, d)
+		}
+		if b.null {
+			s.null = true
 		}
 	}
 	s.what = strings.Join(parts, " or ")
@@ -248,7 +251,16 @@ func (w *walker) unionSpec(bs []*jvalue, inherit []string, null bool) (*valueSpe
 		}
 	}
 	if !allScalar {
-		return jsonOf(fallback, specs...), nil
+		j := jsonOf(fallback, specs...)
+		if u.null {
+			// The text null is JSON null here too, a string branch or not
+			// (docs/mapping.md#values).
+			j.null = true
+			if j.what != "" {
+				j.what += " or null"
+			}
+		}
+		return j, nil
 	}
 	if e := mergeEnums(u.branches); e != nil {
 		return e, nil

@@ -61,10 +61,16 @@ type BadValueError struct {
 	Flag     string
 	Value    string
 	Expected string // "an integer", "one of a, b, c", "true or false", …
+	// Item, when set, names the item of an array value that is refused
+	// ("[1] is 1, expected a string"), said instead of Expected.
+	Item string
 }
 
 // Error implements error.
 func (e *BadValueError) Error() string {
+	if e.Item != "" {
+		return fmt.Sprintf("invalid value %s for %s: %s", strconv.Quote(e.Value), e.Flag, e.Item)
+	}
 	return fmt.Sprintf("invalid value %s for %s: expected %s", strconv.Quote(e.Value), e.Flag, e.Expected)
 }
 

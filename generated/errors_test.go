@@ -261,7 +261,7 @@ func TestBadValueNamesJSONShapes(t *testing.T) {
 		"rows":{"type":"array","items":{"oneOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"array"}]}},
 		"free":{"anyOf":[{"type":"object"},{}]}}}`, BuildOptions{})
 	tests := []struct{ flag, want string }{
-		{"--mixed", `invalid value "nope" for --mixed: expected JSON (an object or an integer)`},
+		{"--mixed", `invalid value "nope" for --mixed: expected JSON (an object or an integer or null)`},
 		{"--multi", `invalid value "nope" for --multi: expected JSON (an array or true or false)`},
 		{"--rows", `invalid value "nope" for --rows: expected JSON (an object or an array)`},
 		{"--free", ``},

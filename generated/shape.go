@@ -84,7 +84,7 @@ func (w *walker) shape(v *view, depth int) string {
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
-	if bs, _ := v.union(); bs != nil {
+	if bs, bnull := v.union(); bs != nil {
 		var alts []string
 		for _, br := range bs {
 			bv, err := w.viewOf(br)
@@ -95,6 +95,9 @@ func (w *walker) shape(v *view, depth int) string {
 				alts = append(alts, s)
 			}
 			w.done(bv)
+		}
+		if bnull || null {
+			alts = append(alts, "null") // the text null sends it
 		}
 		return strings.Join(alts, " | ")
 	}
@@ -138,6 +141,9 @@ func (w *walker) shape(v *view, depth int) string {
 			return "null"
 		}
 		return "any"
+	}
+	if null {
+		alts = append(alts, "null")
 	}
 	return strings.Join(alts, "|")
 }

@@ -124,7 +124,7 @@ func (c *Command) Bind(p *Parsed, property, text string) error {
 	}
 	v, ok := spec.convert(text)
 	if !ok {
-		return &BadValueError{Flag: f.Name, Value: text, Expected: spec.expected()}
+		return &BadValueError{Flag: f.Name, Value: text, Expected: spec.expected(), Item: spec.badItemText(text)}
 	}
 	setPath(p.Input, f.Path, v, f.Repeatable)
 	return nil
