@@ -43,14 +43,25 @@ func (e *UnknownFlagError) ExitCode() int { return exitUsage }
 // MissingFlagError names every required flag that was not given.
 type MissingFlagError struct {
 	Flags []string
+	// Boolean lists the boolean flags among Flags: the error says how to
+	// send false, which a valueless flag does not show.
+	Boolean []string
 }
 
 // Error implements error.
 func (e *MissingFlagError) Error() string {
+	s := "missing required flags " + strings.Join(e.Flags, ", ")
 	if len(e.Flags) == 1 {
-		return "missing required flag " + e.Flags[0]
+		s = "missing required flag " + e.Flags[0]
 	}
-	return "missing required flags " + strings.Join(e.Flags, ", ")
+	if len(e.Boolean) > 0 {
+		var how []string
+		for _, b := range e.Boolean {
+			how = append(how, b+" sends true, "+b+"=false sends false")
+		}
+		s += " (" + strings.Join(how, "; ") + ")"
+	}
+	return s
 }
 
 // ExitCode is 2 (usage).

@@ -2,6 +2,7 @@ package generated
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -161,6 +162,26 @@ func TestValidate(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("Validate(%q) = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}
+
+// TestValidateRequiredBoolean: a required boolean's missing-flag error
+// says how to send false (a spreadsheet server's newSheet), which the bare
+// flag does not show.
+func TestValidateRequiredBoolean(t *testing.T) {
+	c := mustBuild(t, `{"properties":{"title":{"type":"string"},"newSheet":{"type":"boolean"}},"required":["title","newSheet"]}`, BuildOptions{})
+	for args, want := range map[string]string{
+		"--title=x":         "missing required flag --new-sheet (--new-sheet sends true, --new-sheet=false sends false)",
+		"":                  "missing required flags --title, --new-sheet (--new-sheet sends true, --new-sheet=false sends false)",
+		"--new-sheet=false": "missing required flag --title",
+	} {
+		p, err := c.Parse(strings.Fields(args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Validate(p); err == nil || err.Error() != want {
+			t.Errorf("Validate(%s) = %v, want %s", args, err, want)
 		}
 	}
 }
