@@ -39,8 +39,12 @@ func (b *builder) shapeOf(v *view, f *Flag) string {
 	s := sw.shape(iv, 0)
 	sw.done(iv)
 	switch s {
-	case "any", "object", "{…}":
+	case "{…}":
 		return ""
+	case "any":
+		return "any JSON" // a free-form value: say so rather than nothing
+	case "object":
+		return "any JSON object"
 	}
 	return s
 }
@@ -104,6 +108,9 @@ func (w *walker) shape(v *view, depth int) string {
 	if len(types) == 0 && (v.kw("items") != nil || v.kw("prefixItems") != nil) {
 		types = []string{"array"}
 	}
+	if len(types) == 0 && (v.kw("additionalProperties") != nil || v.kw("patternProperties") != nil) {
+		types = []string{"object"}
+	}
 	var alts []string
 	for _, t := range types {
 		s := t
@@ -133,6 +140,19 @@ func (w *walker) shape(v *view, depth int) string {
 			}
 		case "object":
 			s = "object"
+			// A map: its values' shape ({string: string|number}).
+			ap := v.kw("additionalProperties")
+			if pp := v.kw("patternProperties"); ap == nil && pp != nil && pp.kind == jObject && len(pp.vals) == 1 {
+				ap = pp.vals[0] // one pattern: its values' shape (the keys' pattern is not shown)
+			}
+			if ap != nil && ap.kind == jObject && depth < shapeDepth {
+				av, err := w.viewOf(ap)
+				if err != nil {
+					return "{…}"
+				}
+				s = "{string: " + w.shape(av, depth+1) + "}"
+				w.done(av)
+			}
 		}
 		alts = append(alts, s)
 	}
