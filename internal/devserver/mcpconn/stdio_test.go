@@ -98,7 +98,7 @@ func TestStdioServerFailsToStart(t *testing.T) {
 	for _, want := range []string{
 		`mcp missing: starting "/nonexistent/mcp-server --flag": fork/exec /nonexistent/mcp-server: no such file or directory; its tools are absent`,
 		`mcp quits: starting "` + bin + ` -exit": `,
-		`its standard error ends: stdioserver: told to exit before serving; its tools are absent`,
+		`its standard error says: stdioserver: told to exit before serving; its tools are absent`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("reports lack %q:\n%s", want, got)
