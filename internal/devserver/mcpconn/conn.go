@@ -301,7 +301,7 @@ func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Re
 }
 
 // serverError is the result of a call the MCP server refused with a
-// JSON-RPC error (docs/devserver.md#mcp-servers): its own message alone as
+// JSON-RPC error (docs/devserver.md#connection-tools-through-mcp): its own message alone as
 // the text, as the user should read it ("Relation not found"), and the
 // plumbing (the connection, the MCP tool, the JSON-RPC code and data) in
 // the result's structuredContent and in the log.
