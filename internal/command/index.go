@@ -1,6 +1,7 @@
 package command
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,6 +19,7 @@ import (
 func IndexPage(info *catalog.Info, tools []catalog.ToolEntry, starting ...string) (render.IndexPage, func() any) {
 	page := render.IndexPage{Name: info.Name, Description: info.Description}
 	groups := map[string]*render.IndexGroup{}
+	tools = withCuratedOver(tools)
 	for _, t := range tools {
 		row := render.IndexRow{Name: t.Name, Title: t.Title}
 		g := t.Source.Group()
@@ -45,6 +47,22 @@ func IndexPage(info *catalog.Info, tools []catalog.ToolEntry, starting ...string
 		page.Groups = append(page.Groups, *groups[g])
 	}
 	return page, func() any { return indexDoc(info, tools, starting) }
+}
+
+// withCuratedOver are the catalog's tools and the curated commands over
+// them (tree over ls: meaning 2 of the command table), each in the group of
+// the tool it calls, titled by it.
+func withCuratedOver(tools []catalog.ToolEntry) []catalog.ToolEntry {
+	names, over := NewTable(tools).CuratedOver()
+	if len(names) == 0 {
+		return tools
+	}
+	out := slices.Clone(tools)
+	for i, n := range names {
+		out = append(out, catalog.ToolEntry{Name: n, Title: "calls " + over[i].Name, Source: over[i].Source})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // indexDoc is the JSON document of `agsh help --output json`.
