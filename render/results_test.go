@@ -70,7 +70,7 @@ func TestResultSamples(t *testing.T) {
 	}
 }
 
-// TestResultSampleShapes pins what issue 34's samples show: a SQL answer
+// TestResultSampleShapes pins what two real servers' shapes show: a SQL answer
 // whose note column is null everywhere keeps its column, and an MCP prose
 // part wraps on a terminal (its code block does not) but not in a pipe.
 func TestResultSampleShapes(t *testing.T) {
