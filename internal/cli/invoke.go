@@ -173,7 +173,16 @@ func (a *app) resolveTool(ctx context.Context, r *toolRequest) error {
 		d, err = a.toolOf(ctx, r.name)
 	}
 	if err != nil {
-		return command.UnknownTool(r.name, err)
+		var starting []string
+		if catalog.IsCode(err, catalog.CodeUnknownTool) {
+			// The listing says which connections are still starting: a
+			// tool of theirs is not a typo. One more request, on this path
+			// only; its failure changes nothing.
+			if _, lerr := a.run.Tools(ctx); lerr == nil {
+				starting = a.run.Starting()
+			}
+		}
+		return command.UnknownTool(r.name, err, starting...)
 	}
 	r.cmd, err = a.cmds.For(r.name, d)
 	return err

@@ -13,7 +13,10 @@ import (
 // agent's commands, grouped by source, as a page and as the JSON document of
 // --output json (built when asked for: with 10,000 tools, sorting it is not
 // free).
-func IndexPage(info *catalog.Info, tools []catalog.ToolEntry) (render.IndexPage, func() any) {
+//
+// starting names the connections still starting (catalog.Run.Starting): each
+// is a group headed "NAME (starting…)", and the document lists them.
+func IndexPage(info *catalog.Info, tools []catalog.ToolEntry, starting ...string) (render.IndexPage, func() any) {
 	page := render.IndexPage{Name: info.Name, Description: info.Description}
 	groups := map[string]*render.IndexGroup{}
 	tools = withCuratedOver(tools)
@@ -29,6 +32,12 @@ func IndexPage(info *catalog.Info, tools []catalog.ToolEntry) (render.IndexPage,
 		}
 		groups[g].Rows = append(groups[g].Rows, row)
 	}
+	for _, c := range starting {
+		if groups[c] == nil {
+			groups[c] = &render.IndexGroup{Name: c}
+		}
+		groups[c].Starting = true
+	}
 	names := make([]string, 0, len(groups))
 	for g := range groups {
 		names = append(names, g)
@@ -37,7 +46,7 @@ func IndexPage(info *catalog.Info, tools []catalog.ToolEntry) (render.IndexPage,
 	for _, g := range names {
 		page.Groups = append(page.Groups, *groups[g])
 	}
-	return page, func() any { return indexDoc(info, tools) }
+	return page, func() any { return indexDoc(info, tools, starting) }
 }
 
 // withCuratedOver are the catalog's tools and the curated commands over
@@ -57,7 +66,7 @@ func withCuratedOver(tools []catalog.ToolEntry) []catalog.ToolEntry {
 }
 
 // indexDoc is the JSON document of `agsh help --output json`.
-func indexDoc(info *catalog.Info, tools []catalog.ToolEntry) any {
+func indexDoc(info *catalog.Info, tools []catalog.ToolEntry, starting []string) any {
 	type jsonTool struct {
 		Name  string `json:"name"`
 		Title string `json:"title"` // "" when none is declared (docs/rendering.md#agsh-help)
@@ -80,7 +89,8 @@ func indexDoc(info *catalog.Info, tools []catalog.ToolEntry) any {
 		Name        string     `json:"name"`
 		Description string     `json:"description"`
 		Tools       []jsonTool `json:"tools"`
-	}{info.Name, info.Description, jt}
+		Starting    []string   `json:"starting,omitempty"` // connections still starting
+	}{info.Name, info.Description, jt, starting}
 }
 
 // GroupPage is the data of `agsh help <group>`: the tools of the catalog

@@ -278,23 +278,62 @@ func (t *Table) Names(afterPipe bool) []string {
 
 // UnknownError is the usage error of a command name that names nothing:
 // `unknown command "x"; did you mean y?` and where to look.
-func UnknownError(name string, r Resolution, status int) error {
+//
+// starting names the connections still starting (the listing says so:
+// docs/wire.md#the-tool-listing): a name under one's prefix ("slow_query"
+// for slow) is not a typo, and the error says so instead of suggesting:
+// `unknown command "slow_query": connection slow is still starting; its
+// tools appear when it is ready`; any other name gets that as a last line.
+func UnknownError(name string, r Resolution, status int, starting ...string) error {
 	msg := fmt.Sprintf("unknown command %q", name)
+	if c := StartingFor(name, starting); c != "" {
+		msg += ": " + StartingNote(c)
+		return &catalog.Error{ErrCode: catalog.CodeUnknownTool, Status: status, Message: msg, Exit: exitcode.Usage}
+	}
 	if len(r.Suggestions) > 0 {
 		msg += "; did you mean " + names.OrList(r.Suggestions) + "?"
 	}
 	msg += "\nRun 'agsh help' for the commands of this deployment."
+	for _, c := range starting {
+		msg += "\n(" + StartingNote(c) + ")"
+	}
 	return &catalog.Error{ErrCode: catalog.CodeUnknownTool, Status: status, Message: msg, Exit: exitcode.Usage}
+}
+
+// StartingNote says a connection is still starting.
+func StartingNote(connection string) string {
+	return "connection " + connection + " is still starting; its tools appear when it is ready"
+}
+
+// StartingFor is the starting connection whose tools' prefix name has
+// (the connection's name lower-cased, other characters than [a-z0-9_-] as
+// "_", then "_": as the deployment names them), "" when none.
+func StartingFor(name string, starting []string) string {
+	for _, c := range starting {
+		prefix := strings.Map(func(r rune) rune {
+			switch {
+			case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '-':
+				return r
+			case r >= 'A' && r <= 'Z':
+				return r + 'a' - 'A'
+			}
+			return '_'
+		}, c) + "_"
+		if len(name) > len(prefix) && strings.EqualFold(name[:len(prefix)], prefix) {
+			return c
+		}
+	}
+	return ""
 }
 
 // UnknownTool turns a deployment's 404 unknown_tool answer into the usage
 // error of UnknownError, suggesting from the names the answer lists; any
-// other error is returned as is.
-func UnknownTool(name string, err error) error {
+// other error is returned as is. starting is as for UnknownError.
+func UnknownTool(name string, err error, starting ...string) error {
 	var ce *catalog.Error
 	if !errors.As(err, &ce) || ce.Code() != catalog.CodeUnknownTool {
 		return err
 	}
 	r := Resolution{Suggestions: names.Suggest(name, TableOf(ce.Available).Names(false))}
-	return UnknownError(name, r, ce.Status)
+	return UnknownError(name, r, ce.Status, starting...)
 }
