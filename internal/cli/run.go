@@ -94,7 +94,6 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 		// A meta command's page needs no deployment (agsh :trace --help:
 		// the scan took the --help as agsh's, a.g.Help).
 		if page, ok := command.MetaPage(append([]string{name}, args...), a.g.Help); ok {
-			// A meta command's page needs no deployment.
 			if err := a.writeValue(a.out, a.errOut, render.Value{Text: page, Final: true}, render.Text, ""); err != nil {
 				return a.report(ctx, a.errOut, err)
 			}
