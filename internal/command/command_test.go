@@ -93,7 +93,7 @@ func TestOutputWords(t *testing.T) {
 		"/a --output xml":  "/a --output xml",
 		"-- -h":            "--output text -- -h",
 	} {
-		if got := strings.Join(ScanWords(strings.Fields(in)).ValueArgs(strings.Fields(in)), " "); got != want {
+		if got := strings.Join(ScanWords(strings.Fields(in)).ValueArgs(), " "); got != want {
 			t.Errorf("ValueArgs(%q) = %q, want %q", in, got, want)
 		}
 	}
