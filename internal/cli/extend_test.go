@@ -147,8 +147,10 @@ func TestExtendCommandAndFormat(t *testing.T) {
 	if _, errOut, status := run(":sessions --output=\n"); status != 2 || !strings.Contains(errOut, "--output must be "+strings.Join(render.FormatNames(), " or ")+`, not ""`) {
 		t.Errorf(":sessions --output= in a script: exit %d\n%s", status, errOut)
 	}
-	if _, errOut, status := run("", "--output", "yaml", "help"); status != 2 || !strings.Contains(errOut, "--output must be text or json or upper") {
-		t.Errorf("--output yaml: exit %d\n%s", status, errOut)
+	// A name no row has is refused, the table's names given.
+	if _, errOut, status := run("", "--output", "no-such-format", "help"); status != 2 ||
+		!strings.Contains(errOut, "--output must be "+strings.Join(render.FormatNames(), " or ")) || !strings.Contains(errOut, " or upper") {
+		t.Errorf("--output no-such-format: exit %d\n%s", status, errOut)
 	}
 }
 
