@@ -401,9 +401,22 @@ func runReplay(ctx context.Context, m *MetaRun, args []string) (MetaResult, erro
 	if err != nil {
 		return MetaResult{}, err
 	}
-	if call.Truncated {
-		return MetaResult{}, &console.ReplayError{Msg: "the record holds only part of the input of call " + call.ID +
-			" (the deployment cut it to bound the event); it cannot be replayed", Exit: catalog.ExitRefused}
+	refusal := console.ReplayRefusal(call)
+	if refusal != nil && !m.Format.IsData() {
+		return MetaResult{}, refusal
+	}
+	if refusal != nil {
+		// --output json shows the call as recorded, no line, and why (exit 3).
+		doc, _ := json.Marshal(struct {
+			CallID    string          `json:"callId"`
+			Tool      string          `json:"tool"`
+			Input     json.RawMessage `json:"input"`
+			Line      string          `json:"line"`
+			InputJSON bool            `json:"inputJson"`
+			Refused   string          `json:"refused"`
+		}{call.ID, call.Tool, call.Input, "", false, refusal.Error()})
+		m.note("agsh: " + refusal.Error())
+		return MetaResult{Value: render.Value{JSON: doc, IsJSON: true}, Status: catalog.ExitRefused}, nil
 	}
 	line, inputJSON, err := m.callLine(ctx)(ctx, call.Tool, call.Input)
 	if err != nil {
