@@ -115,6 +115,10 @@ func (d *describer) rows(out []Row, ev *catalog.Event) []Row {
 		if msg := firstLine(f.Message); msg != "" {
 			r.What = strings.TrimSpace(r.What + " " + msg)
 		}
+		if f.TraceID != "" {
+			// The collector's trace of the turn (docs/console.md#the-timeline).
+			r.What = strings.TrimSpace(r.What + "  trace " + f.TraceID)
+		}
 		add(r)
 	case catalog.EventTurnQueued:
 		r := base

@@ -22,6 +22,10 @@ type Env struct {
 	Note func(string)
 	// CallLine writes a call as the agsh command line its input maps to.
 	CallLine CallLine
+	// Execution is a tool's execution as its detail says ("agent": it runs
+	// inside the agent's turn, agsh cannot call it; "" when unknown). Nil:
+	// unknown for every tool.
+	Execution func(ctx context.Context, tool string) string
 	// Location is the time zone times show in (nil: the local one).
 	Location *time.Location
 }
