@@ -75,10 +75,13 @@ type describer struct {
 	// loc is the time zone times are shown in.
 	loc *time.Location
 	day string
-	// lastDay caches the date of the last event's day.
-	lastY   int
-	lastYD  int
-	lastDay string
+	// lastDay caches the date of the last event's day; lastKey and
+	// lastClock the last time read, to its second.
+	lastY     int
+	lastYD    int
+	lastDay   string
+	lastKey   string
+	lastClock string
 }
 
 // maxRemembered bounds the calls :tail remembers.
@@ -285,7 +288,7 @@ const maxWhat = 16 << 10
 
 // resultText is " ⇒ " and the first line of a call's result.
 func resultText(f catalog.EventData) string {
-	s := firstLine(resultString(f.Result))
+	s := resultHead(f.Result)
 	if f.ResultTruncated {
 		s = strings.TrimSpace(s + " (cut by the deployment)")
 	}
@@ -320,6 +323,48 @@ func resultString(raw json.RawMessage) string {
 		}
 	}
 	return string(jsontext.AppendCompact(nil, raw[:min(len(raw), maxWhat)]))
+}
+
+// headBytes is how much of a long string result resultHead reads for its
+// first line.
+const headBytes = 64 << 10
+
+// resultHead is firstLine of a result's text. A string result longer than
+// headBytes is read no further than that for it (a call that read a
+// megabyte file is not decoded whole for its first line): a first line
+// that does not end there is cut with "…", and one that does is taken to
+// have more after it.
+func resultHead(raw json.RawMessage) string {
+	if len(raw) <= headBytes || raw[0] != '"' {
+		return firstLine(resultString(raw))
+	}
+	p := 1
+	for p < headBytes {
+		if raw[p] == '\\' {
+			n := 2
+			if p+1 < len(raw) && raw[p+1] == 'u' {
+				n = 6
+			}
+			if p+n > headBytes {
+				break
+			}
+			p += n
+			continue
+		}
+		p++
+	}
+	for p > 1 && !utf8.RuneStart(raw[p]) {
+		p--
+	}
+	head := jsontext.UnquoteValid(append(raw[:p:p], '"'))
+	line := firstLine(head)
+	switch {
+	case strings.HasSuffix(line, " …"), strings.HasSuffix(line, "…") && len(line) > maxWhat:
+		return line
+	case strings.ContainsRune(strings.TrimLeft(head, " \t\r\n"), '\n'):
+		return line + " …"
+	}
+	return line + "…"
 }
 
 // firstLine is the first non-blank line of s, " …" after it when more
@@ -388,6 +433,40 @@ func pad2(n int64) string {
 // when is an event time as the table shows it (the time of day in the
 // local zone) and its date; a time that is not RFC 3339 shows as sent.
 func (d *describer) when(at string) (clock, day string) {
+	// Events a second apart or closer share the answer: only the fraction
+	// of a second differs, which the clock does not show.
+	key := wholeSeconds(at)
+	if key != "" && key == d.lastKey {
+		return d.lastClock, d.lastDay
+	}
+	clock, day = d.parseWhen(at)
+	if day != "" {
+		d.lastKey, d.lastClock = key, clock
+	} else {
+		d.lastKey = ""
+	}
+	return clock, day
+}
+
+// wholeSeconds is an RFC 3339 time without its fraction of a second
+// ("2026-01-02T03:04:05Z" of "2026-01-02T03:04:05.123Z"), "" when at is not
+// shaped so.
+func wholeSeconds(at string) string {
+	if len(at) < 20 || at[10] != 'T' || at[19] != '.' {
+		return ""
+	}
+	i := 20
+	for i < len(at) && at[i] >= '0' && at[i] <= '9' {
+		i++
+	}
+	if i == 20 || i == len(at) {
+		return ""
+	}
+	return at[:19] + at[i:]
+}
+
+// parseWhen is when's reading of at.
+func (d *describer) parseWhen(at string) (clock, day string) {
 	t, err := time.Parse(time.RFC3339Nano, at)
 	if err != nil {
 		return clip(at, 24), ""
