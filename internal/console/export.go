@@ -118,7 +118,9 @@ func Export(ctx context.Context, e Env, id string, o ExportOptions) (err error) 
 		x.f = &scriptWriter{x: x}
 	}
 	x.f.head(x.listed(ctx))
-	rerr := e.Client.Record(ctx, id, x.event, e.note)
+	rerr := readAhead(ctx, e.Client, id, e.note, nil, func(ev *catalog.Event, f *catalog.EventData, _ []string) error {
+		return x.event(ev, f)
+	})
 	x.flush(true)
 	if rerr != nil && x.err == nil {
 		x.f.cut(rerr)
@@ -252,13 +254,13 @@ func (x *exporter) listed(ctx context.Context) *catalog.Session {
 }
 
 // event takes one event of the record.
-func (x *exporter) event(ev *catalog.Event) error {
+func (x *exporter) event(ev *catalog.Event, fp *catalog.EventData) error {
 	if x.events == 0 {
 		x.first, x.firstAt = ev.Index, ev.At
 	}
 	x.events++
 	x.last, x.lastAt = ev.Index, ev.At
-	f := ev.Fields()
+	f := *fp
 	base := xItem{index: ev.Index, at: ev.At, turnID: f.TurnID, traceID: f.TraceID}
 	switch ev.Type {
 	case catalog.EventActionsRequested:

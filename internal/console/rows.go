@@ -105,6 +105,19 @@ var errNoLine = errors.New("no command line")
 // rows appends the rows of ev to out.
 func (d *describer) rows(out []Row, ev *catalog.Event) []Row {
 	f := ev.Fields()
+	return d.rowsOf(out, ev, &f, nil)
+}
+
+// rowsOf is rows of an event whose data f is decoded already; lines, when
+// set, are its calls' command lines as d.lines makes them (made ahead).
+func (d *describer) rowsOf(out []Row, ev *catalog.Event, fp *catalog.EventData, lines []string) []Row {
+	f := *fp
+	line := func(i int, tool string, input json.RawMessage, truncated bool) string {
+		if i < len(lines) {
+			return lines[i]
+		}
+		return d.callLine(tool, input, truncated)
+	}
 	base := Row{Index: ev.Index}
 	base.Time, base.day = d.when(ev.At)
 	add := func(r Row) {
@@ -146,13 +159,13 @@ func (d *describer) rows(out []Row, ev *catalog.Event) []Row {
 		}
 		add(r)
 	case catalog.EventActionsRequested:
-		for _, c := range f.Calls {
+		for i, c := range f.Calls {
 			if d.tool != "" && c.ToolName != d.tool {
 				continue
 			}
 			r := base
 			r.Event, r.ID, r.pending = "call", c.CallID, d.paired
-			r.What = d.callLine(c.ToolName, c.Input, c.InputTruncated)
+			r.What = line(i, c.ToolName, c.Input, c.InputTruncated)
 			if !d.paired {
 				r.Event = "call …"
 				d.remember(c.CallID, r.What)
@@ -176,7 +189,7 @@ func (d *describer) rows(out []Row, ev *catalog.Event) []Row {
 	case catalog.EventApprovalRequested:
 		r := base
 		r.Event, r.ID = "APPROVAL?", f.CallID
-		r.What = "waits for approval: " + d.callLine(f.ToolName, f.Input, f.InputTruncated)
+		r.What = "waits for approval: " + line(0, f.ToolName, f.Input, f.InputTruncated)
 		add(r)
 	case catalog.EventApprovalResolved:
 		r := base
@@ -265,6 +278,28 @@ func (d *describer) callLine(tool string, input json.RawMessage, truncated bool)
 		d.made[key] = line
 	}
 	return line
+}
+
+// lines are the command lines of ev's calls, as rowsOf writes them (in the
+// order of its calls, "" for a call the tool filter leaves out), made
+// ahead of the rows; nil for an event without calls.
+func (d *describer) linesOf(ev *catalog.Event, f *catalog.EventData) []string {
+	switch ev.Type {
+	case catalog.EventActionsRequested:
+		if len(f.Calls) == 0 {
+			return nil
+		}
+		lines := make([]string, len(f.Calls))
+		for i, c := range f.Calls {
+			if d.tool == "" || c.ToolName == d.tool {
+				lines[i] = d.callLine(c.ToolName, c.Input, c.InputTruncated)
+			}
+		}
+		return lines
+	case catalog.EventApprovalRequested:
+		return []string{d.callLine(f.ToolName, f.Input, f.InputTruncated)}
+	}
+	return nil
 }
 
 // madeKey is a call's tool and input, as describer.made keeps them.
@@ -499,6 +534,14 @@ func namesTool(ev *catalog.Event, tool string) bool {
 		return true
 	}
 	f := ev.Fields()
+	return namesToolIn(&f, tool)
+}
+
+// namesToolIn is namesTool of an event's decoded data.
+func namesToolIn(f *catalog.EventData, tool string) bool {
+	if tool == "" {
+		return true
+	}
 	if f.ToolName == tool {
 		return true
 	}
