@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/interp/syntax"
 	"github.com/agsh-dev/agsh/render"
@@ -98,7 +100,7 @@ func (h *shellHandler) toolsUsed(s *syntax.Script) []string {
 				continue
 			}
 			argv := pl.Commands[0].Args()
-			if m, ok := command.LookupMeta(argv[0]); ok && m.Wraps {
+			if m, ok := meta.LookupMeta(argv[0]); ok && m.Wraps {
 				if rest := command.ScanWords(argv[1:]).Args; len(rest) > 0 {
 					argv = rest
 				}
@@ -117,12 +119,12 @@ func (h *shellHandler) toolsUsed(s *syntax.Script) []string {
 // line resolved and parsed. Only usage errors are answered.
 func (h *shellHandler) Check(ctx context.Context, argv []string, last bool) (int, error) {
 	off := 0
-	if m, ok := command.LookupMeta(argv[0]); ok {
+	if m, ok := meta.LookupMeta(argv[0]); ok {
 		if err := command.CheckMeta(argv); err != nil {
 			return errorWord(argv, err), err
 		}
 		if !m.Wraps {
-			return 0, nil
+			return 0, h.checkDecision(ctx, argv)
 		}
 		// The words after the meta command's name are a command line.
 		rest := command.ScanWords(argv[1:]).Args
@@ -138,14 +140,61 @@ func (h *shellHandler) Check(ctx context.Context, argv []string, last bool) (int
 		req.args = command.ScanWords(argv[1:]).ValueArgs(argv[1:])
 	}
 	err := h.a.resolveTool(ctx, req)
+	help := false
 	if err == nil {
-		_, err = h.a.parseLine(req)
+		help, err = h.a.parseLine(req)
+	}
+	if err == nil && !help && off == 0 {
+		err = h.checkWrite(req)
 	}
 	if err == nil || exitcode.Of(err) != exitcode.Usage {
 		return 0, nil
 	}
 	return off + errorWord(argv, err), err
 }
+
+// checkWrite refuses, at a script's check, a call the write guard would ask
+// about: a script cannot be asked (docs/console.md#the-write-guard).
+func (h *shellHandler) checkWrite(r *toolRequest) error {
+	if h.a.ios.InTTY {
+		return nil // asked when it runs
+	}
+	err := h.a.guardCall(context.Background(), r)
+	var u *unattendedError
+	if errors.As(err, &u) {
+		u.script, u.what = true, "no line ran"
+		return u
+	}
+	return nil
+}
+
+// checkDecision refuses, at a script's check, a decision (:approve, :deny)
+// without --yes: the decision is what a one-shot would refuse, found by
+// the same reads, and is never sent (confirm refuses it before).
+func (h *shellHandler) checkDecision(ctx context.Context, argv []string) error {
+	if argv[0] != meta.MetaApprove && argv[0] != meta.MetaDeny || h.a.ios.InTTY || !h.a.mayAsk(false) {
+		return nil
+	}
+	var refused *unattendedError
+	m := &meta.MetaRun{Client: h.a.run.Client(), Bound: h.a.run.Binding(), InShell: true, Out: io.Discard,
+		Format: render.Text, Command: h.a.commandFor,
+		WillAsk: func(bool) bool { return true },
+		Confirm: func(_ context.Context, yes bool, q meta.Question, _ string) error {
+			if !yes {
+				refused = &unattendedError{act: q.Act, what: "no line ran", script: true}
+			}
+			return errCheckOnly
+		},
+	}
+	if _, _, err := command.RunMeta(ctx, m, argv); !errors.Is(err, errCheckOnly) || refused == nil {
+		return nil // --yes on the line, or what the line meets when it runs
+	}
+	return refused
+}
+
+// errCheckOnly ends a decision line run at a script's check at its question:
+// nothing is decided then.
+var errCheckOnly = errors.New("checked only")
 
 // shellHandler gives the interpreter the deployment's tools and help
 // (interp.Handler), and renders a pipeline's final value as one-shot calls

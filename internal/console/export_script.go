@@ -37,8 +37,9 @@ func (s *scriptWriter) head(row *catalog.Session) {
 	}
 	s.comment("Run it with agsh < FILE against the same workspace: each line repeats one call, in the")
 	s.comment("session the script binds (the latest; agsh --session <id> < FILE picks one).")
-	s.comment("Writes are calls like the others: the write guard applies when this runs (agsh asks")
-	s.comment("before each write on a terminal; --yes skips the question).")
+	s.comment("Writes are calls like the others: the write guard applies when this runs. Piped into")
+	s.comment("agsh, a script with a write is refused at its check unless given --yes (agsh --yes < FILE,")
+	s.comment("or AGSH_YES=1).")
 	s.comment("Comments: the turns, the model's messages, the results' first lines.")
 }
 

@@ -1,4 +1,4 @@
-package command
+package meta
 
 import (
 	"bytes"
@@ -330,7 +330,7 @@ func (m *MetaRun) callLine(ctx context.Context) console.CallLine {
 }
 
 // callLineOf is callLine over a lookup of commands.
-func (m *MetaRun) callLineOf(lookup func(context.Context, string) *Command) console.CallLine {
+func (m *MetaRun) callLineOf(lookup func(context.Context, string) Command) console.CallLine {
 	return func(ctx context.Context, tool string, input json.RawMessage) (string, bool, error) {
 		if cmd := lookup(ctx, tool); cmd != nil {
 			return cmd.CommandLine(input)
@@ -341,11 +341,11 @@ func (m *MetaRun) callLineOf(lookup func(context.Context, string) *Command) cons
 
 // commands looks up the live command of a tool, each once, for at most
 // maxDetails tools the listing has (nil for the others).
-func (m *MetaRun) commands() func(context.Context, string) *Command {
-	cmds := map[string]*Command{}
+func (m *MetaRun) commands() func(context.Context, string) Command {
+	cmds := map[string]Command{}
 	asked := 0
 	var listed map[string]bool
-	return func(ctx context.Context, tool string) *Command {
+	return func(ctx context.Context, tool string) Command {
 		cmd, known := cmds[tool]
 		if !known && m.Command != nil && asked < maxDetails {
 			if listed == nil && m.Tools != nil {
@@ -519,8 +519,8 @@ func runExport(ctx context.Context, m *MetaRun, args []string) (MetaResult, erro
 	e := m.consoleEnv(ctx)
 	e.CallLine = m.callLineOf(lookup)
 	e.Execution = func(ctx context.Context, tool string) string {
-		if cmd := lookup(ctx, tool); cmd != nil && cmd.Detail != nil {
-			return cmd.Detail.Execution
+		if cmd := lookup(ctx, tool); cmd != nil && cmd.ToolDetail() != nil {
+			return cmd.ToolDetail().Execution
 		}
 		return ""
 	}
@@ -548,7 +548,7 @@ func (m *MetaRun) detail(ctx context.Context, tool string) (*catalog.ToolDetail,
 	if err != nil || cmd == nil {
 		return nil, fmt.Errorf("no command")
 	}
-	return cmd.Detail, nil
+	return cmd.ToolDetail(), nil
 }
 
 // helpResult is a meta command's --help, or its usage error.
