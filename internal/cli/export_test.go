@@ -83,7 +83,17 @@ func TestExportScriptReplays(t *testing.T) {
 	ft := fresh.AgentURL("executor")
 	bound := createSession(t, ft, "say ready") // the latest session: the script binds it
 	waitState(t, ft, bound, "waiting")
-	cmd := agshCommand("--target", ft, "--yes")
+	// The write guard applies: unattended, the script is refused at its
+	// check (it writes), before any call.
+	cmd := agshCommand("--target", ft)
+	cmd.Stdin = strings.NewReader(script)
+	if out, _ := cmd.CombinedOutput(); cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "--yes") {
+		t.Errorf("agsh < script without --yes: exit %d\n%s", cmd.ProcessState.ExitCode(), out)
+	}
+	if got := devCalls(t, fresh.URL(), bound); len(got) != 0 {
+		t.Fatalf("the refused script made calls: %+v", got)
+	}
+	cmd = agshCommand("--target", ft, "--yes")
 	cmd.Stdin = strings.NewReader(script)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("agsh < script: %v\n%s\nscript:\n%s", err, out, script)
