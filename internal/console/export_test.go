@@ -283,3 +283,21 @@ func TestExportFile(t *testing.T) {
 		t.Errorf("--as json:\n%s\n:trace --output json:\n%s", out.String(), trace.String())
 	}
 }
+
+// A turn's trace id (traceId, a W3C trace id) shows on its :trace row; one
+// that is not a trace id is left out.
+func TestTraceShowsTraceID(t *testing.T) {
+	t.Parallel()
+	c := recordServer(t, []string{
+		ev(0, "turn.started", `{"turnId":"t1","source":"message","traceId":"4bf92f3577b34da6a3ce929d0e0e4736"}`),
+		ev(1, "turn.started", `{"turnId":"t2","source":"message","traceId":"4BF92F3577B34DA6A3CE929D0E0E4736\u001b[2J"}`),
+		ev(2, "turn.started", `{"turnId":"t3","source":"message","traceId":"00000000000000000000000000000000"}`),
+	}, nil)
+	var out strings.Builder
+	if err := Trace(context.Background(), env(c, &out, render.Options{Width: 200}, new([]string)), "ses_1", TraceOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(out.String(), "trace ") != 1 || !strings.Contains(out.String(), "(message)  trace 4bf92f3577b34da6a3ce929d0e0e4736\n") {
+		t.Errorf(":trace:\n%s", out.String())
+	}
+}

@@ -75,12 +75,12 @@ type describer struct {
 	// loc is the time zone times are shown in.
 	loc *time.Location
 	day string
-	// lastDay caches the date of the last event's day; lastKey and
-	// lastClock the last time read, to its second.
+	// lastDay caches the date of the last event's day; lastAt and
+	// lastClock the last time read and its clock.
 	lastY     int
 	lastYD    int
 	lastDay   string
-	lastKey   string
+	lastAt    string
 	lastClock string
 }
 
@@ -470,34 +470,34 @@ func pad2(n int64) string {
 func (d *describer) when(at string) (clock, day string) {
 	// Events a second apart or closer share the answer: only the fraction
 	// of a second differs, which the clock does not show.
-	key := wholeSeconds(at)
-	if key != "" && key == d.lastKey {
+	if d.lastAt != "" && sameSecond(at, d.lastAt) {
 		return d.lastClock, d.lastDay
 	}
 	clock, day = d.parseWhen(at)
+	d.lastAt = ""
 	if day != "" {
-		d.lastKey, d.lastClock = key, clock
-	} else {
-		d.lastKey = ""
+		d.lastAt, d.lastClock = at, clock
 	}
 	return clock, day
 }
 
-// wholeSeconds is an RFC 3339 time without its fraction of a second
-// ("2026-01-02T03:04:05Z" of "2026-01-02T03:04:05.123Z"), "" when at is not
-// shaped so.
-func wholeSeconds(at string) string {
-	if len(at) < 20 || at[10] != 'T' || at[19] != '.' {
-		return ""
+// sameSecond reports two RFC 3339 times that differ at most in their
+// fraction of a second ("2026-01-02T03:04:05.1Z", "2026-01-02T03:04:05.9Z"),
+// both with one.
+func sameSecond(a, b string) bool {
+	if len(a) < 21 || len(b) < 21 || a[19] != '.' || b[19] != '.' || a[:19] != b[:19] {
+		return false
 	}
+	return a[fractionEnd(a):] == b[fractionEnd(b):] && fractionEnd(a) > 20 && a[10] == 'T'
+}
+
+// fractionEnd is where the digits after a time's '.' (at 19) end.
+func fractionEnd(s string) int {
 	i := 20
-	for i < len(at) && at[i] >= '0' && at[i] <= '9' {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
 	}
-	if i == 20 || i == len(at) {
-		return ""
-	}
-	return at[:19] + at[i:]
+	return i
 }
 
 // parseWhen is when's reading of at.

@@ -31,7 +31,8 @@ func TestResultHead(t *testing.T) {
 func TestWhenCache(t *testing.T) {
 	d := &describer{loc: time.FixedZone("x", 3600)}
 	for _, at := range []string{"2026-01-02T23:59:59.100Z", "2026-01-02T23:59:59.900Z", "2026-01-03T00:00:00.001Z",
-		"2026-01-03T00:00:00.5+01:00", "2026-01-03T00:00:00.5+02:00", "not a time", "2026-13-03T00:00:00.5Z", "2026-01-03T00:00:00Z"} {
+		"2026-01-03T00:00:00.5+01:00", "2026-01-03T00:00:00.5+02:00", "not a time", "2026-13-03T00:00:00.5Z", "2026-13-03T00:00:00.6Z",
+		"2026-01-03T00:00:00Z", "2026-01-03T00:00:00.Z", "2026-01-03T00:00:00.7Z"} {
 		clock, day := d.when(at)
 		want, wantDay := (&describer{loc: d.loc}).parseWhen(at)
 		if clock != want || day != wantDay {
