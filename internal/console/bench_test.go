@@ -116,7 +116,7 @@ func BenchmarkTrace100kJSON(b *testing.B) {
 	e := Env{Client: c, Out: io.Discard, Opts: render.Options{}, Location: time.UTC}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := Trace(context.Background(), e, "ses_1", TraceOptions{JSON: true}); err != nil {
+		if err := Trace(context.Background(), e, "ses_1", TraceOptions{Format: render.JSON}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -148,7 +148,11 @@ func BenchmarkTailPipe(b *testing.B) {
 				// --follow past the waits; the stream's end ends a pass.
 				ctx, cancel := context.WithCancel(context.Background())
 				e.Note = func(string) { cancel() } // the stream ended: "connection lost"
-				_ = Tail(ctx, e, "ses_1", TailOptions{JSON: jsonOut, Follow: true})
+				f := render.Text
+				if jsonOut {
+					f = render.JSON
+				}
+				_ = Tail(ctx, e, "ses_1", TailOptions{Format: f, Follow: true})
 				cancel()
 			}
 			b.ReportAllocs()

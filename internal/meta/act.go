@@ -492,7 +492,7 @@ func runSay(ctx context.Context, m *MetaRun, args []string) (MetaResult, error) 
 		if ans.SessionID != "" {
 			id = ans.SessionID
 		}
-		err := console.Tail(ctx, m.consoleEnv(ctx), id, console.TailOptions{JSON: m.Format.IsData(), Live: m.Live,
+		err := console.Tail(ctx, m.consoleEnv(ctx), id, console.TailOptions{Format: m.Format, Live: m.Live,
 			From: from, FromSet: true, UntilWaits: true})
 		return MetaResult{Written: true}, err
 	}
