@@ -13,6 +13,7 @@ import (
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/render"
 )
 
 // :export (docs/console.md#export): a session's record as an agsh script
@@ -108,7 +109,7 @@ func Export(ctx context.Context, e Env, id string, o ExportOptions) (err error) 
 		e.Opts.TTY = false
 	}
 	if o.As == ExportJSON {
-		return traceJSON(ctx, e, id, TraceOptions{})
+		return traceData(ctx, e, id, TraceOptions{Format: render.JSON})
 	}
 	x := &exporter{e: e, ctx: ctx, o: o, id: id, pending: map[string]*xCall{}, seen: map[string]bool{}}
 	x.w = bufio.NewWriterSize(e.Out, 64<<10)

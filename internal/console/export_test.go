@@ -276,7 +276,7 @@ func TestExportFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	var trace bytes.Buffer
-	if err := Trace(context.Background(), Env{Client: c, Out: &trace, Opts: render.Options{TTY: true}}, "ses_1", TraceOptions{JSON: true}); err != nil {
+	if err := Trace(context.Background(), Env{Client: c, Out: &trace, Opts: render.Options{TTY: true}}, "ses_1", TraceOptions{Format: render.JSON}); err != nil {
 		t.Fatal(err)
 	}
 	if out.String() != trace.String() {
