@@ -53,4 +53,3 @@ func runExport(ctx context.Context, m *MetaRun, args []string) (MetaResult, erro
 	}
 	return MetaResult{Written: true}, err
 }
-
