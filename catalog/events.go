@@ -273,10 +273,30 @@ func walkObject(obj []byte, member func(key string, v []byte)) {
 	jsontext.Members(obj, 0, func(key []byte, vs int) (int, bool) {
 		ve, ok := jsontext.SpanEnd(obj, vs)
 		if ok && ve > vs {
-			member(jsontext.UnquoteValid(key), obj[vs:ve])
+			member(memberKey(key), obj[vs:ve])
 		}
 		return ve, ok
 	})
+}
+
+// knownKeys are the data members agsh reads, so that a key is decoded
+// without a copy (every event has several).
+var knownKeys = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{"turnId", "source", "callId", "toolName", "decision", "reason", "text", "finishReason",
+		"parentCallId", "message", "note", "isError", "position", "durationMs", "dropped", "input", "result",
+		"inputTruncated", "resultTruncated", "stubbed", "traceId", "decidedBy", "calls"} {
+		m[`"`+k+`"`] = k
+	}
+	return m
+}()
+
+// memberKey is a member's key token decoded: a known key without a copy.
+func memberKey(key []byte) string {
+	if k, ok := knownKeys[string(key)]; ok {
+		return k
+	}
+	return jsontext.UnquoteValid(key)
 }
 
 // Int is n as an int64 when it is a whole number, else false.
