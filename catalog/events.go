@@ -279,22 +279,56 @@ func walkObject(obj []byte, member func(key string, v []byte)) {
 	})
 }
 
-// knownKeys are the data members agsh reads, so that a key is decoded
-// without a copy (every event has several).
-var knownKeys = func() map[string]string {
-	m := map[string]string{}
-	for _, k := range []string{"turnId", "source", "callId", "toolName", "decision", "reason", "text", "finishReason",
-		"parentCallId", "message", "note", "isError", "position", "durationMs", "dropped", "input", "result",
-		"inputTruncated", "resultTruncated", "stubbed", "traceId", "decidedBy", "calls"} {
-		m[`"`+k+`"`] = k
-	}
-	return m
-}()
-
-// memberKey is a member's key token decoded: a known key without a copy.
+// memberKey is a member's key token decoded: a key agsh reads without a
+// copy (every event has several), any other by decoding it.
 func memberKey(key []byte) string {
-	if k, ok := knownKeys[string(key)]; ok {
-		return k
+	switch string(key) {
+	case `"turnId"`:
+		return "turnId"
+	case `"source"`:
+		return "source"
+	case `"callId"`:
+		return "callId"
+	case `"toolName"`:
+		return "toolName"
+	case `"decision"`:
+		return "decision"
+	case `"reason"`:
+		return "reason"
+	case `"text"`:
+		return "text"
+	case `"finishReason"`:
+		return "finishReason"
+	case `"parentCallId"`:
+		return "parentCallId"
+	case `"message"`:
+		return "message"
+	case `"note"`:
+		return "note"
+	case `"isError"`:
+		return "isError"
+	case `"position"`:
+		return "position"
+	case `"durationMs"`:
+		return "durationMs"
+	case `"dropped"`:
+		return "dropped"
+	case `"input"`:
+		return "input"
+	case `"result"`:
+		return "result"
+	case `"inputTruncated"`:
+		return "inputTruncated"
+	case `"resultTruncated"`:
+		return "resultTruncated"
+	case `"stubbed"`:
+		return "stubbed"
+	case `"traceId"`:
+		return "traceId"
+	case `"decidedBy"`:
+		return "decidedBy"
+	case `"calls"`:
+		return "calls"
 	}
 	return jsontext.UnquoteValid(key)
 }
