@@ -111,6 +111,9 @@ func Export(ctx context.Context, e Env, id string, o ExportOptions) (err error) 
 	if o.As == ExportJSON {
 		return traceData(ctx, e, id, TraceOptions{Format: render.JSON})
 	}
+	if e.CallLine == nil {
+		e.CallLine = func(context.Context, string, json.RawMessage) (string, bool, error) { return "", false, errNoLine }
+	}
 	x := &exporter{e: e, ctx: ctx, o: o, id: id, pending: map[string]*xCall{}, seen: map[string]bool{}}
 	x.w = bufio.NewWriterSize(e.Out, 64<<10)
 	if o.As == ExportMarkdown {
