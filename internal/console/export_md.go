@@ -85,7 +85,9 @@ func (m *mdWriter) item(it *xItem) {
 		} else {
 			line += " — *no result in the record*"
 		}
-		line += " · " + mdCode(c.id)
+		if c.id != "" {
+			line += " · " + mdCode(c.id)
+		}
 		x.str(line + "\n")
 		if c.agent {
 			x.str("  - " + mdText(c.tool+" runs inside the agent's turn; agsh cannot call it") + "\n")
