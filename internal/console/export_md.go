@@ -205,7 +205,7 @@ func (m *mdWriter) end() {
 
 // mdApproval is an approval event in the report.
 func mdApproval(a *xItem) string {
-	return approvalText(a, mdText)
+	return approvalText(a, mdText, mdCode)
 }
 
 // mdText is untrusted text for Markdown outside code, on one line: made safe

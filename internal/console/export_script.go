@@ -57,7 +57,7 @@ func (s *scriptWriter) item(it *xItem) {
 			x.str(c.line + "\n")
 		}
 		for i := range c.approvals {
-			s.comment("  " + approvalText(&c.approvals[i], termsafe.Line))
+			s.comment("  " + approvalText(&c.approvals[i], termsafe.Line, termsafe.Line))
 		}
 		if c.result == nil {
 			s.comment("  ⇒ (no result in the record)")
@@ -67,7 +67,7 @@ func (s *scriptWriter) item(it *xItem) {
 	case itemResult:
 		s.comment("⇒ call " + oneLine(it.callID) + " (" + oneLine(it.tool) + "): " + resultLine(it))
 	case itemApproval:
-		s.comment("call " + oneLine(it.callID) + ": " + approvalText(it, termsafe.Line))
+		s.comment("call " + oneLine(it.callID) + ": " + approvalText(it, termsafe.Line, termsafe.Line))
 	case itemTurnStart:
 		x.str("\n")
 		line := "turn " + oneLine(it.turnID) + " (" + oneLine(it.word) + ") started " + oneLine(it.at)
@@ -152,10 +152,10 @@ func resultLine(r *xItem) string {
 }
 
 // approvalText is an approval event for people: asked, or the decision,
-// who made it and why; esc makes the record's text safe.
-func approvalText(a *xItem, esc func(string) string) string {
+// who made it and why; esc makes the record's text safe, code its times.
+func approvalText(a *xItem, esc, code func(string) string) string {
 	if a.word == "asked" {
-		return "approval asked " + esc(clip(a.at, 40))
+		return "approval asked " + code(clip(a.at, 40))
 	}
 	s := a.word
 	switch a.word {
@@ -171,7 +171,7 @@ func approvalText(a *xItem, esc func(string) string) string {
 		s += " (the record does not say by whom)"
 	}
 	if a.at != "" {
-		s += " " + esc(clip(a.at, 40))
+		s += " " + code(clip(a.at, 40))
 	}
 	if r := firstLine(a.reason); r != "" {
 		s += ": " + esc(r)

@@ -186,7 +186,7 @@ func TestExportMarkdownHostile(t *testing.T) {
 		"  - ⇒ ``` ``PWN` *x* <b>PWN</b> … ```", "\n    `````text\n    ````\n    PWN error\n    ````\n    <img src=x>\n    `````\n",
 		`- *no command line* (its tool name \"\:stop\" is spelled like a meta command) — *no result in the record* · ` + "`call_stop`",
 		"trace `4bf92f3577b34da6a3ce929d0e0e4736`",
-		`  - approved by \[PWN\]\(http\:\/\/x\) \*op\* 2026\-01\-02T03\:04\:14Z: ok\\x1b\[2J …`,
+		"  - approved by \\[PWN\\]\\(http\\:\\/\\/x\\) \\*op\\* `2026-01-02T03:04:14Z`: ok\\\\x1b\\[2J …",
 	} {
 		if !strings.Contains(out, w) {
 			t.Errorf("the report lacks %q", w)
