@@ -27,6 +27,16 @@ type RunWriter interface {
 	EndRuns() error
 }
 
+// PlainRunWriter is a RunWriter told which runs are plain: printable
+// ASCII (DEL included) with no '"' and no '\\', bytes of the input as
+// they came. An encoder copies such a run without looking at each byte
+// again (but for DEL).
+type PlainRunWriter interface {
+	RunWriter
+	// WritePlainRun is WriteRun of a plain run.
+	WritePlainRun(text []byte, nl bool) error
+}
+
 // ErrBadString is the error of a string that is not valid JSON.
 var ErrBadString = errors.New("invalid JSON: a bad escape or a control character in the result string")
 
@@ -48,6 +58,10 @@ type StringStream struct {
 	// in the whole string, else each invalid byte made U+FFFD.
 	escaped   bool
 	undecided []byte
+	// mixed: the run from start holds a multi-byte character (it is not
+	// plain); pw is Feed's writer as a PlainRunWriter, when it is one.
+	mixed bool
+	pw    PlainRunWriter
 }
 
 // Feed reads p, the next bytes of the content, and hands their text to w
@@ -64,8 +78,10 @@ func (d *StringStream) Feed(p []byte, w RunWriter) (n int, done, writeErr bool, 
 		data = d.buf
 		d.carry = d.carry[:0]
 	}
-	d.text, d.line, d.start, d.quote = d.text[:0], 0, 0, -1
+	d.text, d.line, d.start, d.quote, d.mixed = d.text[:0], 0, 0, -1, false
+	d.pw, _ = w.(PlainRunWriter)
 	end, done, bad, werr := d.scan(data, w)
+	d.pw = nil
 	if werr != nil {
 		return 0, false, true, werr
 	}
@@ -103,13 +119,18 @@ func (d *StringStream) End(w RunWriter) error {
 // nl.
 func (d *StringStream) flush(data []byte, i int, nl bool, w RunWriter) error {
 	run := data[d.start:i]
+	plain := !d.mixed
 	if len(d.text) > d.line {
 		d.text = append(d.text, run...)
 		run = d.text[d.line:]
 		d.line = len(d.text) // the run stays as it is until EndRuns
+		plain = false
 	}
 	if len(run) == 0 && !nl {
 		return nil
+	}
+	if plain && d.pw != nil {
+		return d.pw.WritePlainRun(run, nl)
 	}
 	return w.WriteRun(run, nl)
 }
@@ -141,7 +162,7 @@ func (d *StringStream) scan(data []byte, w RunWriter) (end int, done, bad bool, 
 			d.text = AppendUTF8(d.text, d.undecided)
 			d.undecided = d.undecided[:0]
 			d.escaped = true
-			i, d.start = k, k
+			i, d.start, d.mixed = k, k, false
 		}
 		// The next backslash and quote are found by IndexByte; the run
 		// before them is checked for control bytes and bytes of
@@ -175,13 +196,14 @@ func (d *StringStream) scan(data []byte, w RunWriter) (end int, done, bad bool, 
 			switch {
 			case r != utf8.RuneError || size != 1:
 				i += size
+				d.mixed = true
 			case !utf8.FullRune(data[i:]):
 				return d.cut(data, i, w)
 			case d.escaped:
 				d.keep(data, i)
 				d.text = utf8.AppendRune(d.text, utf8.RuneError)
 				i++
-				d.start = i
+				d.start, d.mixed = i, false
 			default:
 				// Invalid UTF-8 before any escape: undecided from here.
 				if err := d.flush(data, i, false, w); err != nil {
@@ -189,7 +211,7 @@ func (d *StringStream) scan(data []byte, w RunWriter) (end int, done, bad bool, 
 				}
 				d.undecided = append(d.undecided, c)
 				i++
-				d.start = i
+				d.start, d.mixed = i, false
 			}
 			continue
 		}
@@ -240,7 +262,7 @@ func (d *StringStream) scan(data []byte, w RunWriter) (end int, done, bad bool, 
 			return 0, false, true, nil
 		}
 		i += size
-		d.start = i
+		d.start, d.mixed = i, false
 	}
 }
 
