@@ -111,8 +111,13 @@ func (s *ResultStream) WriteRun(text []byte, nl bool) error {
 // WritePlainRun takes a plain run (jsontext.PlainRunWriter): once the
 // text passes to a sink that tells plain runs apart, it is told too.
 func (s *ResultStream) WritePlainRun(text []byte, nl bool) error {
-	if s.err == nil && s.passing && s.plain != nil {
-		return s.keep(s.plain.WritePlainRun(text, nl))
+	if s.err == nil && s.passing {
+		switch {
+		case s.plain != nil:
+			return s.keep(s.plain.WritePlainRun(text, nl))
+		case s.runs != nil:
+			return s.keep(s.runs.WriteRun(text, nl))
+		}
 	}
 	return s.WriteRun(text, nl)
 }

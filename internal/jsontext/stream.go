@@ -52,6 +52,10 @@ type StringStream struct {
 	line  int
 	start int
 	quote int // the next '"' in the chunk at or after the scan (len: none), once searched
+	// plainTo: the chunk's bytes before it (from where quote was
+	// searched) hold no control byte and no byte of a multi-byte
+	// character, checked once for the chunk.
+	plainTo int
 	// escaped: an escape was seen, so that invalid UTF-8 is U+FFFD from
 	// now on (Unquote's rule). Before it, invalid UTF-8 and everything
 	// after it wait in undecided: kept as they are if no escape follows
@@ -172,12 +176,13 @@ func (d *StringStream) scan(data []byte, w RunWriter) (end int, done, bad bool, 
 			if q := bytes.IndexByte(data[i:], '"'); q >= 0 {
 				d.quote = i + q
 			}
+			d.plainTo = i + plainPrefix(data[i:d.quote])
 		}
 		stop := d.quote
 		if b := bytes.IndexByte(data[i:stop], '\\'); b >= 0 {
 			stop = i + b
 		}
-		if plainASCII(data[i:stop]) {
+		if stop <= d.plainTo || plainASCII(data[i:stop]) {
 			i = stop
 		} else {
 			i += plainRun(data[i:stop])
@@ -374,6 +379,28 @@ func plainASCII(p []byte) bool {
 		}
 	}
 	return true
+}
+
+// plainPrefix is a length of p's start that holds only printable ASCII
+// (plainASCII's test, 64 bytes at a time): all of p when it is all such,
+// else at most the start of the 64 bytes holding the first other byte.
+func plainPrefix(p []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+64 <= len(p); i += 64 {
+		var m uint64
+		for k := i; k < i+64; k += 8 {
+			w := binary.LittleEndian.Uint64(p[k:])
+			m |= w | (w - ones*0x20)
+		}
+		if m&highs != 0 {
+			return i
+		}
+	}
+	if plainASCII(p[i:]) {
+		return len(p)
+	}
+	return i
 }
 
 // specials flags the high bit of each byte of w that plainRun stops at,
