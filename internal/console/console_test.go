@@ -20,6 +20,7 @@ import (
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/jsontext"
+	"github.com/agsh-dev/agsh/internal/termsafe"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -216,11 +217,11 @@ func TestTraceJSON(t *testing.T) {
 		tty  bool
 		want []string
 	}{
-		{TraceOptions{JSON: true}, false, sampleRecord},
-		{TraceOptions{JSON: true, Type: "approval"}, false, sampleRecord[9:11]},
-		{TraceOptions{JSON: true, Tool: "grep"}, false, []string{sampleRecord[1], sampleRecord[3]}},
-		{TraceOptions{JSON: true, Last: 1}, false, sampleRecord[12:]},
-		{TraceOptions{JSON: true, Type: "none"}, false, nil},
+		{TraceOptions{Format: render.JSON}, false, sampleRecord},
+		{TraceOptions{Format: render.JSON, Type: "approval"}, false, sampleRecord[9:11]},
+		{TraceOptions{Format: render.JSON, Tool: "grep"}, false, []string{sampleRecord[1], sampleRecord[3]}},
+		{TraceOptions{Format: render.JSON, Last: 1}, false, sampleRecord[12:]},
+		{TraceOptions{Format: render.JSON, Type: "none"}, false, nil},
 	} {
 		var b strings.Builder
 		var notes []string
@@ -242,7 +243,7 @@ func TestTraceJSON(t *testing.T) {
 	// \u-escaped.
 	var b strings.Builder
 	var notes []string
-	_ = Trace(context.Background(), env(c, &b, render.Options{TTY: true}, &notes), "ses_1", TraceOptions{JSON: true, Type: "vendor"})
+	_ = Trace(context.Background(), env(c, &b, render.Options{TTY: true}, &notes), "ses_1", TraceOptions{Format: render.JSON, Type: "vendor"})
 	if got := b.String(); strings.ContainsAny(got, "\x1b\u202e") || !strings.Contains(got, `\u202e`) {
 		t.Errorf("terminal JSON %q", got)
 	}
@@ -437,7 +438,7 @@ func TestTailEnds(t *testing.T) {
 	}{
 		{TailOptions{}, "2"},
 		{TailOptions{Task: true}, "1"},
-		{TailOptions{JSON: true}, "2"},
+		{TailOptions{Format: render.JSON}, "2"},
 	} {
 		var b strings.Builder
 		var notes []string
@@ -446,7 +447,7 @@ func TestTailEnds(t *testing.T) {
 		}
 		out := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 		last := out[len(out)-1]
-		if tt.o.JSON {
+		if tt.o.Format.IsData() {
 			var e struct{ Index json.Number }
 			_ = json.Unmarshal([]byte(last), &e)
 			last = string(e.Index)
@@ -564,4 +565,40 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// On a terminal :tail escapes what the text view does, as text and as
+// NDJSON: a hostile event's override, escape and tag character never reach
+// the screen raw.
+func TestTailTerminalEscapes(t *testing.T) {
+	t.Parallel()
+	const hostile = "x\u202ey\\u001b]0;t\\u0007z\U000e0041\u200b"
+	lines := []string{ev(0, "turn.started", ``), ev(1, "message.completed", `{"text":"`+hostile+`"}`),
+		ev(2, "vendor.thing", `{"note":"`+hostile+`"}`)}
+	for _, jsonOut := range []bool{false, true} {
+		c := recordServer(t, lines, func(w http.ResponseWriter, r *http.Request) {
+			<-r.Context().Done()
+		})
+		ctx, cancel := context.WithCancel(context.Background())
+		var b lockedBuffer
+		var notes []string
+		done := make(chan error, 1)
+		f := render.Text
+		if jsonOut {
+			f = render.JSON
+		}
+		go func() {
+			done <- Tail(ctx, env(c, &b, render.Options{TTY: true, Width: 80}, &notes), "ses_1", TailOptions{Live: true, Format: f})
+		}()
+		for strings.Count(b.String(), `\u202e`) < 2 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+		<-done
+		for _, r := range b.String() {
+			if r != '\n' && r != '\t' && termsafe.Unsafe(r) {
+				t.Errorf("json %v: %U raw in\n%q", jsonOut, r, b.String())
+			}
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package command
+package meta
 
 import (
 	"bytes"
@@ -308,7 +308,7 @@ func (m *MetaRun) consoleEnv(ctx context.Context) console.Env {
 // describe (not in the catalog, its detail unreadable, past maxDetails)
 // is written with --input-json.
 func (m *MetaRun) callLine(ctx context.Context) console.CallLine {
-	cmds := map[string]*Command{}
+	cmds := map[string]Command{}
 	asked := 0
 	var listed map[string]bool
 	return func(ctx context.Context, tool string, input json.RawMessage) (string, bool, error) {
@@ -359,7 +359,7 @@ func runTrace(ctx context.Context, m *MetaRun, args []string) (MetaResult, error
 	}
 	last, _ := strconv.Atoi(a.values["--last"])
 	err = console.Trace(ctx, m.consoleEnv(ctx), ch.ID, console.TraceOptions{
-		Tool: a.values["--tool"], Type: a.values["--type"], Last: last, JSON: m.Format.IsData()})
+		Tool: a.values["--tool"], Type: a.values["--type"], Last: last, Format: m.Format})
 	return MetaResult{Written: true}, err
 }
 
@@ -374,7 +374,7 @@ func runTail(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
 	if err != nil {
 		return MetaResult{}, err
 	}
-	o := console.TailOptions{JSON: m.Format.IsData(), Live: m.Live, Follow: a.values["--follow"] != ""}
+	o := console.TailOptions{Format: m.Format, Live: m.Live, Follow: a.values["--follow"] != ""}
 	if !o.Live && !o.Follow {
 		mode := ch.Mode
 		if mode == "" {
@@ -459,7 +459,7 @@ func (m *MetaRun) detail(ctx context.Context, tool string) (*catalog.ToolDetail,
 	if err != nil || cmd == nil {
 		return nil, fmt.Errorf("no command")
 	}
-	return cmd.Detail, nil
+	return cmd.ToolDetail(), nil
 }
 
 // helpResult is a meta command's --help, or its usage error.
