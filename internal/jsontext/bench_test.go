@@ -80,3 +80,15 @@ func BenchmarkAppendStringContentLines(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlainPrefix checks 1 MiB of numbered lines for plain ASCII,
+// as the decoder checks each chunk of a streamed string.
+func BenchmarkPlainPrefix(b *testing.B) {
+	in := numberedLines(1 << 20)
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		if plainPrefix(in) != len(in) {
+			b.Fatal("not plain")
+		}
+	}
+}

@@ -388,11 +388,14 @@ func plainPrefix(p []byte) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+64 <= len(p); i += 64 {
-		var m uint64
-		for k := i; k < i+64; k += 8 {
-			w := binary.LittleEndian.Uint64(p[k:])
-			m |= w | (w - ones*0x20)
-		}
+		q := p[i : i+64 : i+64]
+		a, b := binary.LittleEndian.Uint64(q[0:]), binary.LittleEndian.Uint64(q[8:])
+		c, d := binary.LittleEndian.Uint64(q[16:]), binary.LittleEndian.Uint64(q[24:])
+		e, f := binary.LittleEndian.Uint64(q[32:]), binary.LittleEndian.Uint64(q[40:])
+		g, h := binary.LittleEndian.Uint64(q[48:]), binary.LittleEndian.Uint64(q[56:])
+		m := a | b | c | d | e | f | g | h |
+			(a - ones*0x20) | (b - ones*0x20) | (c - ones*0x20) | (d - ones*0x20) |
+			(e - ones*0x20) | (f - ones*0x20) | (g - ones*0x20) | (h - ones*0x20)
 		if m&highs != 0 {
 			return i
 		}
