@@ -49,10 +49,10 @@ var (
 	agshBinErr  error
 )
 
-// removeBuiltAgsh removes the builds of builtAgsh and buildDevserver,
-// once every test ran.
+// removeBuiltAgsh removes the builds of builtAgsh, buildDevserver and
+// buildTestMCP, once every test ran.
 func removeBuiltAgsh() {
-	for _, d := range []string{agshBinDir, devserverBinDir} {
+	for _, d := range []string{agshBinDir, devserverBinDir, testMCPDir} {
 		if d != "" {
 			os.RemoveAll(d)
 		}
