@@ -222,6 +222,16 @@ func (h *shellHandler) IsTool(name string) bool {
 // one one-shot agsh gives.
 func (h *shellHandler) Suggest(name string) []string { return h.table.Resolve(name).Suggestions }
 
+// UnknownNote says a name under the prefix of a connection the listing
+// said was still starting is one of its tools, not a typo
+// (interp.UnknownNoter).
+func (h *shellHandler) UnknownNote(name string) string {
+	if c := command.StartingFor(name, h.a.run.Starting()); c != "" {
+		return command.StartingNote(c)
+	}
+	return ""
+}
+
 func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdout, stderr io.Writer) (interp.Value, interp.Result) {
 	h.format = render.Format{}
 	if isMeta(argv[0]) {

@@ -196,6 +196,12 @@ func TestLateMCPServer(t *testing.T) {
 	if _, errOut, _ := runAgshErr(t, target, "nosuch_tool"); !strings.Contains(errOut, "(connection late is still starting; its tools appear when it is ready)") {
 		t.Errorf("another unknown name does not mention the starting connection:\n%s", errOut)
 	}
+	// A script says the same at its check.
+	sh := agshCommand("--target", target)
+	sh.Stdin = strings.NewReader("late_lint\n")
+	if b, _ := sh.CombinedOutput(); !strings.Contains(string(b), `unknown command "late_lint": connection late is still starting; its tools appear when it is ready`) {
+		t.Errorf("the shell's check of late_lint:\n%s", b)
+	}
 	if !strings.Contains(logged(), "mcp late: not ready within 100ms (--mcp-start-timeout); it keeps starting, and its tools appear when it is ready\n") {
 		t.Fatalf("log:\n%s", logged())
 	}

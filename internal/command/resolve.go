@@ -286,8 +286,8 @@ func (t *Table) Names(afterPipe bool) []string {
 // tools appear when it is ready`; any other name gets that as a last line.
 func UnknownError(name string, r Resolution, status int, starting ...string) error {
 	msg := fmt.Sprintf("unknown command %q", name)
-	if c := startingFor(name, starting); c != "" {
-		msg += ": " + startingNote(c)
+	if c := StartingFor(name, starting); c != "" {
+		msg += ": " + StartingNote(c)
 		return &catalog.Error{ErrCode: catalog.CodeUnknownTool, Status: status, Message: msg, Exit: exitcode.Usage}
 	}
 	if len(r.Suggestions) > 0 {
@@ -295,20 +295,20 @@ func UnknownError(name string, r Resolution, status int, starting ...string) err
 	}
 	msg += "\nRun 'agsh help' for the commands of this deployment."
 	for _, c := range starting {
-		msg += "\n(" + startingNote(c) + ")"
+		msg += "\n(" + StartingNote(c) + ")"
 	}
 	return &catalog.Error{ErrCode: catalog.CodeUnknownTool, Status: status, Message: msg, Exit: exitcode.Usage}
 }
 
-// startingNote says a connection is still starting.
-func startingNote(connection string) string {
+// StartingNote says a connection is still starting.
+func StartingNote(connection string) string {
 	return "connection " + connection + " is still starting; its tools appear when it is ready"
 }
 
-// startingFor is the starting connection whose tools' prefix name has
+// StartingFor is the starting connection whose tools' prefix name has
 // (the connection's name lower-cased, other characters than [a-z0-9_-] as
 // "_", then "_": as the deployment names them), "" when none.
-func startingFor(name string, starting []string) string {
+func StartingFor(name string, starting []string) string {
 	for _, c := range starting {
 		prefix := strings.Map(func(r rune) rune {
 			switch {
