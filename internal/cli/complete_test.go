@@ -14,6 +14,7 @@ import (
 // Tab completes remote paths only where a curated path operand goes (not
 // grep's or glob's pattern, not a flag's value), and tool names after help.
 func TestCompleteOperandsAndHelp(t *testing.T) {
+	t.Parallel()
 	_, target := startCompareDeployment(t)
 	ios, _, _ := iostreams.Test("")
 	a := newApp(ios, osEnv{}, command.Globals{Values: map[string]string{"--target": target}})
