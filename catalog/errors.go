@@ -67,7 +67,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Error is the message to print after "agsh: ": what happened, and the
 // settings to look at in neutral words ("the target"). A program spells its
-// settings with Text and adds its own advice (agsh's command.Advise).
+// settings with Text and adds its own advice (agsh's meta.Advise).
 func (e *Error) Error() string { return e.Text(nil) }
 
 // Text is Error with the settings the message names spelled by spell (nil,

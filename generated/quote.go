@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agsh-dev/agsh/internal/termsafe"
 )
 
 // Writing a command line back (docs/mapping.md#from-an-input-to-a-command-line):
@@ -79,7 +81,7 @@ func Line(name string, words []string) string {
 // --input-json with the character \u-escaped.
 func Hazard(r rune) bool {
 	switch {
-	case r < 0x20 || r >= 0x7f && r <= 0x9f:
+	case termsafe.Unsafe(r):
 		return true
 	case r < 0x7f:
 		return false
@@ -118,56 +120,13 @@ func hasHazard(s string) bool {
 func SafeInputJSON(compact []byte) []byte { return EscapeJSON(compact, true) }
 
 // EscapeJSON is SafeInputJSON for any JSON text (white space kept), with
-// single quotes kept unless quotes is set: JSON for a terminal.
+// single quotes kept unless quotes is set: JSON for a terminal, the one JSON
+// form of termsafe (termsafe.AppendJSONFunc) with the hazards of a command
+// line escaped too.
 func EscapeJSON(compact []byte, quotes bool) []byte {
-	out := make([]byte, 0, len(compact)+16)
-	in := false
-	for i := 0; i < len(compact); i++ {
-		c := compact[i]
-		switch {
-		case !in:
-			if c == '"' {
-				in = true
-			}
-			out = append(out, c)
-		case c == '\\':
-			out = append(out, c)
-			if i+1 < len(compact) {
-				i++
-				out = append(out, compact[i])
-			}
-		case c == '"':
-			in = false
-			out = append(out, c)
-		case c == '\'' && quotes:
-			out = append(out, `\u0027`...)
-		case c >= 0x20 && c < 0x7f:
-			out = append(out, c)
-		default:
-			r, size := utf8.DecodeRune(compact[i:])
-			if r == utf8.RuneError && size <= 1 || Hazard(r) {
-				out = appendUEscape(out, r)
-			} else {
-				out = append(out, compact[i:i+size]...)
-			}
-			i += size - 1
-		}
+	also := Hazard
+	if quotes {
+		also = func(r rune) bool { return r == '\'' || Hazard(r) }
 	}
-	return out
-}
-
-// appendUEscape appends \uXXXX for r (a surrogate pair above the BMP).
-func appendUEscape(out []byte, r rune) []byte {
-	const hex = "0123456789abcdef"
-	u := func(v rune) {
-		out = append(out, '\\', 'u', hex[v>>12&0xf], hex[v>>8&0xf], hex[v>>4&0xf], hex[v&0xf])
-	}
-	if r > 0xffff {
-		r -= 0x10000
-		u(0xd800 + r>>10)
-		u(0xdc00 + r&0x3ff)
-		return out
-	}
-	u(r)
-	return out
+	return termsafe.AppendJSONFunc(make([]byte, 0, len(compact)+16), compact, also)
 }

@@ -2,9 +2,9 @@ package render
 
 import (
 	"bytes"
-	"unicode/utf8"
 
 	"github.com/agsh-dev/agsh/internal/jsontext"
+	"github.com/agsh-dev/agsh/internal/termsafe"
 )
 
 // appendCompact appends raw (valid JSON) with the whitespace between tokens
@@ -21,7 +21,7 @@ func compactString(n *node) string {
 
 // appendIndented appends raw (valid JSON) indented two spaces per level,
 // like encoding/json.Indent, but keeping every string's bytes except that
-// DEL, C1 controls and invalid UTF-8 inside strings become \u escapes, so the
+// the characters termsafe.AppendJSON escapes become \u escapes, so the
 // output can be written to a terminal as is.
 func appendIndented(dst, raw []byte) []byte {
 	dst, _ = indent(dst, raw, nil)
@@ -57,7 +57,7 @@ func indent(dst, raw []byte, flush func([]byte) error) ([]byte, error) {
 		switch c {
 		case ' ', '\t', '\n', '\r':
 		case '"':
-			i = appendSafeString(&dst, raw, i)
+			dst, i = termsafe.AppendJSONString(dst, raw, i)
 		case '{', '[':
 			dst = append(dst, c)
 			// An empty container stays on one line.
@@ -91,65 +91,12 @@ func indent(dst, raw []byte, flush func([]byte) error) ([]byte, error) {
 	return dst, nil
 }
 
-// SafeJSON returns encoded JSON (such as encoding/json's output) with DEL,
-// C1 controls and invalid UTF-8 inside strings written as \u escapes, every
-// other byte kept: the same JSON value, safe to write to a terminal.
+// SafeJSON returns encoded JSON (such as encoding/json's output) with every
+// character that is not safe on a terminal (termsafe.Unsafe: DEL, the C1
+// controls, bidi, zero-width and tag characters) inside strings written as a
+// \u escape and invalid UTF-8 as \ufffd, every other byte kept: the same JSON
+// value, safe to write to a terminal (termsafe.AppendJSON, the one JSON form).
 // encoding/json escapes only the C0 controls.
 func SafeJSON(raw []byte) []byte {
-	dst := make([]byte, 0, len(raw)+8)
-	for i := 0; i < len(raw); i++ {
-		if raw[i] == '"' {
-			i = appendSafeString(&dst, raw, i)
-			continue
-		}
-		dst = append(dst, raw[i])
-	}
-	return dst
-}
-
-// appendSafeString copies the string token starting at raw[i] (a quote) to
-// *dst, escaping DEL, C1 and invalid UTF-8; it returns the index of the
-// closing quote.
-func appendSafeString(dst *[]byte, raw []byte, i int) int {
-	d := append(*dst, '"')
-	i++
-	for i < len(raw) {
-		c := raw[i]
-		switch {
-		case c == '"':
-			*dst = append(d, '"')
-			return i
-		case c == '\\':
-			d = append(d, c)
-			if i+1 < len(raw) {
-				d = append(d, raw[i+1])
-				i++
-			}
-			i++
-		case c == 0x7f:
-			d = append(d, `\u007f`...)
-			i++
-		case c < utf8.RuneSelf:
-			d = append(d, c)
-			i++
-		default:
-			r, size := utf8.DecodeRune(raw[i:])
-			switch {
-			case r == utf8.RuneError && size <= 1:
-				d = append(d, `\ufffd`...)
-			case r >= 0x80 && r <= 0x9f:
-				d = append(d, `\u00`...)
-				d = append(d, hexDigit(byte(r)>>4), hexDigit(byte(r)&0xf))
-			default:
-				d = append(d, raw[i:i+size]...)
-			}
-			i += size
-		}
-	}
-	*dst = d
-	return i
-}
-
-func hexDigit(b byte) byte {
-	return "0123456789abcdef"[b&0xf]
+	return termsafe.AppendJSON(make([]byte, 0, len(raw)+8), raw)
 }

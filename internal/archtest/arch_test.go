@@ -10,7 +10,8 @@ import (
 const module = "github.com/agsh-dev/agsh"
 
 // leaves are the small leaf packages every agsh package may import unless
-// its rule says noLeaves: they import nothing of agsh themselves. Each holds one fact that several
+// its rule says noLeaves: they import nothing of agsh themselves but
+// internal/termsafe, the lowest (its standard-library-only rule keeps it so). Each holds one fact that several
 // packages need, so that no import rule forces a second copy of it.
 var leaves = []string{
 	"internal/names",    // kebab-casing, did-you-mean suggestions
@@ -35,7 +36,8 @@ var allowed = []struct {
 }{
 	{pkg: "internal/names", noNet: true, why: "a leaf: kebab-casing and did-you-mean, needed by several packages"},
 	{pkg: "internal/exitcode", noNet: true, why: "a leaf: the one exit-status table"},
-	{pkg: "internal/jsontext", noNet: true, why: "a leaf: the one ordered-JSON reader"},
+	{pkg: "internal/jsontext", may: []string{"internal/termsafe"}, noNet: true,
+		why: "a leaf: the one ordered-JSON reader; its terminal escape is termsafe's predicate"},
 	{pkg: "internal/termsafe", noNet: true, stdlibOnly: true,
 		why: "a leaf: the one escaping of text bound for a terminal, shared by render, shell completion and the development deployment's log"},
 	{pkg: "internal/wire", noLeaves: true, stdlibOnly: true, noNet: true,
@@ -58,8 +60,12 @@ var allowed = []struct {
 		why: "the console over a session's record: it reads through catalog, writes through render; a call's command line is passed in; the fleet's reads fill the fleet view's rows"},
 	{pkg: "internal/top", may: []string{"internal/top"}, noNet: true,
 		why: "the fleet view of :top, a terminal widget: what it shows and does comes through its Source, so it knows no HTTP and is tested with fakes"},
-	{pkg: "internal/command", may: []string{"catalog", "generated", "curated", "interp", "render", "internal/repl", "internal/console", "internal/top", "internal/command"},
-		why: "the command table: what a name means and how its line parses"},
+	{pkg: "internal/command", may: []string{"catalog", "generated", "curated", "interp", "render", "internal/meta", "internal/command"},
+		why: "the command table: what a name means and how its line parses; the meta commands are internal/meta's rows, as curated commands are curated's"},
+	{pkg: "internal/replcomp", may: []string{"catalog", "curated", "generated", "interp", "render", "internal/repl", "internal/command", "internal/meta", "internal/replcomp"},
+		why: "Tab in the REPL: candidates from the command table, the live commands and the meta rows, for the REPL's Completer and the hidden completion answer"},
+	{pkg: "internal/meta", may: []string{"catalog", "generated", "render", "internal/console", "internal/top", "internal/meta"},
+		why: "the meta commands (:status, :sessions, the console's words, :curl): a table of rows that run through one MetaRun (a client, the streams, the format, the guard's question); it knows no command table, which reads it"},
 	{pkg: "internal/devserver", may: []string{"internal/wire", "internal/devserver"},
 		why: "the development deployment: it speaks the contract through the wire's shapes, never through the client, so a client bug cannot hide in both sides"},
 	{pkg: "internal/resultstream", may: []string{"catalog", "curated", "generated", "render", "internal/resultstream"},
@@ -72,7 +78,7 @@ var allowed = []struct {
 	{pkg: "internal/compcache", may: []string{"catalog", "internal/privdir"}, why: "shell completion's catalog cache"},
 	{pkg: "internal/privdir", noLeaves: true, stdlibOnly: true, noNet: true,
 		why: "agsh's own state folders kept private (the user's, no symbolic link, 0700): the completion cache and :status's memory share the one rule"},
-	{pkg: "internal/shellcomp", may: []string{"catalog", "curated", "generated", "interp", "internal/command", "internal/compcache", "internal/version"},
+	{pkg: "internal/shellcomp", may: []string{"catalog", "curated", "generated", "interp", "internal/command", "internal/meta", "internal/replcomp", "internal/compcache", "internal/version"},
 		why: "the login shells' completion scripts and answers"},
 	{pkg: "internal/release", may: []string{"internal/testcorpus"}, noNet: true,
 		why: "tests only: the release build (.goreleaser.yaml) run by goreleaser in a copy of the repository (testcorpus finds the root)"},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/internal/replcomp"
 )
 
 var quoteTree = map[string]string{
@@ -30,7 +31,7 @@ func TestCompleteQuotes(t *testing.T) {
 	if err := a.launch(ctx, h); err != nil {
 		t.Fatal(err)
 	}
-	c := command.NewCompleter(a.run, h.table)
+	c := replcomp.NewCompleter(a.run, h.table)
 	cases := []struct{ line, want string }{
 		{"read my", `my\ dir/`},
 		{`read "my`, `"my dir/`},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/internal/replcomp"
 )
 
 // Tab completes remote paths only where a curated path operand goes (not
@@ -23,7 +24,7 @@ func TestCompleteOperandsAndHelp(t *testing.T) {
 	if err := a.launch(ctx, h); err != nil {
 		t.Fatal(err)
 	}
-	c := command.NewCompleter(a.run, h.table)
+	c := replcomp.NewCompleter(a.run, h.table)
 	cases := []struct{ line, want string }{
 		{"read RE", "README.md"},
 		{"ls sr", "src/"},

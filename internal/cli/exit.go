@@ -10,12 +10,13 @@ import (
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/render"
 )
 
 // report prints an error the agsh way ("agsh: …", or "agsh: line 3: …" in
-// a script), worded for the command line (command.Advise), with the JSON
+// a script), worded for the command line (meta.Advise), with the JSON
 // error line under --output json; it returns the exit status
 // (exitcode.Of: errors carry their own).
 func (a *app) report(ctx context.Context, w io.Writer, err error) int {
@@ -26,7 +27,7 @@ func (a *app) report(ctx context.Context, w io.Writer, err error) int {
 	if prefix == "" {
 		prefix = "agsh: "
 	}
-	a.message(w, prefix, command.Advise(err))
+	a.message(w, prefix, meta.Advise(err))
 	writeErrorLine(w, a.g.Format(), err)
 	return exitcode.Of(err)
 }
@@ -48,7 +49,7 @@ func writeErrorLine(w io.Writer, f render.Format, err error) {
 		Message string `json:"message"`
 		Status  int    `json:"status"`
 		Exit    int    `json:"exit"`
-	}{exitcode.Code(err), command.Advise(err), status, code})
+	}{exitcode.Code(err), meta.Advise(err), status, code})
 }
 
 // reportEarly reports a usage error found before the app exists, with the

@@ -11,6 +11,7 @@ import (
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/internal/pager"
 	"github.com/agsh-dev/agsh/internal/ttyask"
 )
@@ -56,7 +57,7 @@ func (a *app) mayAsk(yes bool) bool {
 // declinedError for n, Enter, end of input or any other key; an
 // askInterrupted for Ctrl-C. what is what is not done ("nothing was
 // sent"). The target is added to q's facts.
-func (a *app) confirm(ctx context.Context, yes bool, q command.Question, what string) error {
+func (a *app) confirm(ctx context.Context, yes bool, q meta.Question, what string) error {
 	if !a.mayAsk(yes) {
 		return nil
 	}
@@ -64,7 +65,7 @@ func (a *app) confirm(ctx context.Context, yes bool, q command.Question, what st
 	if info, err := a.run.Info(ctx); err == nil && info.Name != "" {
 		name = info.Name + " at " + a.client.Target()
 	}
-	q.Rows = append([]command.QuestionRow{{Label: "target", Value: name}}, q.Rows...)
+	q.Rows = append([]meta.QuestionRow{{Label: "target", Value: name}}, q.Rows...)
 	text := iostreams.Redact(q.Text(), a.secrets...)
 	var (
 		ans ttyask.Answer
@@ -139,14 +140,14 @@ func (a *app) guardCall(ctx context.Context, r *toolRequest) error {
 	if err != nil {
 		line = r.cmd.Name + " (its input is not a JSON object)"
 	}
-	q := command.Question{Head: fmt.Sprintf("agsh: %s writes (%s)", r.cmd.Name, g.Reason()), Prompt: "Run it?"}
+	q := meta.Question{Head: fmt.Sprintf("agsh: %s writes (%s)", r.cmd.Name, g.Reason()), Prompt: "Run it?"}
 	q.Add("call", line)
 	b := a.run.Binding()
 	id := b.SessionID
 	if id == "" {
 		id = b.ContinuationToken
 	}
-	q.Add("session", command.SessionFact(ctx, a.run.Client(), id, a.chosen(r.inShell), time.Now()))
+	q.Add("session", meta.SessionFact(ctx, a.run.Client(), id, a.chosen(r.inShell), time.Now()))
 	return a.confirm(ctx, yes, q, "nothing was sent")
 }
 

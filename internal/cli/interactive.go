@@ -6,9 +6,10 @@ import (
 	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
-	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/internal/pager"
 	"github.com/agsh-dev/agsh/internal/repl"
+	"github.com/agsh-dev/agsh/internal/replcomp"
 	"github.com/agsh-dev/agsh/internal/spin"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/render"
@@ -109,7 +110,7 @@ func (l *linePutter) put(s string) { l.next = s }
 // word (:tail) is never held for the pager.
 func (l *linePutter) Live(src string) bool {
 	f := strings.Fields(src)
-	return len(f) > 0 && command.MetaLive(f)
+	return len(f) > 0 && meta.MetaLive(f)
 }
 
 // NextLine implements repl.LinePutter.
@@ -121,8 +122,8 @@ func (l *linePutter) NextLine() string {
 
 // completer is the REPL's Tab: the catalog's commands and flags, and the
 // console words' operands from the deployment.
-func (a *app) completer(h *shellHandler) *command.Completer {
-	c := command.NewCompleter(a.run, h.table)
+func (a *app) completer(h *shellHandler) *replcomp.Completer {
+	c := replcomp.NewCompleter(a.run, h.table)
 	c.Records = true
 	return c
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -31,14 +32,14 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 		// agsh :deny --help: the scan took --help as agsh's.
 		argv = append(argv[:1:1], "--help")
 	}
-	me, _ := command.LookupMeta(argv[0])
+	me, _ := meta.LookupMeta(argv[0])
 	out, opts := stdout, a.outOpts()
 	var piped *boundedBuffer
 	if !last && me != nil && me.Writes {
 		piped = &boundedBuffer{max: maxPipedMeta}
 		out, opts = piped, render.Options{Width: opts.Width}
 	}
-	m := &command.MetaRun{Client: a.run.Client(), Bound: b, InShell: inShell,
+	m := &meta.MetaRun{Client: a.run.Client(), Bound: b, InShell: inShell,
 		Out: out, OutOpts: opts, Format: a.g.Format(), Live: last && a.ios.OutTTY, Last: last,
 		Note:       func(s string) { a.message(stderr, "", s) },
 		Tools:      a.run.Tools,
@@ -96,12 +97,16 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 
 // commandFor is the live command of a tool: its detail, fetched once per
 // run, as a command (for a console word writing a call as a command line).
-func (a *app) commandFor(ctx context.Context, tool string) (*command.Command, error) {
+func (a *app) commandFor(ctx context.Context, tool string) (meta.Command, error) {
 	d, err := a.run.Tool(ctx, tool)
 	if err != nil {
 		return nil, err
 	}
-	return a.cmds.For(d.Name, d)
+	cmd, err := a.cmds.For(d.Name, d)
+	if err != nil || cmd == nil {
+		return nil, err
+	}
+	return cmd, nil
 }
 
 // boundedBuffer is a buffer that takes at most max bytes.
@@ -140,7 +145,7 @@ func (a *app) prepareCall(ctx context.Context, argv []string, inShell bool) (*ca
 	}
 	help, err := a.parseLine(r)
 	if help {
-		return nil, command.Usagef("%s %s asks for help, which makes no call", command.MetaCurl, argv[0])
+		return nil, command.Usagef("%s %s asks for help, which makes no call", meta.MetaCurl, argv[0])
 	}
 	if err != nil {
 		return nil, err

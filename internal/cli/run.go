@@ -11,6 +11,7 @@ import (
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
 	"github.com/agsh-dev/agsh/internal/iostreams"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/internal/pager"
 	"github.com/agsh-dev/agsh/internal/shellcomp"
 	"github.com/agsh-dev/agsh/internal/version"
@@ -114,7 +115,7 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	endPager := func() {}
-	if !command.MetaLive(append([]string{name}, args...)) {
+	if !meta.MetaLive(append([]string{name}, args...)) {
 		endPager = a.paged(cancel)
 	}
 	status := a.dispatch(ctx, name, args)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/interp/syntax"
 	"github.com/agsh-dev/agsh/render"
@@ -98,7 +99,7 @@ func (h *shellHandler) toolsUsed(s *syntax.Script) []string {
 				continue
 			}
 			argv := pl.Commands[0].Args()
-			if m, ok := command.LookupMeta(argv[0]); ok && m.Wraps {
+			if m, ok := meta.LookupMeta(argv[0]); ok && m.Wraps {
 				if rest := command.ScanWords(argv[1:]).Args; len(rest) > 0 {
 					argv = rest
 				}
@@ -117,7 +118,7 @@ func (h *shellHandler) toolsUsed(s *syntax.Script) []string {
 // line resolved and parsed. Only usage errors are answered.
 func (h *shellHandler) Check(ctx context.Context, argv []string, last bool) (int, error) {
 	off := 0
-	if m, ok := command.LookupMeta(argv[0]); ok {
+	if m, ok := meta.LookupMeta(argv[0]); ok {
 		if err := command.CheckMeta(argv); err != nil {
 			return errorWord(argv, err), err
 		}

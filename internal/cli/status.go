@@ -11,15 +11,15 @@ import (
 	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
-	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/internal/privdir"
 )
 
 // statusFacts are what :status reports of this run: where the target, the
 // team and the credential came from (docs/console.md#status), and the
 // memory of the connection groups it saw listing.
-func (a *app) statusFacts() command.StatusFacts {
-	f := command.StatusFacts{ConnectErr: a.connectErr}
+func (a *app) statusFacts() meta.StatusFacts {
+	f := meta.StatusFacts{ConnectErr: a.connectErr}
 	f.Target, f.TargetFrom = a.optionFrom("--target", "AGENT_SHELL_TARGET")
 	if t, err := catalog.ParseTarget(f.Target); err == nil && t.URL == "" {
 		f.Team, f.TeamFrom = a.optionFrom("--team", "AGENT_SHELL_TEAM")
@@ -27,11 +27,11 @@ func (a *app) statusFacts() command.StatusFacts {
 	}
 	if a.credToken != "" {
 		f.CredentialFrom = a.credentialFrom()
-		f.CredentialTail, f.CredentialLen = command.CredentialTail(a.credToken)
+		f.CredentialTail, f.CredentialLen = meta.CredentialTail(a.credToken)
 	}
 	if path := a.statusMemoryPath(); path != "" {
-		f.Seen = func() map[string]command.SeenGroup { return readStatusMemory(path) }
-		f.Remember = func(m map[string]command.SeenGroup) { writeStatusMemory(path, m) }
+		f.Seen = func() map[string]meta.SeenGroup { return readStatusMemory(path) }
+		f.Remember = func(m map[string]meta.SeenGroup) { writeStatusMemory(path, m) }
 	}
 	return f
 }
@@ -97,7 +97,7 @@ func statusMemoryFile(stateHome, home, target, credential string) string {
 
 // readStatusMemory reads the memory, bounded; a file that is missing, not
 // a regular file, too big or not the memory reads as empty.
-func readStatusMemory(path string) map[string]command.SeenGroup {
+func readStatusMemory(path string) map[string]meta.SeenGroup {
 	if !statusFolder(path, false) {
 		return nil
 	}
@@ -115,7 +115,7 @@ func readStatusMemory(path string) map[string]command.SeenGroup {
 		return nil
 	}
 	var doc struct {
-		Groups map[string]command.SeenGroup `json:"groups"`
+		Groups map[string]meta.SeenGroup `json:"groups"`
 	}
 	if json.Unmarshal(b, &doc) != nil {
 		return nil
@@ -137,14 +137,14 @@ func statusFolder(path string, create bool) bool {
 // directory (0700), renamed into place, so that a link planted in its place
 // is replaced, never written through. A failure is silent: :status does
 // not depend on it.
-func writeStatusMemory(path string, groups map[string]command.SeenGroup) {
+func writeStatusMemory(path string, groups map[string]meta.SeenGroup) {
 	dir := filepath.Dir(path)
 	if !statusFolder(path, true) {
 		return
 	}
 	b, err := json.Marshal(struct {
-		Groups  map[string]command.SeenGroup `json:"groups"`
-		Written string                       `json:"written"`
+		Groups  map[string]meta.SeenGroup `json:"groups"`
+		Written string                    `json:"written"`
 	}{groups, time.Now().UTC().Format(time.RFC3339)})
 	if err != nil || len(b) > maxStatusMemory {
 		return
@@ -162,4 +162,4 @@ func writeStatusMemory(path string, groups map[string]command.SeenGroup) {
 
 // isStatus reports the :status command, which shows its screen even when
 // the target did not resolve.
-func isStatus(name string) bool { return strings.TrimSpace(name) == command.MetaStatus }
+func isStatus(name string) bool { return strings.TrimSpace(name) == meta.MetaStatus }

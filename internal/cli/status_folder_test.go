@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/internal/meta"
 )
 
 // :status's memory folder is agsh's own: a group- or world-writable
@@ -18,7 +18,7 @@ import (
 // written through.
 func TestStatusMemoryFolder(t *testing.T) {
 	t.Parallel()
-	groups := map[string]command.SeenGroup{"datadog": {Tools: 3, Seen: time.Now().UTC().Format(time.RFC3339)}}
+	groups := map[string]meta.SeenGroup{"datadog": {Tools: 3, Seen: time.Now().UTC().Format(time.RFC3339)}}
 
 	t.Run("wide modes repaired", func(t *testing.T) {
 		state := t.TempDir()

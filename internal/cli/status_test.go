@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agsh-dev/agsh/internal/command"
+	"github.com/agsh-dev/agsh/internal/meta"
 )
 
 // :status remembers the connection groups it saw listing (per target and
@@ -32,21 +32,21 @@ func TestStatusConnectionStoppedListing(t *testing.T) {
 		}
 		return string(out), cmd.ProcessState.ExitCode()
 	}
-	memory := func() map[string]command.SeenGroup {
+	memory := func() map[string]meta.SeenGroup {
 		t.Helper()
 		b, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var doc struct {
-			Groups map[string]command.SeenGroup `json:"groups"`
+			Groups map[string]meta.SeenGroup `json:"groups"`
 		}
 		if err := json.Unmarshal(b, &doc); err != nil {
 			t.Fatalf("memory %s: %v", b, err)
 		}
 		return doc.Groups
 	}
-	plant := func(groups map[string]command.SeenGroup) {
+	plant := func(groups map[string]meta.SeenGroup) {
 		t.Helper()
 		b, _ := json.Marshal(map[string]any{"groups": groups})
 		if err := os.WriteFile(file, b, 0o600); err != nil {
@@ -66,7 +66,7 @@ func TestStatusConnectionStoppedListing(t *testing.T) {
 	}
 
 	// A connection seen 5 minutes ago, listed no more: degraded, twice.
-	plant(map[string]command.SeenGroup{"datadog": {Tools: 3, Seen: stamp(time.Minute)}, "notes": {Tools: 12, Seen: stamp(5 * time.Minute)}})
+	plant(map[string]meta.SeenGroup{"datadog": {Tools: 3, Seen: stamp(time.Minute)}, "notes": {Tools: 12, Seen: stamp(5 * time.Minute)}})
 	for i := 0; i < 2; i++ {
 		out, status := run()
 		if status != 1 || !strings.Contains(out, "- connection notes listed 12 tools at ") ||
@@ -79,7 +79,7 @@ func TestStatusConnectionStoppedListing(t *testing.T) {
 	}
 
 	// Seen two hours ago: forgotten, healthy.
-	plant(map[string]command.SeenGroup{"notes": {Tools: 12, Seen: stamp(2 * time.Hour)}})
+	plant(map[string]meta.SeenGroup{"notes": {Tools: 12, Seen: stamp(2 * time.Hour)}})
 	if out, status := run(); status != 0 {
 		t.Fatalf("a connection gone for two hours still counts: exit %d:\n%s", status, out)
 	}
@@ -89,7 +89,7 @@ func TestStatusConnectionStoppedListing(t *testing.T) {
 
 	// A link in the memory's place is not read, and is replaced.
 	elsewhere := filepath.Join(t.TempDir(), "other.json")
-	b, _ := json.Marshal(map[string]any{"groups": map[string]command.SeenGroup{"notes": {Tools: 12, Seen: stamp(time.Minute)}}})
+	b, _ := json.Marshal(map[string]any{"groups": map[string]meta.SeenGroup{"notes": {Tools: 12, Seen: stamp(time.Minute)}}})
 	os.WriteFile(elsewhere, b, 0o600)
 	os.Remove(file)
 	if err := os.Symlink(elsewhere, file); err != nil {
@@ -119,7 +119,7 @@ func TestCredentialTail(t *testing.T) {
 		{"01234567890123456789", "6789", 20},
 		{"ключ-ключ-ключ-ключ-ключ", "ключ", 24},
 	} {
-		tail, n := command.CredentialTail(tc.token)
+		tail, n := meta.CredentialTail(tc.token)
 		if tail != tc.tail || n != tc.n {
 			t.Errorf("CredentialTail(%q) = %q, %d; want %q, %d", tc.token, tail, n, tc.tail, tc.n)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/agsh-dev/agsh/generated/inputgen"
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/devserver"
+	"github.com/agsh-dev/agsh/internal/replcomp"
 	"github.com/agsh-dev/agsh/interp/syntax"
 )
 
@@ -221,7 +222,7 @@ func TestCompleteConsoleOperands(t *testing.T) {
 	}
 	run := catalog.NewRun(c, catalog.Binding{SessionID: created.SessionID})
 	tools, _ := run.Tools(ctx)
-	comp := command.NewCompleter(run, command.NewTable(tools))
+	comp := replcomp.NewCompleter(run, command.NewTable(tools))
 	ask := func(line string) []string {
 		got, err := comp.Complete(ctx, line, len(line))
 		if err != nil {

@@ -1,9 +1,7 @@
 package command
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -135,49 +133,6 @@ func TestUnknownToolSuggestsAsTheShell(t *testing.T) {
 	}
 }
 
-// TestAdviseSpellsSettings: the settings catalog's messages name are spelled
-// as agsh's flags and variables.
-func TestAdviseSpellsSettings(t *testing.T) {
-	c, _ := catalog.New("http://127.0.0.1:1/a", catalog.Options{})
-	_, err := c.Call(context.Background(), "x", nil, catalog.Binding{SessionID: "s", ContinuationToken: "t"})
-	if got, want := Advise(err), "--session and --continuation-token cannot be used together; pass only one"; got != want {
-		t.Errorf("Advise = %q, want %q", got, want)
-	}
-	if got, want := err.Error(), "a session id and a continuation token cannot be used together; pass only one"; got != want {
-		t.Errorf("Error = %q, want %q", got, want)
-	}
-	for s, word := range spelling {
-		if word == "" || s == "" {
-			t.Errorf("setting %q has no spelling", s)
-		}
-	}
-}
-
-func TestAdvise(t *testing.T) {
-	busy := &catalog.Error{ErrCode: catalog.CodeSessionBusy, Status: 409, Remote: true, SessionID: "ses_1"}
-	cases := []struct {
-		err  error
-		want string
-	}{
-		{busy, "session ses_1 is busy (a model turn is running or queued); :tail ses_1 shows what it runs, :wait ses_1 --for waiting waits for it, or pass --session <another id>"},
-		{&catalog.Error{ErrCode: catalog.CodeUnknownTool, Status: 404, Remote: true, Tool: "rd"},
-			`unknown tool "rd"; 'agsh help' lists the tools of this deployment`},
-		{&catalog.Error{ErrCode: catalog.CodeUnauthorized, Status: 401, Remote: true},
-			"the deployment refused the credentials (HTTP 401); pass --bearer-token (or set AGENT_SHELL_BEARER_TOKEN), or run agent-sdk login"},
-		{fmt.Errorf("wrapped: %w", busy), "wrapped: session ses_1 is busy (a model turn is running or queued); :tail ses_1 shows what it runs, :wait ses_1 --for waiting waits for it, or pass --session <another id>"},
-		{&catalog.Error{ErrCode: catalog.CodeSessionBusy, Status: 409, Remote: true}, "the bound session is busy (a model turn is running or queued); wait for it to finish, or pass --session <another id>"},
-		{&catalog.Error{ErrCode: catalog.CodeSessionBusy, Message: "not remote"}, "not remote"},
-		{catalog.NoTarget(), "no target deployment: pass --target <url|name> or set AGENT_SHELL_TARGET"},
-		{fmt.Errorf("w: %w", catalog.NoTarget()), "w: no target deployment: pass --target <url|name> or set AGENT_SHELL_TARGET"},
-		{errors.New("plain"), "plain"},
-	}
-	for _, tc := range cases {
-		if got := Advise(tc.err); got != tc.want {
-			t.Errorf("Advise(%v) = %q, want %q", tc.err, got, tc.want)
-		}
-	}
-}
-
 // TestREADMEOptionTable: the README's table of options is the table's.
 func TestREADMEOptionTable(t *testing.T) {
 	b, err := os.ReadFile("../../README.md")
@@ -256,18 +211,5 @@ func TestTableNamesWhenAsked(t *testing.T) {
 	}
 	if got := table.ToolNames(); !slices.Equal(got, []string{"alpha", "mid", "zeta"}) {
 		t.Fatalf("ToolNames %q", got)
-	}
-}
-
-// Once the meta table has a word that waits for a session (WaitWord), the
-// advice of a busy session names it with the session's id.
-func TestAdviseBusyNamesWait(t *testing.T) {
-	old := WaitWord
-	WaitWord = ":wait"
-	defer func() { WaitWord = old }()
-	busy := &catalog.Error{ErrCode: catalog.CodeSessionBusy, Status: 409, Remote: true, SessionID: "ses_1", Message: "session ses_1 has a model turn running"}
-	want := "session ses_1 is busy (a model turn is running); :tail ses_1 shows what it runs, :wait ses_1 --for waiting waits for it, or pass --session <another id>"
-	if got := Advise(busy); got != want {
-		t.Errorf("Advise = %q, want %q", got, want)
 	}
 }

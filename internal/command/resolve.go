@@ -10,6 +10,7 @@ import (
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/curated"
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/internal/names"
 	"github.com/agsh-dev/agsh/interp"
 )
@@ -124,7 +125,7 @@ func (t *Table) Lookup(name string) Resolution {
 		return Resolution{Kind: Filter}
 	case slices.Contains(interp.ShellWords(), name):
 		return Resolution{Kind: Word}
-	case strings.HasPrefix(name, ":") && slices.Contains(MetaNames(), name):
+	case strings.HasPrefix(name, ":") && slices.Contains(meta.MetaNames(), name):
 		return Resolution{Kind: Meta}
 	}
 	return Resolution{}
@@ -195,7 +196,7 @@ func (t *Table) Commands() []string {
 			out = append(out, n)
 		}
 	}
-	out = append(out, MetaNames()...)
+	out = append(out, meta.MetaNames()...)
 	for alias, to := range aliases {
 		if t.tool(to).IsTool() {
 			out = append(out, alias)

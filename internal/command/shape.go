@@ -108,6 +108,9 @@ func (c *Command) Streams() bool { return c.spec().Streams() }
 // command or one that fell back.
 func (c *Command) Spec() *curated.Spec { return c.spec() }
 
+// ToolDetail is the detail the command was built from.
+func (c *Command) ToolDetail() *catalog.ToolDetail { return c.Detail }
+
 // SaysEmpty reports whether an empty result (an empty array, object or
 // text) is worth "(no results)" on standard error: a generated command's,
 // and a curated one's whose row says so (ls, glob; not read or diff, whose

@@ -7,11 +7,12 @@ import (
 
 	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/meta"
 )
 
 // agsh --help and the manual page (agsh --man, agsh.1) are two views of the
 // same tables: the invocations and environment variables below, the
-// options (Options), the meta commands (metas) and the exit statuses
+// options (Options), the meta commands (meta.MetaCommands) and the exit statuses
 // (exitcode.Statuses). A row added to one shows in both (docs/cli.md#the-manual-page).
 
 // Invocation is one line of the usage synopsis.
@@ -199,10 +200,10 @@ func helpWords(line string) []string {
 
 // usageMetaRows are the meta commands agsh --help and the manual page list:
 // all but :help, which is the shell's list of them.
-func usageMetaRows() []MetaCommand {
-	var out []MetaCommand
-	for _, m := range metas {
-		if m.Name != MetaHelp {
+func usageMetaRows() []meta.MetaCommand {
+	var out []meta.MetaCommand
+	for _, m := range meta.MetaCommands() {
+		if m.Name != meta.MetaHelp {
 			out = append(out, m)
 		}
 	}
@@ -210,7 +211,7 @@ func usageMetaRows() []MetaCommand {
 }
 
 // metaFlagSpelling is a meta command flag as help writes it: "--last <n>".
-func metaFlagSpelling(f MetaFlag) string {
+func metaFlagSpelling(f meta.MetaFlag) string {
 	if f.Placeholder != "" {
 		return f.Name + " " + f.Placeholder
 	}

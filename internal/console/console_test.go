@@ -20,6 +20,7 @@ import (
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/jsontext"
+	"github.com/agsh-dev/agsh/internal/termsafe"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -564,4 +565,36 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// On a terminal :tail escapes what the text view does, as text and as
+// NDJSON: a hostile event's override, escape and tag character never reach
+// the screen raw.
+func TestTailTerminalEscapes(t *testing.T) {
+	t.Parallel()
+	const hostile = "x\u202ey\\u001b]0;t\\u0007z\U000e0041\u200b"
+	lines := []string{ev(0, "turn.started", ``), ev(1, "message.completed", `{"text":"`+hostile+`"}`),
+		ev(2, "vendor.thing", `{"note":"`+hostile+`"}`)}
+	for _, jsonOut := range []bool{false, true} {
+		c := recordServer(t, lines, func(w http.ResponseWriter, r *http.Request) {
+			<-r.Context().Done()
+		})
+		ctx, cancel := context.WithCancel(context.Background())
+		var b lockedBuffer
+		var notes []string
+		done := make(chan error, 1)
+		go func() {
+			done <- Tail(ctx, env(c, &b, render.Options{TTY: true, Width: 80}, &notes), "ses_1", TailOptions{Live: true, JSON: jsonOut})
+		}()
+		for strings.Count(b.String(), `\u202e`) < 2 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+		<-done
+		for _, r := range b.String() {
+			if r != '\n' && r != '\t' && termsafe.Unsafe(r) {
+				t.Errorf("json %v: %U raw in\n%q", jsonOut, r, b.String())
+			}
+		}
+	}
 }

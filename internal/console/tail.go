@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
-	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/termsafe"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -236,7 +236,7 @@ func (t *tailer) show(ev *catalog.Event) error {
 	if t.o.JSON {
 		raw := ev.Raw
 		if t.e.Opts.TTY {
-			raw = generated.EscapeJSON(raw, false)
+			raw = termsafe.AppendJSON(nil, raw)
 		}
 		if t.out == nil {
 			t.out = bufio.NewWriterSize(t.e.Out, 32<<10)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agsh-dev/agsh/catalog"
-	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/internal/termsafe"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -304,7 +304,7 @@ func (a *jsonArray) add(raw []byte) error {
 	}
 	a.n++
 	if a.tty {
-		raw = generated.EscapeJSON(raw, false)
+		raw = termsafe.AppendJSON(nil, raw)
 	}
 	a.buf = append(a.buf, raw...)
 	if len(a.buf) >= 32<<10 {

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/agsh-dev/agsh/internal/termsafe"
 )
 
 // Escapes are the escapes a JSON string may carry beyond those JSON needs.
@@ -14,7 +16,8 @@ const (
 	// EscapeHTML writes <, > and & as \u003c, \u003e and \u0026, as
 	// json.Marshal does.
 	EscapeHTML Escapes = 1 << iota
-	// EscapeTerminal writes DEL and the C1 controls as \u007f … \u009f:
+	// EscapeTerminal writes every character termsafe.Unsafe reports (DEL,
+	// the C1 controls, bidi, zero-width and tag characters) as a \u escape:
 	// the same string, safe to write to a terminal
 	// (docs/rendering.md#terminal-safety).
 	EscapeTerminal
@@ -89,9 +92,9 @@ func appendEscaped(dst, s []byte, e Escapes) []byte {
 		case r == '\u2028' || r == '\u2029':
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-		case term && r <= 0x9f: // a C1 control
+		case term && termsafe.Unsafe(r): // a C1 control, bidi, zero-width or tag character
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[r>>4&0xF], hexDigits[r&0xF])
+			dst = termsafe.AppendJSONRune(dst, r, size)
 		default:
 			i += size
 			continue

@@ -15,6 +15,8 @@ import (
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/compcache"
 	"github.com/agsh-dev/agsh/internal/exitcode"
+	"github.com/agsh-dev/agsh/internal/meta"
+	"github.com/agsh-dev/agsh/internal/replcomp"
 	"github.com/agsh-dev/agsh/interp/syntax"
 )
 
@@ -140,7 +142,7 @@ func Answer(ctx context.Context, req Request, env Env) []Candidate {
 
 // isMeta reports a meta command's name.
 func isMeta(name string) bool {
-	_, ok := command.LookupMeta(name)
+	_, ok := meta.LookupMeta(name)
 	return ok
 }
 
@@ -148,7 +150,7 @@ func isMeta(name string) bool {
 // the meta commands' names, their flags and --type's event types. It reads
 // nothing from the deployment or the cache (a Tab never reads a record).
 func metaWords(ctx context.Context, words []string, cur string) []Candidate {
-	comp := command.NewCompleter(nil, command.NewTable(nil))
+	comp := replcomp.NewCompleter(nil, command.NewTable(nil))
 	return complete(ctx, comp, words, cur, nil)
 }
 
@@ -182,7 +184,7 @@ func engine(ctx context.Context, g command.Globals, words []string, cur string, 
 		return nil
 	}
 	run := pathRun(ctx, p.target, g, env)
-	comp := command.NewCompleter(run, command.NewTable(tools))
+	comp := replcomp.NewCompleter(run, command.NewTable(tools))
 	comp.Command = func(ctx context.Context, name string, tool catalog.ToolEntry) (*command.Command, error) {
 		return tabCommand(ctx, cache, name, tool, run, p, g, env), nil
 	}
@@ -192,7 +194,7 @@ func engine(ctx context.Context, g command.Globals, words []string, cur string, 
 // complete asks comp about the words and the word being typed, written as
 // an agsh command line, and answers the candidates as values; a command
 // name's description is its tool's title (from tools).
-func complete(ctx context.Context, comp *command.Completer, words []string, cur string, tools []catalog.ToolEntry) []Candidate {
+func complete(ctx context.Context, comp *replcomp.Completer, words []string, cur string, tools []catalog.ToolEntry) []Candidate {
 	var line strings.Builder
 	for _, w := range words {
 		line.WriteString(syntax.Quote(w, line.Len() == 0) + " ")

@@ -32,12 +32,20 @@ func Clean(s string) bool {
 			return false
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size <= 1 || r <= 0x9f || Invisible(r) {
+		if r == utf8.RuneError && size <= 1 || Unsafe(r) {
 			return false
 		}
 		i += size - 1
 	}
 	return true
+}
+
+// Unsafe reports a character that never reaches a terminal as it is, by
+// any path (the text view, JSON, an error line, a completion): a C0 control,
+// DEL, a C1 control, or an Invisible character. String keeps newline and tab
+// and drops the CR of a CRLF; JSON (AppendJSON) escapes every one.
+func Unsafe(r rune) bool {
+	return r < 0x20 || r >= 0x7f && r <= 0x9f || Invisible(r)
 }
 
 // Invisible reports the characters that are not controls but still reorder
@@ -77,7 +85,7 @@ func Append(dst []byte, s string) []byte {
 			switch {
 			case r == utf8.RuneError && size <= 1:
 				dst = appendByte(dst, c)
-			case r <= 0x9f || Invisible(r):
+			case Unsafe(r):
 				dst = appendRune(dst, r)
 				i += size - 1
 			default:

@@ -1,16 +1,13 @@
-package command
+package meta
 
 import (
 	"context"
 	"net/http"
 	"sort"
-	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/agsh-dev/agsh/catalog"
-	"github.com/agsh-dev/agsh/internal/termsafe"
+	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -46,9 +43,10 @@ func runCurl(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
 
 // CurlLine is the curl command of a prepared call: one line for sh, the
 // credential as the shell expression that reads it where it came from
-// (never its value), the body escaped as :replay escapes JSON (C0 and C1
-// controls, bidi and zero-width characters as \u escapes: the same JSON,
-// safe on a terminal). notes say what to set first.
+// (never its value), the body escaped as :replay escapes JSON
+// (generated.EscapeJSON: termsafe's one JSON form with a command line's
+// hazards, the joiners and line separators too, as \u escapes: the same
+// JSON, safe on a terminal). notes say what to set first.
 func CurlLine(pc *catalog.PreparedCall, cred catalog.CredentialOrigin, fromFlag bool) (string, []string) {
 	var notes []string
 	w := []string{"curl", "-sS", "-X", pc.Method, shQuote(pc.URL)}
@@ -73,7 +71,7 @@ func CurlLine(pc *catalog.PreparedCall, cred catalog.CredentialOrigin, fromFlag 
 		notes = append(notes, "the target URL holds a password: curl asks for it (-u)")
 	}
 	if pc.Body != nil {
-		w = append(w, "--data-raw", shQuote(EscapeJSON(string(pc.Body))))
+		w = append(w, "--data-raw", shQuote(string(generated.EscapeJSON(pc.Body, false))))
 	}
 	return strings.Join(w, " "), notes
 }
@@ -97,48 +95,4 @@ func shQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// EscapeJSON writes every character of JSON text that a terminal would act
-// on or hide as a \u escape: C0 controls, DEL, C1 controls, the bidi
-// controls and the zero-width characters; a byte that is not UTF-8 becomes
-// \ufffd. Outside strings JSON holds none of them, so the text means the
-// same.
-func EscapeJSON(s string) string {
-	var b strings.Builder
-	for len(s) > 0 {
-		r, size := utf8.DecodeRuneInString(s)
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			b.WriteString(`\ufffd`)
-		case r < 0x20 || r >= 0x7f && r <= 0x9f || hiddenRune(r):
-			if r > 0xffff {
-				// JSON spells a rune past the basic plane as a surrogate pair.
-				hi, lo := utf16.EncodeRune(r)
-				writeU(&b, hi)
-				writeU(&b, lo)
-				break
-			}
-			writeU(&b, r)
-		default:
-			b.WriteString(s[:size])
-		}
-		s = s[size:]
-	}
-	return b.String()
-}
-
-// writeU writes r (in the basic plane) as \u and four hex digits.
-func writeU(b *strings.Builder, r rune) {
-	h := strconv.FormatInt(int64(r), 16)
-	b.WriteString(`\u`)
-	b.WriteString(strings.Repeat("0", 4-len(h)) + h)
-}
-
-// hiddenRune reports a character the terminal would hide or that reorders
-// text (termsafe's list: bidi controls, zero-width and tag characters), and,
-// in a command line meant to be pasted whole, the joiners and the line and
-// paragraph separators too.
-func hiddenRune(r rune) bool {
-	return termsafe.Invisible(r) || r == 0x200c || r == 0x200d || r == 0x2028 || r == 0x2029
 }

@@ -1,4 +1,4 @@
-package command
+package replcomp
 
 import (
 	"context"
@@ -13,7 +13,9 @@ import (
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/curated"
 	"github.com/agsh-dev/agsh/generated"
+	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/jsontext"
+	"github.com/agsh-dev/agsh/internal/meta"
 	"github.com/agsh-dev/agsh/internal/repl"
 	"github.com/agsh-dev/agsh/interp"
 	"github.com/agsh-dev/agsh/interp/syntax"
@@ -30,7 +32,7 @@ type Completer struct {
 	// its listing entry) in place of building it from the deployment's
 	// detail: shell completion's catalog cache (internal/shellcomp). A nil
 	// command completes nothing after the name.
-	Command func(ctx context.Context, name string, tool catalog.ToolEntry) (*Command, error)
+	Command func(ctx context.Context, name string, tool catalog.ToolEntry) (*command.Command, error)
 	// Records: a console word's operands complete from the deployment,
 	// call ids from the bound session's record and session ids from GET
 	// /v1/sessions (the REPL). Without it only the words and their flags
@@ -38,16 +40,16 @@ type Completer struct {
 	Records bool
 
 	run   *catalog.Run
-	table *Table
+	table *command.Table
 	mu    sync.Mutex
-	cmds  map[string]*Command
+	cmds  map[string]*command.Command
 	dirs  map[string][]string
 }
 
 // NewCompleter completes against a run whose listing is loaded (table). A
 // nil run completes no remote path.
-func NewCompleter(run *catalog.Run, table *Table) *Completer {
-	return &Completer{run: run, table: table, cmds: map[string]*Command{}, dirs: map[string][]string{}}
+func NewCompleter(run *catalog.Run, table *command.Table) *Completer {
+	return &Completer{run: run, table: table, cmds: map[string]*command.Command{}, dirs: map[string][]string{}}
 }
 
 // Complete implements repl.Completer.
@@ -66,7 +68,7 @@ func (c *Completer) Complete(ctx context.Context, line string, cursor int) (repl
 		comp.Candidates = quoteCandidates(c.commandNames(p.Current, false), p.Quote)
 		return comp, nil
 	}
-	if m, ok := LookupMeta(p.Words[0]); ok {
+	if m, ok := meta.LookupMeta(p.Words[0]); ok {
 		comp.Candidates = quoteCandidates(c.metaArguments(ctx, m, p), p.Quote)
 		return comp, nil
 	}
@@ -80,18 +82,18 @@ func (c *Completer) Complete(ctx context.Context, line string, cursor int) (repl
 
 // arguments completes a word after the command name: a flag, a flag's
 // value, or a curated path operand.
-func (c *Completer) arguments(ctx context.Context, cmd *Command, p syntax.Partial) []repl.Candidate {
+func (c *Completer) arguments(ctx context.Context, cmd *command.Command, p syntax.Partial) []repl.Candidate {
 	if strings.HasPrefix(p.Current, "-") {
 		return flagCandidates(cmd, p.Current)
 	}
 	prev := p.Words[len(p.Words)-1]
-	if o, ok := LookupOption(prev); ok && o.Values != nil {
+	if o, ok := command.LookupOption(prev); ok && o.Values != nil {
 		return prefixed(o.Values, p.Current)
 	}
 	if f := cmd.Flags.Lookup(prev); f != nil && len(f.Enum) > 0 {
 		var values []string
 		for _, e := range f.Enum {
-			values = append(values, EnumText(e))
+			values = append(values, command.EnumText(e))
 		}
 		return prefixed(values, p.Current)
 	}
@@ -149,21 +151,21 @@ func (c *Completer) commandNames(prefix string, afterPipe bool) []repl.Candidate
 
 // command returns the command a name resolves to, fetching its tool's
 // detail once.
-func (c *Completer) command(ctx context.Context, command string) (*Command, error) {
-	r := c.table.Lookup(command)
+func (c *Completer) command(ctx context.Context, word string) (*command.Command, error) {
+	r := c.table.Lookup(word)
 	if !r.IsTool() {
 		return nil, nil
 	}
 	name := r.Tool.Name
 	c.mu.Lock()
-	cmd, ok := c.cmds[command]
+	cmd, ok := c.cmds[word]
 	c.mu.Unlock()
 	if ok {
 		return cmd, nil
 	}
 	var err error
 	if c.Command != nil {
-		if cmd, err = c.Command(ctx, command, *r.Tool); err != nil || cmd == nil {
+		if cmd, err = c.Command(ctx, word, *r.Tool); err != nil || cmd == nil {
 			return nil, err
 		}
 	} else {
@@ -171,12 +173,12 @@ func (c *Completer) command(ctx context.Context, command string) (*Command, erro
 		if err != nil || d == nil {
 			return nil, err
 		}
-		if cmd, err = NewNamed(command, d); err != nil {
+		if cmd, err = command.NewNamed(word, d); err != nil {
 			return nil, err
 		}
 	}
 	c.mu.Lock()
-	c.cmds[command] = cmd
+	c.cmds[word] = cmd
 	c.mu.Unlock()
 	return cmd, nil
 }
@@ -184,7 +186,7 @@ func (c *Completer) command(ctx context.Context, command string) (*Command, erro
 // flagCandidates are the command's flags and agsh's options that start
 // with prefix, or, when none does, whose name contains it without its
 // dashes (--mode: --output-mode).
-func flagCandidates(cmd *Command, prefix string) []repl.Candidate {
+func flagCandidates(cmd *command.Command, prefix string) []repl.Candidate {
 	var all []repl.Candidate
 	for _, f := range cmd.Flags.Flags {
 		display := f.Name
@@ -210,7 +212,7 @@ func flagCandidates(cmd *Command, prefix string) []repl.Candidate {
 			}
 		}
 	}
-	for _, o := range Options() {
+	for _, o := range command.Options() {
 		if o.Scope == generated.Anywhere {
 			all = append(all, repl.Candidate{Text: o.Name})
 		}
@@ -435,7 +437,7 @@ const maxCompleted = 200
 // metaArguments completes a word after a meta command: its flags, their
 // values (--type's event types, --tool's tools), and with Records its
 // operands (session ids, the record's call ids).
-func (c *Completer) metaArguments(ctx context.Context, m *MetaCommand, p syntax.Partial) []repl.Candidate {
+func (c *Completer) metaArguments(ctx context.Context, m *meta.MetaCommand, p syntax.Partial) []repl.Candidate {
 	if strings.HasPrefix(p.Current, "-") {
 		var all []repl.Candidate
 		for _, f := range m.Flags {
@@ -446,7 +448,7 @@ func (c *Completer) metaArguments(ctx context.Context, m *MetaCommand, p syntax.
 			all = append(all, repl.Candidate{Text: f.Name, Display: display, Description: f.Help})
 		}
 		all = append(all, repl.Candidate{Text: "--output"})
-		if m.Name == MetaApprove || m.Name == MetaDeny {
+		if m.Name == meta.MetaApprove || m.Name == meta.MetaDeny {
 			all = append(all, repl.Candidate{Text: "--yes", Description: "decide without the question"})
 		}
 		return matching(all, p.Current, func(c repl.Candidate) string { return c.Text })
@@ -460,7 +462,7 @@ func (c *Completer) metaArguments(ctx context.Context, m *MetaCommand, p syntax.
 			return prefixed(c.table.ToolNames(), p.Current)
 		case prev == "--output":
 			return prefixed(render.FormatNames(), p.Current)
-		case m.flag(prev) != nil && m.flag(prev).Placeholder != "":
+		case m.Flag(prev) != nil && m.Flag(prev).Placeholder != "":
 			return nil
 		}
 	}
@@ -470,9 +472,9 @@ func (c *Completer) metaArguments(ctx context.Context, m *MetaCommand, p syntax.
 	}
 	switch {
 	case op.Parked:
-		return prefixed(CompleteParkedIDs(ctx, c.run.Client(), c.run.Binding(), maxCompleted), p.Current)
+		return prefixed(meta.CompleteParkedIDs(ctx, c.run.Client(), c.run.Binding(), maxCompleted), p.Current)
 	case op.Call:
-		return prefixed(CompleteCallIDs(ctx, c.run.Client(), c.run.Binding(), maxCompleted), p.Current)
+		return prefixed(meta.CompleteCallIDs(ctx, c.run.Client(), c.run.Binding(), maxCompleted), p.Current)
 	case op.Session:
 		ss, err := c.run.Client().Sessions(ctx)
 		if err != nil {
@@ -491,12 +493,12 @@ func (c *Completer) metaArguments(ctx context.Context, m *MetaCommand, p syntax.
 
 // metaOperandAt is the operand the next word of a meta command line is,
 // given the words typed after its name; nil when none.
-func metaOperandAt(m *MetaCommand, words []string) *MetaOperand {
+func metaOperandAt(m *meta.MetaCommand, words []string) *meta.MetaOperand {
 	n := 0
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		if strings.HasPrefix(w, "-") && len(w) > 1 {
-			if f := m.flag(w); f != nil && f.Placeholder != "" || w == "--output" {
+			if f := m.Flag(w); f != nil && f.Placeholder != "" || w == "--output" {
 				i++
 			}
 			continue

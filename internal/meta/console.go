@@ -1,4 +1,4 @@
-package command
+package meta
 
 import (
 	"bytes"
@@ -308,7 +308,7 @@ func (m *MetaRun) consoleEnv(ctx context.Context) console.Env {
 // describe (not in the catalog, its detail unreadable, past maxDetails)
 // is written with --input-json.
 func (m *MetaRun) callLine(ctx context.Context) console.CallLine {
-	cmds := map[string]*Command{}
+	cmds := map[string]Command{}
 	asked := 0
 	var listed map[string]bool
 	return func(ctx context.Context, tool string, input json.RawMessage) (string, bool, error) {
@@ -459,7 +459,7 @@ func (m *MetaRun) detail(ctx context.Context, tool string) (*catalog.ToolDetail,
 	if err != nil || cmd == nil {
 		return nil, fmt.Errorf("no command")
 	}
-	return cmd.Detail, nil
+	return cmd.ToolDetail(), nil
 }
 
 // helpResult is a meta command's --help, or its usage error.

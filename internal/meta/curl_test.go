@@ -1,7 +1,8 @@
-package command
+package meta
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/agsh-dev/agsh/catalog"
@@ -30,11 +31,11 @@ func TestCurlLine(t *testing.T) {
 			t.Errorf("CurlLine(%+v):\n got %s %q\nwant %s", c.from, line, notes, want)
 		}
 	}
-	if got := EscapeJSON("a\xffb\u2028"); got != `a\ufffdb\u2028` {
-		t.Errorf("EscapeJSON = %q", got)
-	}
-	// A tag character is hidden by a terminal: a surrogate pair, still JSON.
-	if got := EscapeJSON("\"x\U000e0041\""); got != `"x\udb40\udc41"` {
-		t.Errorf("EscapeJSON(tag) = %q", got)
+	// Invalid UTF-8, a line separator and a tag character (a terminal
+	// hides it: a surrogate pair, still JSON) in the body.
+	pc.Body = []byte("{\"q\":\"a\xffb\u2028x\U000e0041\"}")
+	line, _ := CurlLine(pc, catalog.CredentialOrigin{Var: "K"}, false)
+	if want := ` --data-raw '{"q":"a\ufffdb\u2028x\udb40\udc41"}'`; !strings.HasSuffix(line, want) {
+		t.Errorf("CurlLine's body:\n got %s\nwant suffix %s", line, want)
 	}
 }

@@ -1,4 +1,4 @@
-package command
+package meta
 
 import (
 	"context"
@@ -75,7 +75,7 @@ type MetaRun struct {
 	// Tools is the catalog's listing; Command the live command of a tool
 	// (to write a call as a command line). Either may be nil.
 	Tools   func(ctx context.Context) ([]catalog.ToolEntry, error)
-	Command func(ctx context.Context, tool string) (*Command, error)
+	Command func(ctx context.Context, tool string) (Command, error)
 	// PutLine, in the REPL, puts a line on the editor for the next input.
 	PutLine func(string)
 	// Screen runs a full-screen program on the terminal (standard input
@@ -166,21 +166,6 @@ func runHelp(context.Context, *MetaRun, []string) (MetaResult, error) {
 	return MetaResult{Value: render.Value{Text: MetaHelpText(), Final: true}}, nil
 }
 
-// MetaPage is what a meta command line prints without a deployment: its
-// --help page, or :help's list; ok is false for any other line.
-func MetaPage(argv []string) (page string, ok bool) {
-	m, found := LookupMeta(argv[0])
-	switch {
-	case !found:
-		return "", false
-	case AsksHelp(ScanWords(argv[1:]).Args):
-		return m.usagePage(), true
-	case m.Name == MetaHelp && len(argv) == 1:
-		return MetaHelpText(), true
-	}
-	return "", false
-}
-
 // MetaLive reports a meta command line (argv[0] its name) that runs for as
 // long as it is left to: its row is Live, or its LiveWith flag is given.
 func MetaLive(argv []string) bool {
@@ -247,46 +232,6 @@ func noArguments(name string) func([]string) error {
 	}
 }
 
-// CheckMeta checks a meta command line (argv[0] is its name) without
-// calling the deployment: its --output and its words.
-func CheckMeta(argv []string) error {
-	m, ok := LookupMeta(argv[0])
-	if !ok {
-		return Usagef("unknown meta command %q; :help lists them", argv[0])
-	}
-	l := ScanWords(argv[1:])
-	if output, _ := l.Output(); output != "" {
-		if _, err := ParseFormat(output); err != nil {
-			return err
-		}
-	}
-	args, _ := takeYes(l.Args)
-	if m.Check == nil {
-		_, err := parseMetaArgs(m, args)
-		return err
-	}
-	return m.Check(args)
-}
-
-// takeYes takes agsh's --yes (an option of every command line) out of a
-// meta command's words before "--", and says whether it was there.
-func takeYes(args []string) ([]string, bool) {
-	yes := false
-	out := make([]string, 0, len(args))
-	for i, a := range args {
-		if a == "--" {
-			out = append(out, args[i:]...)
-			break
-		}
-		if a == "--yes" {
-			yes = true
-			continue
-		}
-		out = append(out, a)
-	}
-	return out, yes
-}
-
 // SessionsNote is the line after the :sessions table (standard error): how
 // to bind a session, and that a shell keeps its own. chosen: a one-shot
 // command given --session or --continuation-token; marked: a row is marked.
@@ -346,28 +291,3 @@ Meta commands (':' is in no tool's name, so they never hide a tool):
 const metaHelpTail = `
 Pipelines: a | b, lists: a ; b, a && b, a || b. Quote with '…' or "…".
 `
-
-// RunMeta runs a meta command line (argv[0] is its name): what it
-// produced, and the --output the line gives ("" when none). m.Format is
-// the run's format; the line's --output replaces it.
-func RunMeta(ctx context.Context, m *MetaRun, argv []string) (res MetaResult, output string, err error) {
-	meta, ok := LookupMeta(argv[0])
-	l := ScanWords(argv[1:])
-	output, _ = l.Output()
-	if ok && AsksHelp(l.Args) {
-		// --help before anything is checked, as a tool's.
-		return MetaResult{Value: render.Value{Text: meta.usagePage(), Final: true}}, output, nil
-	}
-	if err := CheckMeta(argv); err != nil {
-		return res, "", err
-	}
-	run := *m
-	run.Format = LineFormat(output, m.Format)
-	args, yes := takeYes(l.Args)
-	run.Yes = run.Yes || yes
-	res, err = meta.Run(ctx, &run, args)
-	if err != nil {
-		return MetaResult{}, "", err
-	}
-	return res, output, nil
-}

@@ -1,0 +1,88 @@
+package command
+
+import (
+	"context"
+
+	"github.com/agsh-dev/agsh/internal/meta"
+	"github.com/agsh-dev/agsh/render"
+)
+
+// A meta command line read as every command line is: its --output and
+// --yes are agsh's, the rest is the meta command's (the table of them is
+// internal/meta's, as curated's is curated's).
+
+// MetaPage is what a meta command line prints without a deployment: its
+// --help page, or :help's list; ok is false for any other line.
+func MetaPage(argv []string) (page string, ok bool) {
+	m, found := meta.LookupMeta(argv[0])
+	switch {
+	case !found:
+		return "", false
+	case meta.AsksHelp(ScanWords(argv[1:]).Args):
+		return m.Page(), true
+	case m.Name == meta.MetaHelp && len(argv) == 1:
+		return meta.MetaHelpText(), true
+	}
+	return "", false
+}
+
+// CheckMeta checks a meta command line (argv[0] is its name) without
+// calling the deployment: its --output and its words.
+func CheckMeta(argv []string) error {
+	m, ok := meta.LookupMeta(argv[0])
+	if !ok {
+		return Usagef("unknown meta command %q; :help lists them", argv[0])
+	}
+	l := ScanWords(argv[1:])
+	if output, _ := l.Output(); output != "" {
+		if _, err := ParseFormat(output); err != nil {
+			return err
+		}
+	}
+	args, _ := takeYes(l.Args)
+	return m.CheckArgs(args)
+}
+
+// takeYes takes agsh's --yes (an option of every command line) out of a
+// meta command's words before "--", and says whether it was there.
+func takeYes(args []string) ([]string, bool) {
+	yes := false
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			out = append(out, args[i:]...)
+			break
+		}
+		if a == "--yes" {
+			yes = true
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, yes
+}
+
+// RunMeta runs a meta command line (argv[0] is its name): what it
+// produced, and the --output the line gives ("" when none). m.Format is
+// the run's format; the line's --output replaces it.
+func RunMeta(ctx context.Context, m *meta.MetaRun, argv []string) (res meta.MetaResult, output string, err error) {
+	mc, ok := meta.LookupMeta(argv[0])
+	l := ScanWords(argv[1:])
+	output, _ = l.Output()
+	if ok && meta.AsksHelp(l.Args) {
+		// --help before anything is checked, as a tool's.
+		return meta.MetaResult{Value: render.Value{Text: mc.Page(), Final: true}}, output, nil
+	}
+	if err := CheckMeta(argv); err != nil {
+		return res, "", err
+	}
+	run := *m
+	run.Format = LineFormat(output, m.Format)
+	args, yes := takeYes(l.Args)
+	run.Yes = run.Yes || yes
+	res, err = mc.Run(ctx, &run, args)
+	if err != nil {
+		return meta.MetaResult{}, "", err
+	}
+	return res, output, nil
+}
