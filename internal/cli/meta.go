@@ -33,6 +33,12 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 		argv = append(argv[:1:1], "--help")
 	}
 	me, _ := meta.LookupMeta(argv[0])
+	if v := a.g.Get("--timeout"); !inShell && v != "" && metaTakes(me, "--timeout") {
+		// agsh :wait … --timeout 1s: the scan took --timeout as agsh's (a
+		// call's time limit); a meta command with a --timeout of its own
+		// gets it.
+		argv = append(argv[:len(argv):len(argv)], "--timeout", v)
+	}
 	out, opts := stdout, a.outOpts()
 	var piped *boundedBuffer
 	if !last && me != nil && me.Writes {
@@ -162,4 +168,17 @@ func (a *app) fullScreen(run func(in io.Reader, out io.Writer) error) error {
 		fn()
 	}
 	return err
+}
+
+// metaTakes reports a meta command with a flag of that name.
+func metaTakes(me *meta.MetaCommand, flag string) bool {
+	if me == nil {
+		return false
+	}
+	for _, f := range me.Flags {
+		if f.Name == flag {
+			return true
+		}
+	}
+	return false
 }
