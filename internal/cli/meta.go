@@ -162,6 +162,9 @@ func (a *app) prepareCall(ctx context.Context, argv []string, inShell bool) (*ca
 // fullScreen runs a full-screen program (:top) on the terminal, with the
 // REPL's hold on it released while it runs.
 func (a *app) fullScreen(run func(in io.Reader, out io.Writer) error) error {
+	if p, ok := a.env.(screenProcess); ok {
+		p.ScreenMode()
+	}
 	var err error
 	fn := func() { err = run(a.ios.In, a.ios.Out) }
 	if a.term == nil || !a.term.Exclusive(fn) {
