@@ -23,19 +23,29 @@ func (c *Client) Info(ctx context.Context) (*Info, error) {
 
 // Tools fetches the live tool listing (GET /v1/tools) under binding b.
 func (c *Client) Tools(ctx context.Context, b Binding) ([]ToolEntry, error) {
+	l, err := c.Listing(ctx, b)
+	return l.Tools, err
+}
+
+// Listing fetches the listing (GET /v1/tools) under binding b: the tools,
+// as Tools answers them, and the connections still starting (Starting,
+// nil when none: docs/wire.md#the-tool-listing).
+func (c *Client) Listing(ctx context.Context, b Binding) (ToolsResponse, error) {
 	r := &request{method: http.MethodGet, root: c.base, path: pathTools, query: b.query(),
 		session: b.SessionID, probe: true}
 	var a toolsAnswer
 	if err := c.do(ctx, r, &a, essentialTools); err != nil {
-		return nil, err
+		return ToolsResponse{}, err
 	}
 	if a.Tools == nil {
-		return nil, c.missing(r, essentialTools)
+		return ToolsResponse{}, c.missing(r, essentialTools)
 	}
 	// An entry without a name names no command (agsh never makes one up):
 	// it is left out rather than listed as a blank row.
 	// In place: the answer's slice is not shared.
-	return slices.DeleteFunc(a.Tools, func(t ToolEntry) bool { return t.Name == "" }), nil
+	a.Tools = slices.DeleteFunc(a.Tools, func(t ToolEntry) bool { return t.Name == "" })
+	a.Starting = slices.DeleteFunc(a.Starting, func(s string) bool { return s == "" })
+	return a.ToolsResponse, nil
 }
 
 // Tool fetches one tool's full description (GET /v1/tools/{name}) under

@@ -161,23 +161,29 @@ func (c *Client) ToolBound(ctx context.Context, name string, explicit Binding) (
 // ToolsBound fetches the listing with the session binding: explicit →
 // bound; default → unbound, in parallel with GET /v1/sessions.
 func (c *Client) ToolsBound(ctx context.Context, explicit Binding) ([]ToolEntry, Binding, error) {
+	l, b, err := c.ListingBound(ctx, explicit)
+	return l.Tools, b, err
+}
+
+// ListingBound is ToolsBound answering the whole listing (Listing).
+func (c *Client) ListingBound(ctx context.Context, explicit Binding) (ToolsResponse, Binding, error) {
 	if err := explicit.check(); err != nil {
-		return nil, Binding{}, err
+		return ToolsResponse{}, Binding{}, err
 	}
 	if !explicit.IsZero() {
-		t, err := c.Tools(ctx, explicit)
-		return t, explicit, err
+		l, err := c.Listing(ctx, explicit)
+		return l, explicit, err
 	}
-	var t []ToolEntry
+	var l ToolsResponse
 	b, _, err := c.withSessions(ctx, func(ctx context.Context) error {
 		var err error
-		t, err = c.Tools(ctx, Binding{})
+		l, err = c.Listing(ctx, Binding{})
 		return err
 	}, func(error) bool { return false })
 	if err != nil {
-		return nil, b, err
+		return ToolsResponse{}, b, err
 	}
-	return t, b, nil
+	return l, b, nil
 }
 
 // withSessions runs fetch in parallel with GET /v1/sessions and returns

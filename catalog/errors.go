@@ -146,8 +146,12 @@ func (e *Error) remoteText() string {
 	case CodeUnknownCall:
 		return withMsg(fmt.Sprintf("%s has no call %s that asked for approval", session, e.callText()))
 	case CodeNotParked:
-		return withMsg(fmt.Sprintf("call %s of %s no longer waits for a decision: it was decided already, or its turn ended",
-			e.callText(), session))
+		text := fmt.Sprintf("call %s of %s no longer waits for a decision: it was decided already, or its turn ended",
+			e.callText(), session)
+		if restatesNotParked(msg) {
+			return text // the deployment's message says the same again
+		}
+		return withMsg(text)
 	case CodeStaleContinuationToken:
 		return withMsg("the continuation token is stale: a later message to its session rotated it away, " +
 			"and the answer to that message carried the new one")
@@ -171,6 +175,19 @@ func (e *Error) remoteText() string {
 		return fmt.Sprintf("deployment refused the request: %s (%s)", code, e.statusText())
 	}
 	return fmt.Sprintf("%s: %s", code, msg)
+}
+
+// restatesNotParked reports a not_parked message that only says what
+// agsh's own sentence says: the call waits no more, it was decided, or its
+// turn ended.
+func restatesNotParked(msg string) bool {
+	lower := strings.ToLower(msg)
+	for _, w := range []string{"decided", "decision", "turn ended", "not parked", "not_parked", "no longer parked"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // callText is the call id named, "" shown as "(none)".

@@ -27,12 +27,16 @@ const listingDepth = 1000
 func (a *toolsAnswer) decodeListing(data []byte) bool {
 	*a = toolsAnswer{}
 	str := string(data) // the entries' strings are cut from one copy
-	end, ok := fields(data, 0, []string{"ok", "tools", "error", "message"}, func(k, i int) (int, bool) {
+	end, ok := fields(data, 0, []string{"ok", "tools", "error", "message", fieldStarting}, func(k, i int) (int, bool) {
 		switch k {
 		case 0:
 			return boolean(data, i, &a.OK)
 		case 1:
 			return toolEntries(data, str, i, &a.Tools)
+		case 4:
+			// Connections still starting: rare (a deployment coming up),
+			// so left to encoding/json.
+			return 0, false
 		}
 		end, ok := jsontext.ValueEnd(data, i, listingDepth)
 		if ok && k == 2 {
@@ -118,7 +122,7 @@ func source(data []byte, str string, i int, src *Source) (int, bool) {
 // skipped (checked). A duplicate known key, or another key encoding/json
 // might fold to a known one, refuses the object.
 func fields(data []byte, i int, known []string, set func(k, i int) (int, bool)) (int, bool) {
-	var seen [4]bool
+	var seen [8]bool
 	return jsontext.Members(data, i, func(key []byte, i int) (int, bool) {
 		key = key[1 : len(key)-1]
 		k := -1

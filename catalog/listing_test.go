@@ -3,6 +3,7 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"reflect"
 	"testing"
 )
@@ -38,6 +39,24 @@ var listingCases = []string{
 	"{\"ok\":true,\"tools\":[{\"name\":\"x\ty\"}]}",
 	`[]`,
 	``,
+	`{"ok":true,"tools":[{"name":"x"}],"starting":["slow"]}`,
+	`{"ok":true,"tools":[],"Starting":["slow"]}`,
+}
+
+// TestListingStarting: the listing's connections still starting
+// (docs/wire.md#the-tool-listing) reach Listing, empty names dropped; a
+// listing without them has none.
+func TestListingStarting(t *testing.T) {
+	for body, want := range map[string][]string{
+		`{"ok":true,"tools":[{"name":"read"}],"starting":["slow",""]}`: {"slow"},
+		`{"ok":true,"tools":[{"name":"read"}]}`:                        nil,
+	} {
+		c, _ := serve(t, "", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, body) })
+		l, err := c.Listing(ctxT(t), Binding{})
+		if err != nil || len(l.Tools) != 1 || !reflect.DeepEqual(l.Starting, want) {
+			t.Errorf("Listing of %s = %+v, %v", body, l, err)
+		}
+	}
 }
 
 // TestDecodeListingAgrees: what decodeListing accepts, encoding/json

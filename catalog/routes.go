@@ -37,6 +37,11 @@ const (
 	suffixInterrupt = "/interrupt"
 )
 
+// fieldStarting is the listing's member naming the connections still
+// starting, whose tools are not listed yet: {"ok":true,"tools":[…],
+// "starting":["slow"]} [assumed] (docs/wire.md#the-tool-listing).
+const fieldStarting = "starting"
+
 // queryStartIndex is the stream's first index [observed].
 const queryStartIndex = "startIndex"
 

@@ -21,10 +21,11 @@ type Run struct {
 	reached  bool
 	called   bool
 
-	info    *Info
-	tools   []ToolEntry
-	details map[string]*ToolDetail
-	mu      sync.Mutex
+	info     *Info
+	tools    []ToolEntry
+	starting []string // connections the listing says are still starting
+	details  map[string]*ToolDetail
+	mu       sync.Mutex
 
 	// tokens are the continuation tokens the run's messages rotated to, by
 	// session id; rotated is the session of the last one.
@@ -131,25 +132,31 @@ func (r *Run) Tools(ctx context.Context) ([]ToolEntry, error) {
 		return r.tools, nil
 	}
 	var (
-		tools []ToolEntry
-		err   error
+		l   ToolsResponse
+		err error
 	)
 	if r.bound {
-		tools, err = r.client.Tools(ctx, r.binding)
+		l, err = r.client.Listing(ctx, r.binding)
 	} else {
-		tools, r.binding, err = r.client.ToolsBound(ctx, r.explicit)
+		l, r.binding, err = r.client.ListingBound(ctx, r.explicit)
 		r.bound = err == nil
 	}
 	r.note(err)
 	if err != nil {
 		return nil, err
 	}
+	tools := l.Tools
+	r.starting = l.Starting
 	if tools == nil {
 		tools = []ToolEntry{}
 	}
 	r.tools = tools
 	return tools, nil
 }
+
+// Starting names the connections the fetched listing says are still
+// starting (docs/wire.md#the-tool-listing); nil before Tools or when none.
+func (r *Run) Starting() []string { return r.starting }
 
 // Index fetches /v1/info afresh, in parallel with the listing (once), for
 // `agsh help`.

@@ -21,8 +21,9 @@ const (
 type valueSpec struct {
 	kind     vkind
 	enum     []*jvalue    // vEnum: allowed values, in order
+	titles   []string     // vEnum: each value's title or description ("" none), nil when none has one
 	branches []*valueSpec // vUnion: scalar branches in declared order
-	null     bool         // vUnion: null is one of its types; a scalar: its schema also admits null
+	null     bool         // vUnion, vJSON: null is one of its types (the text null sends null); a scalar: its schema also admits null
 	fallback bool         // vJSON: text that is not JSON is sent as a string
 	object   bool         // vJSON: the value must be a JSON object
 	item     *valueSpec   // vArray: the element spec (scalar or vJSON)
@@ -48,6 +49,9 @@ func jsonOf(fallback bool, specs ...*valueSpec) *valueSpec {
 		}
 		if !contains(parts, d) {
 			parts = append(parts, d)
+		}
+		if b.null {
+			s.null = true
 		}
 	}
 	s.what = strings.Join(parts, " or ")
@@ -209,7 +213,20 @@ func enumSpec(v *view) *valueSpec {
 	if len(kept) == 0 {
 		kept = vals
 	}
-	return &valueSpec{kind: vEnum, enum: kept}
+	e := &valueSpec{kind: vEnum, enum: kept}
+	if len(kept) == 1 && v.kw("enum") == nil {
+		// A const's title (or description) names its value: oneOf of
+		// titled consts is how a schema labels its choices.
+		t := v.str("title")
+		if t == "" {
+			t = v.str("description")
+		}
+		t, _, _ = strings.Cut(strings.TrimSpace(t), "\n")
+		if t != "" && t != kept[0].text() {
+			e.titles = []string{t}
+		}
+	}
+	return e
 }
 
 // unionSpec classifies a multi-branch anyOf/oneOf: an enum when every
@@ -248,7 +265,16 @@ func (w *walker) unionSpec(bs []*jvalue, inherit []string, null bool) (*valueSpe
 		}
 	}
 	if !allScalar {
-		return jsonOf(fallback, specs...), nil
+		j := jsonOf(fallback, specs...)
+		if u.null {
+			// The text null is JSON null here too, a string branch or not
+			// (docs/mapping.md#values).
+			j.null = true
+			if j.what != "" {
+				j.what += " or null"
+			}
+		}
+		return j, nil
 	}
 	if e := mergeEnums(u.branches); e != nil {
 		return e, nil
@@ -261,16 +287,27 @@ func (w *walker) unionSpec(bs []*jvalue, inherit []string, null bool) (*valueSpe
 func mergeEnums(bs []*valueSpec) *valueSpec {
 	e := &valueSpec{kind: vEnum}
 	seen := map[string]bool{}
+	var titles []string
+	titled := false
 	for _, b := range bs {
 		if b.kind != vEnum {
 			return nil
 		}
-		for _, x := range b.enum {
+		for i, x := range b.enum {
 			if k := string(x.raw()); !seen[k] {
 				seen[k] = true
 				e.enum = append(e.enum, x)
+				t := ""
+				if i < len(b.titles) {
+					t = b.titles[i]
+				}
+				titles = append(titles, t)
+				titled = titled || t != ""
 			}
 		}
+	}
+	if titled {
+		e.titles = titles
 	}
 	return e
 }

@@ -43,11 +43,22 @@ func (s *valueSpec) convert(text string) (any, bool) {
 	case vUnion:
 		return s.convertUnion(text)
 	}
-	// vJSON: the parsed value only when its type is one the schema allows
-	// (docs/mapping.md#values); otherwise the text as a string when a string
-	// is allowed (`--content 42` against string-or-array sends "42").
-	if v, ok := decodeJSON(text); ok && s.allows(v) {
-		return v, true
+	// vJSON: null when the schema takes null; the parsed value only when
+	// its type is one the schema allows (docs/mapping.md#values); otherwise
+	// the text as a string when a string is allowed (`--content 42` against
+	// string-or-array sends "42"), but never an array whose items an array
+	// branch refuses (`["a",1]` against an array of strings is a mistake,
+	// not a string).
+	if text == "null" && s.null {
+		return nil, true
+	}
+	if v, ok := decodeJSON(text); ok {
+		if s.allows(v) {
+			return v, true
+		}
+		if _, bad := s.badItem(v); bad {
+			return nil, false
+		}
 	}
 	if s.fallback {
 		return text, true
@@ -136,10 +147,24 @@ func (s *valueSpec) allows(v any) bool {
 		_, ok := v.(map[string]any)
 		return ok
 	case vArray:
-		_, ok := v.([]any)
-		return ok
+		arr, ok := v.([]any)
+		if !ok {
+			return false
+		}
+		if s.item == nil && s.tuple == nil {
+			return true // a type list's "array": any items
+		}
+		for i, e := range arr {
+			if !s.elem(i).allows(e) {
+				return false
+			}
+		}
+		return true
 	}
 	// vJSON
+	if v == nil && s.null {
+		return true
+	}
 	if s.object {
 		_, ok := v.(map[string]any)
 		return ok
@@ -153,6 +178,50 @@ func (s *valueSpec) allows(v any) bool {
 		}
 	}
 	return false
+}
+
+// badItem describes the first item of an array v that the spec's array
+// branch refuses ("[1] is 1, expected a string"), when v is an array, the
+// spec takes arrays only through branches that check their items, and no
+// branch takes v; false otherwise.
+func (s *valueSpec) badItem(v any) (string, bool) {
+	arr, ok := v.([]any)
+	if !ok || s.allows(v) {
+		return "", false
+	}
+	branches := s.allow
+	if s.kind == vArray {
+		branches = []*valueSpec{s}
+	}
+	for _, b := range branches {
+		if b.kind != vArray || b.item == nil && b.tuple == nil {
+			continue
+		}
+		for i, e := range arr {
+			if el := b.elem(i); !el.allows(e) {
+				want := el.describe()
+				if want == "" {
+					want = "JSON"
+				}
+				return "[" + strconv.Itoa(i) + "] is " + string(marshalCompact(e)) + ", expected " + want, true
+			}
+		}
+	}
+	return "", false
+}
+
+// badItemText is badItem of the text's JSON, for a value convert refused;
+// "" when the text is no such array.
+func (s *valueSpec) badItemText(text string) string {
+	if s.kind != vJSON {
+		return ""
+	}
+	v, ok := decodeJSON(text)
+	if !ok {
+		return ""
+	}
+	d, _ := s.badItem(v)
+	return d
 }
 
 // decodeJSON decodes exactly one JSON value with exact numbers.
@@ -236,6 +305,9 @@ func (s *valueSpec) expected() string {
 		return strings.Join(parts, " or ")
 	}
 	if s.object {
+		if s.null {
+			return "a JSON object or null"
+		}
 		return "a JSON object"
 	}
 	if s.what != "" {

@@ -53,3 +53,54 @@ func TestUnionKeepsSchemaType(t *testing.T) {
 		t.Errorf("%q: got %s, want %s", tt.args, got, tt.want)
 	}
 }
+
+// TestJSONUnionNull: in a JSON-valued union that takes null (a settings
+// server's anyOf of string, number, boolean, array of strings and null),
+// the text null sends JSON null, a quoted "null" the string, and an array
+// branch's items are checked: an array of the wrong items is a usage error
+// naming the item, not a string.
+func TestJSONUnionNull(t *testing.T) {
+	schema := `{"type":"object","properties":{"key":{"type":"string"},
+		"value":{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"array","items":{"type":"string"}},{"type":"null"}]},
+		"filter":{"type":["object","null"]},
+		"rows":{"anyOf":[{"type":"array","items":{"type":"integer"}},{"type":"object"}]}},"required":["key"]}`
+	c := mustBuild(t, schema, BuildOptions{})
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--value", "null"}, `{"value":null}`},
+		{[]string{"--value", `"null"`}, `{"value":"null"}`},
+		{[]string{"--value", "1.5"}, `{"value":1.5}`},
+		{[]string{"--value", "false"}, `{"value":false}`},
+		{[]string{"--value", "plain"}, `{"value":"plain"}`},
+		{[]string{"--value", `["a","b"]`}, `{"value":["a","b"]}`},
+		{[]string{"--value", `["a",1]`}, `error: invalid value "[\"a\",1]" for --value: [1] is 1, expected a string`},
+		{[]string{"--filter", "null"}, `{"filter":null}`},
+		{[]string{"--filter", `{"a":1}`}, `{"filter":{"a":1}}`},
+		{[]string{"--filter", "7"}, `error: invalid value "7" for --filter: expected a JSON object or null`},
+		{[]string{"--rows", `[1,"x"]`}, `error: invalid value "[1,\"x\"]" for --rows: [1] is "x", expected an integer`},
+		{[]string{"--rows", "null"}, `error: invalid value "null" for --rows: expected JSON (an array or an object)`},
+	} {
+		p, err := c.Parse(tt.args)
+		got := ""
+		if err != nil {
+			got = "error: " + err.Error()
+		} else {
+			got = string(p.JSON())
+		}
+		if got != tt.want {
+			t.Errorf("%q: got %s, want %s", tt.args, got, tt.want)
+		}
+	}
+	if f := c.Lookup("--value"); f.Shape != "string | number | boolean | [string] | null" {
+		t.Errorf("--value's shape %q", f.Shape)
+	}
+	// Argv writes the string "null" quoted, JSON null bare.
+	for in, want := range map[string]string{`{"key":"k","value":"null"}`: `--key=k --value="null"`, `{"key":"k","value":null}`: `--key=k --value=null`} {
+		words, whole, err := c.Argv([]byte(in))
+		if got := strings.Join(words, " "); err != nil || whole || got != want {
+			t.Errorf("Argv(%s) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}

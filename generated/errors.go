@@ -43,14 +43,25 @@ func (e *UnknownFlagError) ExitCode() int { return exitUsage }
 // MissingFlagError names every required flag that was not given.
 type MissingFlagError struct {
 	Flags []string
+	// Boolean lists the boolean flags among Flags: the error says how to
+	// send false, which a valueless flag does not show.
+	Boolean []string
 }
 
 // Error implements error.
 func (e *MissingFlagError) Error() string {
+	s := "missing required flags " + strings.Join(e.Flags, ", ")
 	if len(e.Flags) == 1 {
-		return "missing required flag " + e.Flags[0]
+		s = "missing required flag " + e.Flags[0]
 	}
-	return "missing required flags " + strings.Join(e.Flags, ", ")
+	if len(e.Boolean) > 0 {
+		var how []string
+		for _, b := range e.Boolean {
+			how = append(how, b+" sends true, "+b+"=false sends false")
+		}
+		s += " (" + strings.Join(how, "; ") + ")"
+	}
+	return s
 }
 
 // ExitCode is 2 (usage).
@@ -61,10 +72,16 @@ type BadValueError struct {
 	Flag     string
 	Value    string
 	Expected string // "an integer", "one of a, b, c", "true or false", …
+	// Item, when set, names the item of an array value that is refused
+	// ("[1] is 1, expected a string"), said instead of Expected.
+	Item string
 }
 
 // Error implements error.
 func (e *BadValueError) Error() string {
+	if e.Item != "" {
+		return fmt.Sprintf("invalid value %s for %s: %s", strconv.Quote(e.Value), e.Flag, e.Item)
+	}
 	return fmt.Sprintf("invalid value %s for %s: expected %s", strconv.Quote(e.Value), e.Flag, e.Expected)
 }
 

@@ -2,6 +2,7 @@ package generated
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -165,6 +166,26 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// TestValidateRequiredBoolean: a required boolean's missing-flag error
+// says how to send false (a spreadsheet server's newSheet), which the bare
+// flag does not show.
+func TestValidateRequiredBoolean(t *testing.T) {
+	c := mustBuild(t, `{"properties":{"title":{"type":"string"},"newSheet":{"type":"boolean"}},"required":["title","newSheet"]}`, BuildOptions{})
+	for args, want := range map[string]string{
+		"--title=x":         "missing required flag --new-sheet (--new-sheet sends true, --new-sheet=false sends false)",
+		"":                  "missing required flags --title, --new-sheet (--new-sheet sends true, --new-sheet=false sends false)",
+		"--new-sheet=false": "missing required flag --title",
+	} {
+		p, err := c.Parse(strings.Fields(args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Validate(p); err == nil || err.Error() != want {
+			t.Errorf("Validate(%s) = %v, want %s", args, err, want)
+		}
+	}
+}
+
 func TestRejectOperands(t *testing.T) {
 	c := mustBuild(t, `{"properties":{"owner":{"type":"string"},"issue_number":{"type":"integer"},"state":{"enum":["open","closed"]},"draft":{"type":"boolean"},"page":{"type":"integer"}},"required":["owner","issue_number"]}`, BuildOptions{})
 	tests := []struct {
@@ -261,7 +282,7 @@ func TestBadValueNamesJSONShapes(t *testing.T) {
 		"rows":{"type":"array","items":{"oneOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"array"}]}},
 		"free":{"anyOf":[{"type":"object"},{}]}}}`, BuildOptions{})
 	tests := []struct{ flag, want string }{
-		{"--mixed", `invalid value "nope" for --mixed: expected JSON (an object or an integer)`},
+		{"--mixed", `invalid value "nope" for --mixed: expected JSON (an object or an integer or null)`},
 		{"--multi", `invalid value "nope" for --multi: expected JSON (an array or true or false)`},
 		{"--rows", `invalid value "nope" for --rows: expected JSON (an object or an array)`},
 		{"--free", ``},

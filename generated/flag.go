@@ -17,6 +17,7 @@ type Flag struct {
 	Description string            // the schema's description, verbatim
 	Default     json.RawMessage   // nil when none (or null)
 	Enum        []json.RawMessage // allowed values (const: one), nil otherwise
+	EnumTitles  []string          // each Enum value's title or description ("" none), from oneOf of titled consts; nil when none has one
 	Format      string            // the schema's format, shown not enforced
 	Constraints []Constraint      // pattern, minimum, maxLength, …: shown, not enforced
 	Shape       string            // a JSON-valued flag: the shape one occurrence takes ("{name: string, tags?: [string]}"); "" otherwise
@@ -75,6 +76,9 @@ func (f *Flag) describe(v *view) {
 	if s.kind == vEnum {
 		for _, e := range s.enum {
 			f.Enum = append(f.Enum, e.raw())
+		}
+		if len(s.enum) > 1 {
+			f.EnumTitles = s.titles // a lone const's title is the flag's own
 		}
 	}
 }

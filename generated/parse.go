@@ -289,7 +289,7 @@ func (ps *parser) flag(f *Flag, val string, hasVal bool) {
 		if f.Boolean() {
 			exp += " (or the bare flag)"
 		}
-		ps.fail(&BadValueError{Flag: f.Name, Value: text, Expected: exp})
+		ps.fail(&BadValueError{Flag: f.Name, Value: text, Expected: exp, Item: spec.badItemText(text)})
 		return
 	}
 	setPath(ps.p.Input, f.Path, v, f.Repeatable)

@@ -39,8 +39,12 @@ func (b *builder) shapeOf(v *view, f *Flag) string {
 	s := sw.shape(iv, 0)
 	sw.done(iv)
 	switch s {
-	case "any", "object", "{…}":
+	case "{…}":
 		return ""
+	case "any":
+		return "any JSON" // a free-form value: say so rather than nothing
+	case "object":
+		return "any JSON object"
 	}
 	return s
 }
@@ -84,7 +88,7 @@ func (w *walker) shape(v *view, depth int) string {
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
-	if bs, _ := v.union(); bs != nil {
+	if bs, bnull := v.union(); bs != nil {
 		var alts []string
 		for _, br := range bs {
 			bv, err := w.viewOf(br)
@@ -96,10 +100,16 @@ func (w *walker) shape(v *view, depth int) string {
 			}
 			w.done(bv)
 		}
+		if bnull || null {
+			alts = append(alts, "null") // the text null sends it
+		}
 		return strings.Join(alts, " | ")
 	}
 	if len(types) == 0 && (v.kw("items") != nil || v.kw("prefixItems") != nil) {
 		types = []string{"array"}
+	}
+	if len(types) == 0 && (v.kw("additionalProperties") != nil || v.kw("patternProperties") != nil) {
+		types = []string{"object"}
 	}
 	var alts []string
 	for _, t := range types {
@@ -130,6 +140,19 @@ func (w *walker) shape(v *view, depth int) string {
 			}
 		case "object":
 			s = "object"
+			// A map: its values' shape ({string: string|number}).
+			ap := v.kw("additionalProperties")
+			if pp := v.kw("patternProperties"); ap == nil && pp != nil && pp.kind == jObject && len(pp.vals) == 1 {
+				ap = pp.vals[0] // one pattern: its values' shape (the keys' pattern is not shown)
+			}
+			if ap != nil && ap.kind == jObject && depth < shapeDepth {
+				av, err := w.viewOf(ap)
+				if err != nil {
+					return "{…}"
+				}
+				s = "{string: " + w.shape(av, depth+1) + "}"
+				w.done(av)
+			}
 		}
 		alts = append(alts, s)
 	}
@@ -138,6 +161,9 @@ func (w *walker) shape(v *view, depth int) string {
 			return "null"
 		}
 		return "any"
+	}
+	if null {
+		alts = append(alts, "null")
 	}
 	return strings.Join(alts, "|")
 }

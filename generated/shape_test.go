@@ -3,11 +3,14 @@ package generated
 import "testing"
 
 // TestFlagShape: a JSON-valued flag knows the shape one occurrence takes
-// (a repeatable one: its element's), from the schema, depth-limited.
+// (a repeatable one: its element's), from the schema, depth-limited; a
+// free-form one says what it takes (a map its values' shape, {} any JSON).
 func TestFlagShape(t *testing.T) {
 	c := mustBuild(t, `{"type":"object","properties":{
 		"entities":{"type":"array","items":{"type":"object","required":["name","entityType","observations"],"properties":{"name":{"type":"string"},"entityType":{"type":"string"},"observations":{"type":"array","items":{"type":"string"}}}}},
 		"filter":{"type":"object","additionalProperties":true},
+		"env":{"type":"object","additionalProperties":{"type":["string","number"]}},
+		"labels":{"type":"object","patternProperties":{"^[a-z]+$":{"type":"string"}}},
 		"any":{},
 		"opt":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"integer"}}]},
 		"deep":{"type":"object","required":["a"],"properties":{"a":{"type":"object","properties":{"b":{"type":"object","properties":{"c":{"type":"object","properties":{"d":{"type":"string"}}}}}}}},"additionalProperties":false},
@@ -17,8 +20,10 @@ func TestFlagShape(t *testing.T) {
 	},"$defs":{"node":{"type":"object","properties":{"kind":{"enum":["leaf","branch"]},"children":{"type":"array","items":{"$ref":"#/$defs/node"}}}}}}`, BuildOptions{})
 	for name, want := range map[string]string{
 		"--entities":      "{name: string, entityType: string, observations: [string]}",
-		"--filter":        "",
-		"--any":           "",
+		"--filter":        "any JSON object",
+		"--any":           "any JSON",
+		"--env":           "{string: string|number}",
+		"--labels":        "{string: string}",
 		"--opt":           "string | [integer]",
 		"--plain":         "",
 		"--headers":       "[string, string]",

@@ -8,14 +8,17 @@ import (
 // Validate reports every required flag missing from p in one
 // *MissingFlagError, or nil.
 func (c *Command) Validate(p *Parsed) error {
-	var missing []string
+	var missing, boolean []string
 	for _, f := range c.Flags {
 		if f.Required && (p == nil || !getPath(p.Input, f.Path)) {
 			missing = append(missing, f.Name)
+			if f.Boolean() {
+				boolean = append(boolean, f.Name)
+			}
 		}
 	}
 	if len(missing) > 0 {
-		return &MissingFlagError{Flags: missing}
+		return &MissingFlagError{Flags: missing, Boolean: boolean}
 	}
 	return nil
 }
@@ -124,7 +127,7 @@ func (c *Command) Bind(p *Parsed, property, text string) error {
 	}
 	v, ok := spec.convert(text)
 	if !ok {
-		return &BadValueError{Flag: f.Name, Value: text, Expected: spec.expected()}
+		return &BadValueError{Flag: f.Name, Value: text, Expected: spec.expected(), Item: spec.badItemText(text)}
 	}
 	setPath(p.Input, f.Path, v, f.Repeatable)
 	return nil

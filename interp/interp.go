@@ -59,6 +59,14 @@ type Handler interface {
 	Help(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
+// UnknownNoter is a Handler that may say why a command name is unknown
+// other than a typo: UnknownNote answers the reason (a tool of a connection
+// still starting: "connection slow is still starting; its tools appear
+// when it is ready"), said instead of did-you-mean, or "".
+type UnknownNoter interface {
+	UnknownNote(name string) string
+}
+
 // Checker is a Handler that checks a command line without running it: a
 // script is checked whole, every line, before its first line runs.
 type Checker interface {

@@ -89,3 +89,18 @@ func TestJQConformanceCases(t *testing.T) {
 		}
 	}
 }
+
+// TestJQKeyOrder pins what docs/shell.md says of key order: jq's printed
+// objects have their keys sorted (as gojq prints them), at every depth,
+// while a table made by a last jq keeps the input's order for its columns.
+func TestJQKeyOrder(t *testing.T) {
+	in := Value{Text: `[{"type":"file","name":"a.go","size":3,"meta":{"z":1,"a":2}}]`}
+	got, st, err := runFilter([]string{"jq", "-c", ".[0]"}, in)
+	if err != nil || st != 0 || got.Text != `{"meta":{"a":2,"z":1},"name":"a.go","size":3,"type":"file"}`+"\n" {
+		t.Errorf("jq -c: %q, status %d, %v", got.Text, st, err)
+	}
+	tab, ok := tableResult([]any{map[string]any{"size": 3, "name": "a.go", "type": "file"}}, in)
+	if !ok || string(tab.JSON) != `[{"type":"file","name":"a.go","size":3}]` {
+		t.Errorf("table: %s, %v", tab.JSON, ok)
+	}
+}

@@ -54,7 +54,7 @@ monitors | grep -c nothing || help
 // leaf reports the leaf packages every package may import (internal/archtest).
 func leaf(dep string) bool {
 	switch strings.TrimPrefix(dep, "github.com/agsh-dev/agsh/") {
-	case "internal/names", "internal/jsontext", "internal/exitcode":
+	case "internal/names", "internal/jsontext", "internal/exitcode", "internal/termsafe":
 		return true
 	}
 	return false

@@ -127,7 +127,7 @@ func (r *Runner) runPipeline(ctx context.Context, pl *syntax.Pipeline, prefix st
 		case IsFilter(name):
 			return fail(StatusUsage, "%s reads a pipe: put it after |", name)
 		case name != "help" && name != "exit":
-			return fail(StatusUsage, "%s", unknownCommand(name, r.suggest(name)))
+			return fail(StatusUsage, "%s", r.unknown(name))
 		case name == "exit" && len(pl.Commands) > 1:
 			return fail(StatusUsage, "exit does not write to a pipe")
 		}
@@ -242,7 +242,7 @@ func (r *Runner) checkPipeline(ctx context.Context, pl *syntax.Pipeline, c Check
 	case IsFilter(name):
 		report(first.Words[0], "%s reads a pipe: put it after |", name)
 	case name != "help" && name != "exit":
-		report(first.Words[0], "%s", unknownCommand(name, r.suggest(name)))
+		report(first.Words[0], "%s", r.unknown(name))
 	case name == "exit" && len(pl.Commands) > 1:
 		report(first.Words[0], "exit does not write to a pipe")
 	}
@@ -315,6 +315,17 @@ func (r *Runner) render(v Value) error {
 	}
 	_, err := io.WriteString(r.stdout(), s)
 	return err
+}
+
+// unknown is the message of a command name that names nothing: the
+// Handler's reason when it has one (UnknownNoter), else did-you-mean.
+func (r *Runner) unknown(name string) string {
+	if n, ok := r.Handler.(UnknownNoter); ok {
+		if note := n.UnknownNote(name); note != "" {
+			return "unknown command \"" + name + "\": " + note
+		}
+	}
+	return unknownCommand(name, r.suggest(name))
 }
 
 // suggest is what an unknown command name may mean: the Handler's answer

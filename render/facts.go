@@ -15,6 +15,13 @@ import (
 // (shown, not enforced: docs/mapping.md#how-a-value-is-read) follow as
 // `Minimum: 1.`, `Pattern: ^a+$.`, ….
 func FactsLine(required bool, def json.RawMessage, enum []json.RawMessage, format string, constraints ...Constraint) string {
+	return FactsLineTitled(required, def, enum, nil, format, constraints...)
+}
+
+// FactsLineTitled is FactsLine with a title for each enum value (titles[i]
+// for enum[i], "" or missing: none), shown after its value: `One of: 1
+// (low), 2 (high).`, as a schema's oneOf of titled consts labels them.
+func FactsLineTitled(required bool, def json.RawMessage, enum []json.RawMessage, titles []string, format string, constraints ...Constraint) string {
 	var parts []string
 	if required {
 		parts = append(parts, "Required.")
@@ -26,6 +33,9 @@ func FactsLine(required bool, def json.RawMessage, enum []json.RawMessage, forma
 		vals := make([]string, len(enum))
 		for i, e := range enum {
 			vals[i] = enumText(bytes.TrimSpace(e))
+			if i < len(titles) && titles[i] != "" {
+				vals[i] += " (" + titles[i] + ")"
+			}
 		}
 		parts = append(parts, "One of: "+strings.Join(vals, ", ")+".")
 	}

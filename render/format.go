@@ -31,6 +31,11 @@ type DataEncoder interface {
 	// TextSink is where a text result is written while it arrives, as one
 	// string value of the format; nil when the format needs the whole value.
 	TextSink(w io.Writer) TextSink
+	// Records is where JSON texts received from the deployment (a
+	// session's events) are written as they arrive: one value holding them
+	// all (:trace), or with lines one value a line, without end (:tail).
+	// ValueRecords writes them through Value.
+	Records(w io.Writer, lines bool) RecordSink
 }
 
 // IsData reports a data format (JSON), as opposed to the text views.
@@ -95,3 +100,6 @@ func (jsonEncoder) Value(w io.Writer, v Value) error    { return WriteJSON(w, v)
 func (jsonEncoder) Document(w io.Writer, doc any) error { return EncodeJSON(w, doc, true) }
 func (jsonEncoder) Line(w io.Writer, doc any) error     { return EncodeJSON(w, doc, false) }
 func (jsonEncoder) TextSink(w io.Writer) TextSink       { return JSONStringSink(w) }
+func (jsonEncoder) Records(w io.Writer, lines bool) RecordSink {
+	return jsonRecords(w, lines)
+}

@@ -25,11 +25,11 @@ func TestGoldenIndex(t *testing.T) {
 			{"glob", "Find files by pattern"}, {"grep", "Search file contents"}, {"report_change_issue", ""},
 		},
 		Groups: []IndexGroup{
-			{"github", []IndexRow{
+			{Name: "github", Rows: []IndexRow{
 				{"github_search_code", "Search code across every repository the installation can see, including archived ones and forks, ordered by relevance"},
 				{"github_create_issue", "Create an issue"},
 			}},
-			{"datadog", []IndexRow{{"datadog_mute_monitor", "Mute a monitor"}, {"datadog_list_monitors", "List monitors"}}},
+			{Name: "datadog", Rows: []IndexRow{{"datadog_mute_monitor", "Mute a monitor"}, {"datadog_list_monitors", "List monitors"}}},
 		},
 	}
 	bothColors(t, "help_index", func(o Options) string {

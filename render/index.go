@@ -26,6 +26,9 @@ type IndexRow struct{ Name, Title string }
 type IndexGroup struct {
 	Name string
 	Rows []IndexRow
+	// Starting: the group is a connection still starting; its heading says
+	// so ("SLOW (starting…)") and a line says when its tools come.
+	Starting bool
 }
 
 // minTitleRoom is the fewest cells the title column may keep before the
@@ -67,10 +70,19 @@ func WriteIndex(w io.Writer, ip IndexPage, o Options) error {
 	groups := append([]IndexGroup(nil), ip.Groups...)
 	sort.SliceStable(groups, func(i, j int) bool { return groups[i].Name < groups[j].Name })
 	for _, g := range groups {
+		head := oneLine(SafeLabel(strings.ToUpper(g.Name)))
+		if g.Starting {
+			head += " (starting…)"
+			if len(g.Rows) == 0 {
+				p.head(head)
+				p.b.WriteString("    its tools appear when it is ready\n")
+				continue
+			}
+		}
 		if len(g.Rows) == 0 {
 			continue
 		}
-		p.rowsSection(oneLine(SafeLabel(strings.ToUpper(g.Name))), g.Rows, col)
+		p.rowsSection(head, g.Rows, col)
 	}
 	p.b.WriteByte('\n')
 	p.b.WriteString(indexFooter)

@@ -14,7 +14,7 @@ import (
 //
 //  1. the first column, cut only when it alone is wider than the line;
 //  2. the column that names the rows (nameColumn), up to nameCells;
-//  3. every other column with content, left to right, at its least width
+//  3. every other column, empty ones too, left to right, at its least width
 //     (a short column whole, an abbreviated id at abbrevCells, a free-text
 //     column at minFree or its own width when narrower), then a free-text
 //     one grown up to shortCells — the first that does not fit at its
@@ -154,8 +154,8 @@ func idKey(k string) bool {
 }
 
 // tableLayout is the columns shown (indexes, in order) with their widths,
-// which of them are abbreviated ids, and the columns with content that
-// were left out for want of room.
+// which of them are abbreviated ids, and the columns left out for want of
+// room.
 type tableLayout struct {
 	cols, caps []int
 	abbrev     []bool
@@ -166,14 +166,11 @@ type tableLayout struct {
 // cells (two-space separators): the steps above, as far as the width goes.
 func layoutTable(stats []colStat, rows, width int) tableLayout {
 	width = max(width, 1)
-	var vis []int
-	for i := range stats {
-		if stats[i].nonEmpty > 0 {
-			vis = append(vis, i)
-		}
-	}
-	if len(vis) == 0 {
-		vis = []int{0} // nothing but blanks: the first column tells the row count
+	// Every column is shown, the empty ones too (at their header's width):
+	// a column of nulls is news, not noise.
+	vis := make([]int, len(stats))
+	for i := range vis {
+		vis[i] = i
 	}
 	name := nameColumn(stats, vis)
 	cur := make([]int, len(vis)) // the width of each column of vis; 0: not shown

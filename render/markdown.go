@@ -40,8 +40,8 @@ func renderMarkdown(md string, width int, style string) ([]string, error) {
 	width = max(width, 8)
 	md = escapeReferences(SafeLabel(md))
 	md = prepareMarkdown(strings.ReplaceAll(md, "\t", "    "), width)
-	out, err := glamourRender(protectLongWords(protectHyphens(md), width), width, style)
 	color := style != styles.NoTTYStyle
+	out, err := glamourRender(protectLongWords(protectHyphens(md), width, color), width, style)
 	if err != nil {
 		return nil, err
 	}
@@ -50,15 +50,18 @@ func renderMarkdown(md string, width int, style string) ([]string, error) {
 	return tidyLines(out, width), nil
 }
 
-// dotStandIn stands in for the dots of a word too wide for the line while
-// glamour wraps: it breaks a link's text after a dot
-// ("https://example.\ncom/…"), and a word is never broken across lines.
+// dotStandIn stands in for the dots of a word while glamour wraps: it
+// breaks a link's text after a dot ("https://example.\ncom/…"), and takes a
+// file name for a link (linkify) and breaks it there too ("tsconfig." then
+// "json", inside a list item as well); a word is never broken across lines.
 const dotStandIn = "\u2024"
 
-// protectLongWords replaces the dots of every word (a run without spaces)
-// wider than width with dotStandIn; shorter words keep theirs (and a link
-// that fits keeps its link style).
-func protectLongWords(md string, width int) string {
+// protectLongWords replaces with dotStandIn the dots of every word (a run
+// without spaces) wider than width, and the dots between two letters or
+// digits of any other word, but for a link ("://", "www.") in color: a
+// link that fits keeps its dots and so its link style there (glamour may
+// then still break it at a dot); "tsconfig.json" is no link.
+func protectLongWords(md string, width int, color bool) string {
 	if !strings.Contains(md, ".") {
 		return md
 	}
@@ -66,8 +69,12 @@ func protectLongWords(md string, width int) string {
 	start := -1
 	flush := func(end int) {
 		w := md[start:end]
-		if strings.Contains(w, ".") && textWidth(w) > width {
-			w = strings.ReplaceAll(w, ".", dotStandIn)
+		if strings.Contains(w, ".") {
+			if textWidth(w) > width {
+				w = strings.ReplaceAll(w, ".", dotStandIn)
+			} else if !color || !strings.Contains(w, "://") && !strings.Contains(w, "www.") {
+				w = innerDots(w)
+			}
 		}
 		b.WriteString(w)
 		start = -1
@@ -88,6 +95,30 @@ func protectLongWords(md string, width int) string {
 		flush(len(md))
 	}
 	return b.String()
+}
+
+// innerDots replaces the dots of w that stand between two letters or
+// digits with dotStandIn ("package.json", "v1.2"); a list's "1." and a
+// sentence's last dot stay.
+func innerDots(w string) string {
+	var b []byte
+	for i := 1; i+1 < len(w); i++ {
+		if w[i] == '.' && wordByte(w[i-1]) && wordByte(w[i+1]) {
+			if b == nil {
+				b = make([]byte, 0, len(w)+8)
+				b = append(b, w[:i]...)
+			}
+			b = append(b, dotStandIn...)
+			continue
+		}
+		if b != nil {
+			b = append(b, w[i])
+		}
+	}
+	if b == nil {
+		return w
+	}
+	return string(append(b, w[len(w)-1]))
 }
 
 // maxMarkdown is the longest description rendered as markdown; a longer

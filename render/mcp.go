@@ -136,6 +136,7 @@ func mcpTextValue(n *node) Value {
 		return fromNode(sc, false)
 	}
 	if v := textOrJSON(joined); len(texts) <= 1 || v.IsJSON {
+		v.prose = !v.IsJSON
 		return v // one part; or one JSON text split into parts
 	}
 	arr := []byte{'['}

@@ -69,3 +69,34 @@ func TestResultSamples(t *testing.T) {
 		})
 	}
 }
+
+// TestResultSampleShapes pins what two real servers' shapes show: a SQL answer
+// whose note column is null everywhere keeps its column, and an MCP prose
+// part wraps on a terminal (its code block does not) but not in a pipe.
+func TestResultSampleShapes(t *testing.T) {
+	read := func(name string) Value {
+		raw, err := os.ReadFile(testcorpus.Testdata(t, "results", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return FromResult(raw)
+	}
+	got, _ := render(t, read("table_null_column.json"), Options{TTY: true, Width: 80})
+	if !strings.HasPrefix(got, "ID  NAME             NOTE\n1   Ada Lovelace\n") {
+		t.Errorf("the null column:\n%s", got)
+	}
+	prose := read("mcp_text_prose.json")
+	got, _ = render(t, prose, Options{TTY: true, Width: 60})
+	code := "npx eslint --rule 'no-unused-vars: error' src/app.ts src/util.ts src/index.ts --format stylish"
+	if !strings.Contains(got, "\n"+code+"\n") || !strings.Contains(got, "- src/app.ts: the import of ./util.js is not used anywhere\n  in the module") {
+		t.Errorf("on a terminal:\n%s", got)
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if textWidth(l) > 60 && l != code {
+			t.Errorf("a prose line past 60 cells: %q", l)
+		}
+	}
+	if piped, _ := render(t, prose, Options{Width: 60}); !strings.Contains(piped, "so it may be worth a look before you commit.\n\n- src/app.ts: the import of ./util.js is not used anywhere in the module and can go away safely\n") {
+		t.Errorf("piped:\n%s", piped)
+	}
+}

@@ -500,8 +500,7 @@ func (m *lineMaker) twoWays(buf []byte, rows int, emit func([]byte) ([]byte, err
 var errStopped = errors.New("table writing stopped")
 
 // writeLeftOut writes the note naming every column not shown (pos[c] == 0),
-// in column order: the empty ones too, once some column with content had
-// to be left out (an empty column alone is no news).
+// in column order, the empty ones too.
 func writeLeftOut(notes io.Writer, cols []string, pos []int) error {
 	var names []string
 	n := 0

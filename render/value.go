@@ -43,6 +43,9 @@ type Value struct {
 	// parts marks JSON as the array of the values of an MCP result's
 	// several text parts: the text view shows them one after another.
 	parts bool
+	// prose marks Text as an MCP result's text part: on a terminal its
+	// long lines wrap at spaces (wrapProse).
+	prose bool
 }
 
 // isChecked reports that v.JSON is still the bytes FromResult checked.

@@ -21,6 +21,9 @@ func Write(w, notes io.Writer, v Value, o Options) error {
 		return writeString(w, o.clean()(v.Text))
 	}
 	if !v.IsJSON {
+		if v.prose && o.TTY {
+			return writeText(w, wrapProse(o.clean()(v.Text), o.width()), Options{})
+		}
 		return writeText(w, v.Text, o)
 	}
 	if v.parts {
@@ -91,7 +94,7 @@ func writeParts(w, notes io.Writer, v Value, o Options) error {
 		}
 		pv := Value{JSON: json.RawMessage(el.Raw), IsJSON: true, tree: el}
 		if el.Kind == kindString {
-			pv = Value{Text: el.Str()}
+			pv = Value{Text: el.Str(), prose: true}
 		}
 		if err := Write(w, notes, pv, o); err != nil {
 			return err

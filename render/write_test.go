@@ -47,7 +47,7 @@ func TestWriteViews(t *testing.T) {
 		{"table", jsonValue(`[{"id":1,"name":"a b"},{"id":10.5,"extra":true}]`), Options{},
 			"ID    NAME  EXTRA\n1     a b\n10.5        true\n"},
 		{"table cells", jsonValue(`[{"s":"x\ny\tz","n":null,"o":{"b":[1, 2]},"f":false}]`), Options{},
-			"S      O            F\nx⏎y z  {\"b\":[1,2]}  false\n"},
+			"S      N  O            F\nx⏎y z     {\"b\":[1,2]}  false\n"},
 		{"table header bold with color", jsonValue(`[{"a":1}]`), Options{Color: true}, "\x1b[1mA\x1b[0m\n1\n"},
 		{"table cell on a terminal is safe", jsonValue(`[{"a":"\u001b[31m"}]`), Options{TTY: true}, "A\n\\x1b[31m\n"},
 		// Several text parts of an MCP result: each part in turn, by its view.
@@ -88,10 +88,18 @@ func TestTableFitting(t *testing.T) {
 			"A\naaaaaaaa…\n", "(2 more columns: b, c; use --output json or | jq)\n"},
 		{"first column narrower than the floor", `[` + row + `]`, 3,
 			"A\naa…\n", "(2 more columns: b, c; use --output json or | jq)\n"},
-		{"all-empty column left out", `[{"id":1,"gone":null,"name":"x"},{"id":2,"gone":"","name":"y"}]`, 80,
-			"ID  NAME\n1   x\n2   y\n", ""},
-		{"once a note is due it names the empty columns too", `[{"a":"aaaaaaaaaaaaaaaaaaaa","e":null,"b":"bbbbbbbbbbbbbbb","c":"cc"}]`, 37,
-			"A                     B\naaaaaaaaaaaaaaaaaaaa  bbbbbbbbbbbbbbb\n", "(2 more columns: e, c; use --output json or | jq)\n"},
+		{"an all-empty column is kept, its cells blank", `[{"id":1,"gone":null,"name":"x"},{"id":2,"gone":"","name":"y"}]`, 80,
+			"ID  GONE  NAME\n1         x\n2         y\n", ""},
+		{"a query's all-null column is kept", `[{"id":1,"name":"Ada","note":null},{"id":2,"name":"Grace","note":null}]`, 80,
+			"ID  NAME   NOTE\n1   Ada\n2   Grace\n", ""},
+		{"a key of one row only, null there, is kept", `[{"id":1},{"id":2,"note":null}]`, 80,
+			"ID  NOTE\n1\n2\n", ""},
+		{"only blanks: every column, the row a blank line", `[{"a":null,"b":""}]`, 80,
+			"A  B\n\n", ""},
+		{"an empty column forced out by the width is named", `[{"a":"aaaaaaaaaaaaaaaaaaaa","e":null,"b":"bbbbbbbbbbbbbbb","c":"cc"}]`, 37,
+			"A                     E\naaaaaaaaaaaaaaaaaaaa\n", "(2 more columns: b, c; use --output json or | jq)\n"},
+		{"an empty column past the width is named", `[{"a":"aaaaaaaaaaaaaaaaaaaa","b":"bbbbbbbbbbbbbbb","e":null}]`, 37,
+			"A                     B\naaaaaaaaaaaaaaaaaaaa  bbbbbbbbbbbbbbb\n", "(1 more column: e; use --output json or | jq)\n"},
 		{"the name column keeps its width before the next column is shown", `[{"id":123,"msg":"` + long + `","ok":true}]`, 40,
 			"ID   MSG\n123  word word word word word word word…\n", "(1 more column: ok; use --output json or | jq)\n"},
 		{"free column takes the rest", `[{"id":123,"msg":"` + long + `","ok":true}]`, 60,
@@ -151,8 +159,9 @@ func TestLayoutTable(t *testing.T) {
 		dropped []int
 	}{
 		{"all natural", []colStat{short(10), free(30, 30)}, 80, []int{0, 1}, []int{10, 30}, nil},
-		{"empty left out, not named", []colStat{short(3), empty, short(4)}, 80, []int{0, 2}, []int{3, 4}, nil},
-		{"all empty shows the first", []colStat{empty, empty}, 80, []int{0}, []int{5}, nil},
+		{"empty kept at its header's width", []colStat{short(3), empty, short(4)}, 80, []int{0, 1, 2}, []int{3, 5, 4}, nil},
+		{"all empty: every column", []colStat{empty, empty}, 80, []int{0, 1}, []int{5, 5}, nil},
+		{"an empty column is left out like any other", []colStat{short(3), empty, short(4)}, 9, []int{0}, []int{3}, []int{1, 2}},
 		{"free gets the rest", []colStat{short(10), free(100, 50), short(5)}, 40, []int{0, 1, 2}, []int{10, 21, 5}, nil},
 		{"proportional", []colStat{free(100, 30), free(100, 60)}, 92, []int{0, 1}, []int{30, 60}, nil},
 		{"a column capped at natural gives the rest away", []colStat{free(25, 100), free(200, 100)}, 82, []int{0, 1}, []int{25, 55}, nil},
@@ -335,5 +344,21 @@ func TestPropertyViewWraps(t *testing.T) {
 	pl, err := PropertyLines(json.RawMessage(obj), 60)
 	if err != nil || !strings.Contains(strings.Join(pl, "\n"), strings.TrimSpace(long)) {
 		t.Errorf("PropertyLines wrapped: %v\n%s", err, strings.Join(pl, "\n"))
+	}
+}
+
+// TestNullAndEmptyStringApart: a table shows both as a blank cell, so the
+// property view and --output json must keep them apart.
+func TestNullAndEmptyStringApart(t *testing.T) {
+	in := `{"note":null,"memo":""}`
+	if got, _ := render(t, jsonValue(in), Options{Width: 80}); got != "note: null\nmemo:\n" {
+		t.Errorf("property view %q", got)
+	}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, jsonValue(in)); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); !strings.Contains(got, `"note": null`) || !strings.Contains(got, `"memo": ""`) {
+		t.Errorf("json %q", got)
 	}
 }

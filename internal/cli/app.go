@@ -57,6 +57,8 @@ type app struct {
 	// debug: AGSH_DEBUG asks for every request and answer on standard error
 	// (catalog.WithDebug); never for completion.
 	debug bool
+	// yesEnv: AGSH_YES says yes, as --yes at launch does (the write guard).
+	yesEnv bool
 
 	// putLine, in the REPL, puts a line on the editor for the next input
 	// (:replay); nil elsewhere.

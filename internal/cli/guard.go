@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -18,11 +20,14 @@ import (
 
 // The write guard (docs/console.md#the-write-guard): before a call of a
 // tool that declares it writes (command.WriteGuard), and before a decision
-// on a parked call, agsh asks when standard input and standard error are
-// a terminal, unless --yes is given; a script or a pipe never asks. The
-// question is drawn on standard error's terminal (standard output may be
-// a pipe), whole, through the pager when it is taller than the screen; in
-// the REPL, with the REPL's hold on the terminal released.
+// on a parked call, agsh asks when standard input is a terminal, unless
+// --yes is given (at launch, on the line) or AGSH_YES is set. The question
+// is drawn on standard error's terminal (standard output may be a pipe),
+// else on /dev/tty, whole, through the pager when it is taller than the
+// screen; in the REPL, with the REPL's hold on the terminal released.
+// Where agsh cannot ask (standard input is not a terminal: a script, a
+// pipe), the call or the decision is refused before it is sent, and a
+// script before its first line runs (exit 2, unattendedError).
 
 // declinedError: the operator answered anything but y (exit 1).
 type declinedError struct{ what string }
@@ -46,20 +51,55 @@ func (e *askInterrupted) ExitCode() int { return exitcode.Interrupted }
 // Code names it in the JSON error line.
 func (e *askInterrupted) Code() string { return "interrupted" }
 
-// mayAsk reports whether a question would be asked: standard input and
-// standard error are a terminal, and --yes is given neither at launch nor
-// on the line (yes).
-func (a *app) mayAsk(yes bool) bool {
-	return a.ios.InTTY && a.ios.ErrTTY && !yes && a.g.Get("--yes") == ""
+// unattendedError: a write or a decision agsh would ask about, where it
+// cannot ask (exit 2). act says what would be done and where ("x writes
+// (…) in session ses_…, the latest"), what what is then not done.
+type unattendedError struct {
+	act, what string
+	// script: refused at the script's check, before its first line ran.
+	script bool
 }
 
-// confirm asks q when the run may ask (mayAsk) and returns nil for y; a
+func (e *unattendedError) Error() string {
+	why := "standard input is not a terminal, so agsh cannot ask"
+	if e.script {
+		why = "a script cannot be asked"
+	}
+	return e.act + ": " + why + "; " + e.what + ": pass --yes, or set AGSH_YES=1 for a whole environment such as CI"
+}
+
+// ExitCode is 2: the line needs an option it lacks.
+func (e *unattendedError) ExitCode() int { return exitcode.Usage }
+
+// Code names it in the JSON error line.
+func (e *unattendedError) Code() string { return "unattended" }
+
+// yesWanted reports whether AGSH_YES says yes: set, and neither empty nor 0.
+func yesWanted(v string) bool { return v != "" && v != "0" }
+
+// yes reports whether the question is skipped: --yes on the line (line),
+// at launch, or AGSH_YES.
+func (a *app) yes(line bool) bool { return line || a.g.Get("--yes") != "" || a.yesEnv }
+
+// mayAsk reports whether a question is due (MetaRun.WillAsk): no --yes,
+// no AGSH_YES. confirm then asks it, or refuses when it cannot ask.
+func (a *app) mayAsk(yes bool) bool { return !a.yes(yes) }
+
+// confirm asks q when a question is due (mayAsk) and returns nil for y; a
 // declinedError for n, Enter, end of input or any other key; an
-// askInterrupted for Ctrl-C. what is what is not done ("nothing was
-// sent"). The target is added to q's facts.
+// askInterrupted for Ctrl-C; an unattendedError when standard input is
+// not a terminal. what is what is not done ("nothing was sent"). The
+// target is added to q's facts.
 func (a *app) confirm(ctx context.Context, yes bool, q meta.Question, what string) error {
 	if !a.mayAsk(yes) {
 		return nil
+	}
+	if !a.ios.InTTY {
+		act := q.Act
+		if act == "" {
+			act = strings.TrimPrefix(q.Head, "agsh: ")
+		}
+		return &unattendedError{act: act, what: what}
 	}
 	name := a.client.Target()
 	if info, err := a.run.Info(ctx); err == nil && info.Name != "" {
@@ -86,12 +126,24 @@ func (a *app) confirm(ctx context.Context, yes bool, q meta.Question, what strin
 	return &declinedError{what}
 }
 
-// askOnTerminal writes the question on standard error's terminal and reads
-// the key. A question taller than the screen goes through the pager first
-// (its last line, the prompt, is then written again under it).
+// askOnTerminal writes the question on standard error's terminal, else on
+// /dev/tty, and reads the key from standard input. A question taller than
+// the screen goes through the pager first (its last line, the prompt, is
+// then written again under it).
 func (a *app) askOnTerminal(ctx context.Context, text string) (ttyask.Answer, error) {
-	w := a.spinOut // standard error's terminal, never held by the pager
+	var w io.Writer = a.spinOut // standard error's terminal, never held by the pager
 	cols, rows := a.ios.ErrSize()
+	if !a.ios.ErrTTY {
+		if a.ios.OpenTTY == nil {
+			return ttyask.No, errNoTTY
+		}
+		tty, c, r, err := a.ios.OpenTTY()
+		if err != nil {
+			return ttyask.No, err
+		}
+		defer tty.Close()
+		w, cols, rows = tty, c, r
+	}
 	body, prompt := text, ""
 	if i := strings.LastIndexByte(text, '\n'); i >= 0 {
 		body, prompt = text[:i+1], text[i+1:]
@@ -109,6 +161,10 @@ func (a *app) askOnTerminal(ctx context.Context, text string) (ttyask.Answer, er
 	}
 	return ttyask.Ask(ctx, a.ios.InFd, w, prompt)
 }
+
+// errNoTTY: standard error is not a terminal and there is no /dev/tty to
+// draw the question on.
+var errNoTTY = errors.New("no terminal to draw the question on")
 
 // screenRows is how many rows text takes on a screen cols wide.
 func screenRows(text string, cols int) int {
@@ -136,19 +192,33 @@ func (a *app) guardCall(ctx context.Context, r *toolRequest) error {
 	if !g.Ask || !a.mayAsk(yes) {
 		return nil
 	}
+	b := a.run.Binding()
+	id := b.SessionID
+	if id == "" {
+		id = b.ContinuationToken
+	}
+	if !a.ios.InTTY {
+		// Refused before any request: the session is named as bound.
+		return &unattendedError{act: writesIn(r.cmd.Name, g, id, a.chosen(r.inShell)), what: "nothing was sent"}
+	}
 	line, _, err := r.cmd.CommandLine(r.call.Input)
 	if err != nil {
 		line = r.cmd.Name + " (its input is not a JSON object)"
 	}
 	q := meta.Question{Head: fmt.Sprintf("agsh: %s writes (%s)", r.cmd.Name, g.Reason()), Prompt: "Run it?"}
 	q.Add("call", line)
-	b := a.run.Binding()
-	id := b.SessionID
-	if id == "" {
-		id = b.ContinuationToken
-	}
 	q.Add("session", meta.SessionFact(ctx, a.run.Client(), id, a.chosen(r.inShell), time.Now()))
 	return a.confirm(ctx, yes, q, "nothing was sent")
+}
+
+// writesIn is what a call of tool, whose guard is g, does and where: "x
+// writes (it declares …) in session ses_…, the latest (none was given)".
+func writesIn(tool string, g command.Guard, session, how string) string {
+	where := "unbound, in an ephemeral workspace"
+	if session != "" {
+		where = "in session " + session + ", " + how
+	}
+	return tool + " writes (" + g.Reason() + ") " + where
 }
 
 // chosen says how the run's session was chosen: given at launch

@@ -28,7 +28,7 @@ func (a *app) writeIndex(ctx context.Context, w io.Writer, f render.Format) erro
 	if err != nil {
 		return err
 	}
-	page, doc := command.IndexPage(info, tools)
+	page, doc := command.IndexPage(info, tools, a.run.Starting()...)
 	if f.IsData() {
 		return f.Data.Document(w, doc())
 	}

@@ -26,7 +26,7 @@ func (a *app) lineOptions(r *toolRequest) (command.ParseOptions, error) {
 	o := command.ParseOptions{ReadRef: func(flag, ref string) ([]byte, error) {
 		return a.readRef(flag, ref, r.inShell)
 	}}
-	v, ok := command.OptionValue(r.args, "--input-json")
+	v, ok := r.inputJSON()
 	if !ok && !r.inShell {
 		v = a.g.Get("--input-json")
 		ok = v != ""

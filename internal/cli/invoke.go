@@ -31,9 +31,26 @@ type toolRequest struct {
 	last           bool
 	stdout, stderr io.Writer
 
-	cmd    *command.Command
-	call   *command.Call
+	cmd  *command.Command
+	call *command.Call
+	// format is the line's format: the run's, replaced by the line's
+	// --output (parseLine), unless set before (the help word's).
 	format render.Format
+	// input is the --input-json the words give, read once (inputJSON).
+	input     string
+	hasInput  bool
+	inputRead bool
+}
+
+// inputJSON is the --input-json the line's words give (the shell's: a
+// one-shot line's is the launch's), present false when none: the words
+// are read for it once, whoever asks.
+func (r *toolRequest) inputJSON() (value string, present bool) {
+	if !r.inputRead {
+		r.input, r.hasInput = command.OptionValue(r.args, "--input-json")
+		r.inputRead = true
+	}
+	return r.input, r.hasInput
 }
 
 // outcome is what one tool command produced: a value to pass on (when it
@@ -145,27 +162,45 @@ func (a *app) callTool(ctx context.Context, r *toolRequest, stopSpinner func()) 
 }
 
 // resolveTool fetches the detail of the tool the command calls and builds
-// the command. A name the deployment does not know may be a curated
-// command over another tool (command.CuratedTool) or an alias
-// (command.Alias).
+// the command: the tool the shell's table resolved (r.tool), else the first
+// of the name's tool meanings the deployment has (toolOf).
 func (a *app) resolveTool(ctx context.Context, r *toolRequest) error {
-	tool := r.tool
-	if tool == "" {
-		tool = r.name
-	}
-	d, err := a.run.Tool(ctx, tool)
-	if r.tool == "" && catalog.IsCode(err, catalog.CodeUnknownTool) {
-		if to, ok := command.CuratedTool(r.name); ok {
-			d, err = a.run.Tool(ctx, to)
-		} else if to, ok := command.Alias(r.name); ok {
-			d, err = a.run.Tool(ctx, to)
-		}
+	var d *catalog.ToolDetail
+	var err error
+	if r.tool != "" {
+		d, err = a.run.Tool(ctx, r.tool)
+	} else {
+		d, err = a.toolOf(ctx, r.name)
 	}
 	if err != nil {
-		return command.UnknownTool(r.name, err)
+		var starting []string
+		if catalog.IsCode(err, catalog.CodeUnknownTool) {
+			// The listing says which connections are still starting: a
+			// tool of theirs is not a typo. One more request, on this path
+			// only; its failure changes nothing.
+			if _, lerr := a.run.Tools(ctx); lerr == nil {
+				starting = a.run.Starting()
+			}
+		}
+		return command.UnknownTool(r.name, err, starting...)
 	}
 	r.cmd, err = a.cmds.For(r.name, d)
 	return err
+}
+
+// toolOf is the detail of the tool a command name calls when no listing is
+// loaded: the command table's tool meanings, in order
+// (command.ToolCandidates: the tool of that name, a curated command's, an
+// alias's), asked of the deployment until one is not unknown to it.
+func (a *app) toolOf(ctx context.Context, name string) (*catalog.ToolDetail, error) {
+	var d *catalog.ToolDetail
+	var err error
+	for _, tool := range command.ToolCandidates(name) {
+		if d, err = a.run.Tool(ctx, tool); !catalog.IsCode(err, catalog.CodeUnknownTool) {
+			break
+		}
+	}
+	return d, err
 }
 
 // parseLine parses the arguments and reads the line's --output, its whole
@@ -173,7 +208,9 @@ func (a *app) resolveTool(ctx context.Context, r *toolRequest) error {
 // help is to be printed.
 func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
 	r.call, err = r.cmd.Parse(r.args) // the words alone: is help asked for?
-	r.format = a.g.Format()
+	if r.format.IsZero() {
+		r.format = a.g.Format() // the run's, unless the line's is known (help --output json tool)
+	}
 	if r.help || (r.call != nil && r.call.Parsed.Help) {
 		if r.call != nil {
 			r.format = command.HelpOutput(r.call.Parsed.Globals, r.format)
@@ -200,7 +237,7 @@ func (a *app) parseLine(r *toolRequest) (helpAsked bool, err error) {
 // needsOptions reports a line that reads more than its words: a whole input
 // (--input-json), or a JSON-valued flag's value "@…".
 func (a *app) needsOptions(r *toolRequest) bool {
-	if _, ok := command.OptionValue(r.args, "--input-json"); ok || !r.inShell && a.g.Get("--input-json") != "" {
+	if _, ok := r.inputJSON(); ok || !r.inShell && a.g.Get("--input-json") != "" {
 		return true
 	}
 	for _, w := range r.args {
@@ -269,7 +306,7 @@ func (a *app) view(r *toolRequest, v render.Value, isError bool) (outcome, error
 // pageArgs are the words of the next page's command: the line's, with the
 // one-shot --input-json (but standard input, read once).
 func (a *app) pageArgs(r *toolRequest) []string {
-	if _, given := command.OptionValue(r.args, "--input-json"); given {
+	if _, given := r.inputJSON(); given {
 		return r.args // kept by the command's NextPage, as the line gave it
 	}
 	if v := a.g.Get("--input-json"); v != "" && v != "@-" && !r.inShell {

@@ -28,10 +28,6 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 	if b.IsZero() {
 		b = catalog.Binding{SessionID: a.g.Get("--session"), ContinuationToken: a.g.Get("--continuation-token")}
 	}
-	if !inShell && a.g.Help {
-		// agsh :deny --help: the scan took --help as agsh's.
-		argv = append(argv[:1:1], "--help")
-	}
 	me, _ := meta.LookupMeta(argv[0])
 	if v := a.g.Get("--timeout"); !inShell && v != "" && metaTakes(me, "--timeout") {
 		// agsh :wait … --timeout 1s: the scan took --timeout as agsh's (a
@@ -67,8 +63,7 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 	if last && a.ios.InTTY && a.ios.OutTTY {
 		m.Screen = a.fullScreen
 	}
-	res, output, err := command.RunMeta(ctx, m, argv)
-	f := command.LineFormat(output, a.g.Format())
+	res, f, err := command.RunMeta(ctx, m, argv)
 	if piped != nil && piped.over {
 		err = command.Usagef("%s wrote more than 64 MiB into the pipeline; narrow it (--last, --type, --tool)", argv[0])
 	}

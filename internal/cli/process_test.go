@@ -81,7 +81,7 @@ func TestInterruptHangingCall(t *testing.T) {
 	srv := startDeployment(t)
 	exe := srv.AgentURL("executor")
 	post(t, exe+"/v1/dev/faults", `{"route":"POST /v1/tools/report_change_succeeded","count":1,"delayMs":60000}`)
-	cmd := agshCommand("--target", exe, "report_change_succeeded", "--summary", "x")
+	cmd := agshCommand("--yes", "--target", exe, "report_change_succeeded", "--summary", "x")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

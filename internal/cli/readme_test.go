@@ -243,10 +243,12 @@ func TestReadmeExamples(t *testing.T) {
 			})
 			// A script's status is its last command's: each line of a
 			// heredoc script must also succeed on its own.
-			for i, l := range heredocLines(text) {
+			// With the script's launch options (agsh --yes <<'EOF').
+			launch, lines := heredocLines(text)
+			for i, l := range lines {
 				ran++
 				t.Run(fmt.Sprintf("line%d", c.line+1+i), func(t *testing.T) {
-					runReadmeCommand(t, c.line+1+i, "agsh", l+"\n", bin, tmp, target)
+					runReadmeCommand(t, c.line+1+i, launch, l+"\n", bin, tmp, target)
 				})
 			}
 		}
@@ -315,24 +317,25 @@ func runReadmeCommand(t *testing.T, line int, text, stdin, bin, home, target str
 	return out.String()
 }
 
-// heredocLines answers the commands of the document of `agsh <<'EOF'`
+// heredocLines answers the launch words (agsh, agsh --yes) and the
+// commands of the document of `agsh [--options] <<'EOF'`
 // (blank lines and comments left out); none for any other command.
-func heredocLines(text string) []string {
+func heredocLines(text string) (launch string, lines []string) {
 	first, doc, ok := strings.Cut(text, "\n")
-	m := regexp.MustCompile(`\bagsh\s*<<-?'?(\w+)'?\s*$`).FindStringSubmatch(first)
+	m := regexp.MustCompile(`\b(agsh(?:\s+--[a-z-]+)*)\s*<<-?'?(\w+)'?\s*$`).FindStringSubmatch(first)
 	if !ok || m == nil {
-		return nil
+		return "", nil
 	}
 	var out []string
 	for _, l := range strings.Split(doc, "\n") {
-		if l == m[1] {
+		if l == m[2] {
 			break
 		}
 		if s := strings.TrimSpace(l); s != "" && !strings.HasPrefix(s, "#") {
 			out = append(out, l)
 		}
 	}
-	return out
+	return m[1], out
 }
 
 // checkReadmeInline checks the commands quoted inline in the README's prose:

@@ -88,7 +88,8 @@ func testEchoRoundTrip(t *testing.T, set testcorpus.Set) {
 	if min := len(testcorpus.Files(t, set.Dir)); len(want) < min {
 		t.Fatalf("only %d echo calls generated for %d tool definitions", len(want), min)
 	}
-	c := agshCommand("--target", planner)
+	// The corpus holds writes: the script runs unattended, so --yes.
+	c := agshCommand("--yes", "--target", planner)
 	c.Stdin = strings.NewReader(script.String())
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb

@@ -58,6 +58,7 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 	a := newApp(ios, e, g)
 	a.late = line.Late()
 	a.debug = debugWanted(e.Getenv("AGSH_DEBUG"))
+	a.yesEnv = yesWanted(e.Getenv("AGSH_YES"))
 	defer a.flush()
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -90,11 +91,12 @@ func writeVersion(w io.Writer, f render.Format) int {
 // oneShot runs `agsh <name> [args…]` (or `agsh help [tool]`).
 func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 	if isMeta(name) {
-		argv := append([]string{name}, args...)
 		if a.g.Help {
-			argv = append(argv, "--help") // the scan took --help as agsh's
+			// agsh :trace --help: the scan took --help as agsh's, and the
+			// meta command's page needs no deployment (MetaPage).
+			args = append(args, "--help")
 		}
-		if page, ok := command.MetaPage(argv); ok {
+		if page, ok := command.MetaPage(append([]string{name}, args...)); ok {
 			// A meta command's page needs no deployment.
 			if err := a.writeValue(a.out, a.errOut, render.Value{Text: page, Final: true}, render.Text, ""); err != nil {
 				return a.report(ctx, a.errOut, err)
@@ -161,9 +163,6 @@ func (a *app) paged(cancel context.CancelCauseFunc) func() {
 // tool of that name, or a tool.
 func (a *app) dispatch(ctx context.Context, name string, args []string) int {
 	if isMeta(name) {
-		if a.g.Help { // agsh :trace --help: the scan took --help as agsh's
-			args = append(args, "--help")
-		}
 		return a.meta(ctx, append([]string{name}, args...), true, false, a.out, a.errOut).status
 	}
 	if name == "help" {
@@ -172,19 +171,16 @@ func (a *app) dispatch(ctx context.Context, name string, args []string) int {
 			return a.report(ctx, a.errOut, err)
 		}
 		if !command.NewTable(tools).Lookup(name).IsTool() {
-			return a.helpWord(ctx, args, a.out, a.errOut)
+			return a.helpWord(ctx, args, a.g.Format(), a.out, a.errOut)
 		}
 	}
 	req := &toolRequest{name: name, args: args, help: a.g.Help, last: true, stdout: a.out, stderr: a.errOut}
 	return a.runTool(ctx, req).status
 }
 
-// helpWord is agsh's `help [--output text|json] [tool]`: the index, or one
-// tool's page.
-func (a *app) helpWord(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	l := command.ScanWords(args)
-	words := l.Args
-	f := l.Format(a.g.Format())
+// helpWord is agsh's `help [tool]`, its words read (agsh's options taken
+// out): the index, or one tool's page, in the line's format f.
+func (a *app) helpWord(ctx context.Context, words []string, f render.Format, stdout, stderr io.Writer) int {
 	var tools []string
 	for _, x := range words {
 		if !strings.HasPrefix(x, "-") {
@@ -201,7 +197,7 @@ func (a *app) helpWord(ctx context.Context, args []string, stdout, stderr io.Wri
 		if done, status := a.groupHelp(ctx, tools[0], f, stdout, stderr); done {
 			return status
 		}
-		req := &toolRequest{name: tools[0], help: true, last: true, stdout: stdout, stderr: stderr}
+		req := &toolRequest{name: tools[0], help: true, last: true, format: f, stdout: stdout, stderr: stderr}
 		return a.runTool(ctx, req).status
 	}
 	return a.report(ctx, stderr, command.Usagef("help takes at most one tool name, got %d", len(tools)))
@@ -211,14 +207,8 @@ func (a *app) helpWord(ctx context.Context, args []string, stdout, stderr io.Wri
 // when name is no command of the deployment; done false otherwise (name
 // is then a tool's page, or the unknown command).
 func (a *app) groupHelp(ctx context.Context, name string, f render.Format, stdout, stderr io.Writer) (done bool, status int) {
-	if _, err := a.run.Tool(ctx, name); !catalog.IsCode(err, catalog.CodeUnknownTool) {
-		return false, 0 // a tool (a tool of that name wins), or another failure the page reports
-	}
-	if _, ok := command.CuratedTool(name); ok {
-		return false, 0
-	}
-	if _, ok := command.Alias(name); ok {
-		return false, 0
+	if _, err := a.toolOf(ctx, name); !catalog.IsCode(err, catalog.CodeUnknownTool) {
+		return false, 0 // a command (its page), or another failure the page reports
 	}
 	tools, err := a.run.Tools(ctx)
 	if err != nil {

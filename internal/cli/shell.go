@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -119,14 +120,15 @@ func (h *shellHandler) toolsUsed(s *syntax.Script) []string {
 func (h *shellHandler) Check(ctx context.Context, argv []string, last bool) (int, error) {
 	off := 0
 	if m, ok := meta.LookupMeta(argv[0]); ok {
-		if err := command.CheckMeta(argv); err != nil {
+		l, err := command.CheckMeta(argv)
+		if err != nil {
 			return errorWord(argv, err), err
 		}
 		if !m.Wraps {
-			return 0, nil
+			return 0, h.checkDecision(ctx, argv)
 		}
 		// The words after the meta command's name are a command line.
-		rest := command.ScanWords(argv[1:]).Args
+		rest := l.Args
 		if len(rest) == 0 || !h.table.Lookup(rest[0]).IsTool() {
 			return 0, nil // the meta command says so when it runs
 		}
@@ -139,14 +141,61 @@ func (h *shellHandler) Check(ctx context.Context, argv []string, last bool) (int
 		req.args = command.ScanWords(argv[1:]).ValueArgs(argv[1:])
 	}
 	err := h.a.resolveTool(ctx, req)
+	help := false
 	if err == nil {
-		_, err = h.a.parseLine(req)
+		help, err = h.a.parseLine(req)
+	}
+	if err == nil && !help && off == 0 {
+		err = h.checkWrite(req)
 	}
 	if err == nil || exitcode.Of(err) != exitcode.Usage {
 		return 0, nil
 	}
 	return off + errorWord(argv, err), err
 }
+
+// checkWrite refuses, at a script's check, a call the write guard would ask
+// about: a script cannot be asked (docs/console.md#the-write-guard).
+func (h *shellHandler) checkWrite(r *toolRequest) error {
+	if h.a.ios.InTTY {
+		return nil // asked when it runs
+	}
+	err := h.a.guardCall(context.Background(), r)
+	var u *unattendedError
+	if errors.As(err, &u) {
+		u.script, u.what = true, "no line ran"
+		return u
+	}
+	return nil
+}
+
+// checkDecision refuses, at a script's check, a decision (:approve, :deny)
+// without --yes: the decision is what a one-shot would refuse, found by
+// the same reads, and is never sent (confirm refuses it before).
+func (h *shellHandler) checkDecision(ctx context.Context, argv []string) error {
+	if argv[0] != meta.MetaApprove && argv[0] != meta.MetaDeny || h.a.ios.InTTY || !h.a.mayAsk(false) {
+		return nil
+	}
+	var refused *unattendedError
+	m := &meta.MetaRun{Client: h.a.run.Client(), Bound: h.a.run.Binding(), InShell: true, Out: io.Discard,
+		Format: render.Text, Command: h.a.commandFor,
+		WillAsk: func(bool) bool { return true },
+		Confirm: func(_ context.Context, yes bool, q meta.Question, _ string) error {
+			if !yes {
+				refused = &unattendedError{act: q.Act, what: "no line ran", script: true}
+			}
+			return errCheckOnly
+		},
+	}
+	if _, _, err := command.RunMeta(ctx, m, argv); !errors.Is(err, errCheckOnly) || refused == nil {
+		return nil // --yes on the line, or what the line meets when it runs
+	}
+	return refused
+}
+
+// errCheckOnly ends a decision line run at a script's check at its question:
+// nothing is decided then.
+var errCheckOnly = errors.New("checked only")
 
 // shellHandler gives the interpreter the deployment's tools and help
 // (interp.Handler), and renders a pipeline's final value as one-shot calls
@@ -157,8 +206,8 @@ type shellHandler struct {
 	// bound: the shell bound its session and loaded the listing (the
 	// session line is printed when it exits).
 	bound bool
-	// output is the --output given to the pipeline's tool ("" when none).
-	output string
+	// format is the format the pipeline's tool was given (zero: the run's).
+	format render.Format
 	// notes are the notices of the pipeline's tool, printed after the
 	// pipeline's output (never part of a filter's input).
 	notes []string
@@ -173,8 +222,18 @@ func (h *shellHandler) IsTool(name string) bool {
 // one one-shot agsh gives.
 func (h *shellHandler) Suggest(name string) []string { return h.table.Resolve(name).Suggestions }
 
+// UnknownNote says a name under the prefix of a connection the listing
+// said was still starting is one of its tools, not a typo
+// (interp.UnknownNoter).
+func (h *shellHandler) UnknownNote(name string) string {
+	if c := command.StartingFor(name, h.a.run.Starting()); c != "" {
+		return command.StartingNote(c)
+	}
+	return ""
+}
+
 func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdout, stderr io.Writer) (interp.Value, interp.Result) {
-	h.output = ""
+	h.format = render.Format{}
 	if isMeta(argv[0]) {
 		o := h.a.meta(ctx, argv, last, true, stdout, stderr)
 		h.notes = o.notes
@@ -186,7 +245,7 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 	if !last {
 		// The tool's --output is the pipeline's: it renders the last value.
 		l := command.ScanWords(argv[1:])
-		h.output, _ = l.Output()
+		h.format, _ = l.Format(h.a.g.Format()) // a bad value: the tool says so
 		// A tool before a pipe writes on standard output only its help
 		// (read --help | head): that text is the value the filters get.
 		req.args, req.stdout = l.ValueArgs(argv[1:]), &help
@@ -206,15 +265,10 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 func (h *shellHandler) Help(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ctx = h.a.withDebug(ctx, stderr)
 	l := command.ScanWords(args)
-	output, _ := l.Output()
 	words := l.Args
-	if output != "" {
-		if _, err := command.ParseFormat(output); err != nil {
-			return h.a.report(ctx, stderr, err)
-		}
-		saved := h.a.g.Values["--output"]
-		h.a.g.Values["--output"] = output
-		defer func() { h.a.g.Values["--output"] = saved }()
+	f, err := l.Format(h.a.g.Format())
+	if err != nil {
+		return h.a.report(ctx, stderr, err)
 	}
 	if len(words) == 1 && !h.IsTool(words[0]) {
 		if page, ok := interp.FilterHelp(words[0]); ok {
@@ -222,14 +276,17 @@ func (h *shellHandler) Help(ctx context.Context, args []string, stdout, stderr i
 			return 0
 		}
 	}
-	return h.a.helpWord(ctx, words, stdout, stderr)
+	return h.a.helpWord(ctx, words, f, stdout, stderr)
 }
 
 // Render renders the final value of a pipeline.
 func (h *shellHandler) Render(stdout, stderr io.Writer, v interp.Value) error {
 	rv := render.Value{Text: v.Text, JSON: v.JSON, IsJSON: v.IsJSON, Final: v.Final}
-	f := command.LineFormat(h.output, h.a.g.Format())
-	h.output = ""
+	f := h.format
+	if f.IsZero() {
+		f = h.a.g.Format()
+	}
+	h.format = render.Format{}
 	err := h.a.writeValue(stdout, stderr, rv, finalFormat(f, rv), "")
 	h.a.notes(stderr, h.notes)
 	h.notes = nil

@@ -94,8 +94,8 @@ func TestStreamedOutputIdenticalBig(t *testing.T) {
 	}{
 		{"read reformatted line by line", "read", true, []string{"read", "/repo/big.log"}, "353bf0ceff22fde69eb1dd5d4e656283", false},
 		{"read --output json", "read", true, []string{"--output", "json", "read", "/repo/big.log"}, "657593f18afe84d0f02b501aa49c16dc", false},
-		{"text view", "report_change_succeeded", false, []string{"report_change_succeeded", "--summary", "x"}, "e398629c702f825cbdc5b7bc5bd5b48e", false},
-		{"text --output json", "report_change_succeeded", false, []string{"--output", "json", "report_change_succeeded", "--summary", "x"}, "6a4aeadc708d7e6df8ca8f659def0de8", false},
+		{"text view", "report_change_succeeded", false, []string{"--yes", "report_change_succeeded", "--summary", "x"}, "e398629c702f825cbdc5b7bc5bd5b48e", false},
+		{"text --output json", "report_change_succeeded", false, []string{"--yes", "--output", "json", "report_change_succeeded", "--summary", "x"}, "6a4aeadc708d7e6df8ca8f659def0de8", false},
 		{"held read --output json", "read", true, []string{"--output", "json", "read", "/repo/big.log"}, "657593f18afe84d0f02b501aa49c16dc", true},
 		{"grep reformatted line by line", "grep", false, []string{"grep", "-C", "1", "match"}, "1758144a56686e97672f3d16e9583f9f", false},
 	} {

@@ -146,8 +146,30 @@ func TestLateMCPServer(t *testing.T) {
 		},
 	})
 	target := srv.AgentURL("planner")
-	if out, _ := runAgsh(t, target, "help"); strings.Contains(out, "late_") {
+	out, _ := runAgsh(t, target, "help")
+	if strings.Contains(out, "late_") {
 		t.Fatalf("tools of a server not ready yet:\n%s", out)
+	}
+	// While it starts, the listing says so, help shows it, and its tools
+	// are not typos (docs/wire.md#the-tool-listing).
+	if !strings.Contains(out, "\nLATE (starting…)\n    its tools appear when it is ready\n") {
+		t.Errorf("help does not show the connection starting:\n%s", out)
+	}
+	if out, _ := runAgsh(t, target, "help", "--output", "json"); !strings.Contains(out, `"starting": [`) {
+		t.Errorf("help --output json lacks starting:\n%s", out)
+	}
+	if _, errOut, status := runAgshErr(t, target, "late_lint"); status != 2 ||
+		!strings.Contains(errOut, `unknown command "late_lint": connection late is still starting; its tools appear when it is ready`) {
+		t.Errorf("late_lint while starting: status %d\n%s", status, errOut)
+	}
+	if _, errOut, _ := runAgshErr(t, target, "nosuch_tool"); !strings.Contains(errOut, "(connection late is still starting; its tools appear when it is ready)") {
+		t.Errorf("another unknown name does not mention the starting connection:\n%s", errOut)
+	}
+	// A script says the same at its check.
+	sh := agshCommand("--target", target)
+	sh.Stdin = strings.NewReader("late_lint\n")
+	if b, _ := sh.CombinedOutput(); !strings.Contains(string(b), `unknown command "late_lint": connection late is still starting; its tools appear when it is ready`) {
+		t.Errorf("the shell's check of late_lint:\n%s", b)
 	}
 	if !strings.Contains(logged(), "mcp late: not ready within 100ms (--mcp-start-timeout); it keeps starting, and its tools appear when it is ready\n") {
 		t.Fatalf("log:\n%s", logged())
@@ -160,8 +182,8 @@ func TestLateMCPServer(t *testing.T) {
 			t.Fatalf("the late server never became ready; log:\n%s", logged())
 		}
 	}
-	if out, _ := runAgsh(t, target, "help"); !strings.Contains(out, "    late_kinds ") {
-		t.Errorf("its tools are not listed once it is ready:\n%s", out)
+	if out, _ := runAgsh(t, target, "help"); !strings.Contains(out, "    late_kinds ") || strings.Contains(out, "starting…") {
+		t.Errorf("its tools are not listed once it is ready, or it still shows as starting:\n%s", out)
 	}
 	if out, status := runAgsh(t, target, "late_lint", "--output", "json"); status != 0 || !strings.Contains(out, `"Ask before fixing them."`) {
 		t.Errorf("late_lint: status %d\n%s", status, out)
@@ -176,4 +198,19 @@ func TestLateMCPServer(t *testing.T) {
 		!strings.Contains(string(body), `"_meta":{"com.example/ui":{"resourceUri":"ui://kinds/card"}}`) {
 		t.Errorf("detail: %s", body)
 	}
+}
+
+// runAgshErr is runAgsh with standard error too.
+func runAgshErr(t *testing.T, target string, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	cmd := agshCommand(append([]string{"--target", target}, args...)...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		status = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), status
 }

@@ -43,7 +43,9 @@ const guardPrompt = "Run it? [y/N]"
 // TestWriteGuardInTmux: before a call of a tool that declares a write, a
 // one-shot agsh on a terminal shows the call, the target and the session
 // and asks; y runs it, n, Enter and Ctrl-D send nothing (exit 1), Ctrl-C
-// exits 130; --yes and a script never ask; standard output may be a pipe.
+// exits 130; --yes never asks, and a script without it is refused;
+// standard output may be a pipe, and standard error a file (the question
+// is then drawn on /dev/tty).
 func TestWriteGuardInTmux(t *testing.T) {
 	requireTmux(t)
 	exe := startDeployment(t).AgentURL("executor")
@@ -100,11 +102,12 @@ func TestWriteGuardInTmux(t *testing.T) {
 		t.Errorf("a key typed ahead answered the question:\n%s", scr)
 	}
 
-	// --yes, at launch or after the name, and a script: no question.
+	// --yes, at launch or after the name, and a script given --yes: no
+	// question.
 	for _, line := range []string{
 		`"$AGSH" --yes --session ` + id + ` report_change_issue --title yes1`,
 		call + " --yes",
-		`printf '%s\n' "report_change_issue --title 'from a script'" | "$AGSH" --session ` + id,
+		`printf '%s\n' "report_change_issue --title 'from a script'" | "$AGSH" --yes --session ` + id,
 	} {
 		s := startTmuxLine(t, env, line)
 		scr := s.waitFor("[exited ")
@@ -112,8 +115,25 @@ func TestWriteGuardInTmux(t *testing.T) {
 			t.Errorf("%s: asked, or did not run:\n%s", line, scr)
 		}
 	}
-	if n := callsOf(t, exe, id, "report_change_issue"); n != 4 {
-		t.Errorf("%d calls were sent, want 4", n)
+	// A script without --yes cannot be asked: refused, nothing sent.
+	s = startTmuxLine(t, env, `printf '%s\n' "report_change_issue --title 'from a script'" | "$AGSH" --session `+id)
+	scr = s.waitFor("[exited ")
+	if !strings.Contains(scr, "[exited 2]") || strings.Contains(scr, guardPrompt) || !strings.Contains(scr, "a script cannot be asked") {
+		t.Errorf("a script without --yes: not refused:\n%s", scr)
+	}
+	// Standard error redirected: the question is drawn on the terminal
+	// (/dev/tty), not in the file; y runs the call.
+	log := filepath.Join(t.TempDir(), "err.log")
+	s = startTmuxLine(t, env, call+" 2>"+log)
+	s.waitFor(guardPrompt)
+	s.keys("y")
+	scr = s.waitFor("[exited ")
+	if b, _ := os.ReadFile(log); !strings.Contains(scr, "[exited 0]") || !strings.Contains(scr, "title:     from tmux") ||
+		strings.Contains(string(b), "Run it?") {
+		t.Errorf("standard error redirected: not asked on the terminal, or not run:\n%s\nlog: %q", scr, b)
+	}
+	if n := callsOf(t, exe, id, "report_change_issue"); n != 5 {
+		t.Errorf("%d calls were sent, want 5", n)
 	}
 }
 

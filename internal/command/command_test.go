@@ -1,6 +1,7 @@
 package command
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/curated"
 	"github.com/agsh-dev/agsh/generated"
 	"github.com/agsh-dev/agsh/render"
 )
@@ -59,16 +61,31 @@ func TestOutputWords(t *testing.T) {
 		t.Errorf("ScanWords(x --output) = %q %v %q: the word without a value stays", v, ok, l.Args)
 	}
 	for _, tc := range []struct {
-		value          string
+		words          string
 		runText, wants bool
-	}{{"json", true, true}, {"text", false, false}, {"", false, true}, {"", true, false}} {
+		err            bool
+	}{{"--output json", true, true, false}, {"--output text", false, false, false}, {"", false, true, false}, {"", true, false, false},
+		{"--output xml", false, false, true}, {"--output xml --output json", true, true, true}, {"--output json --output=", true, false, true}} {
 		run := render.Text
 		if !tc.runText {
 			run = render.JSON
 		}
-		if got := LineFormat(tc.value, run).IsData(); got != tc.wants {
-			t.Errorf("LineFormat(%q, %v) = %v", tc.value, run.Name, got)
+		got, err := ScanWords(strings.Fields(tc.words)).Format(run)
+		if got.IsData() != tc.wants || (err != nil) != tc.err {
+			t.Errorf("Format(%q) under %v = %v, %v", tc.words, run.Name, got.Name, err)
 		}
+	}
+	// The one rule: the same answer for the launch's options, a tool line's
+	// and a help line's.
+	if f, err := FormatOf(render.JSON); f.Name != "json" || err != nil {
+		t.Errorf("FormatOf(json) = %v %v", f.Name, err)
+	}
+	if HelpOutput([]generated.Global{{Name: "--output", Value: "xml"}, {Name: "--output", Value: "json"}}, render.Text).Name != "json" {
+		t.Error("help's last good --output does not win")
+	}
+	if _, err := LineOutput([]generated.Global{{Name: "--output", Value: "xml"}}, render.Text, false); err == nil ||
+		err.Error() != `--output must be text or json, not "xml"` {
+		t.Errorf("LineOutput(xml) = %v", err)
 	}
 	for in, want := range map[string]string{
 		"/a --output json": "--output text /a",
@@ -80,7 +97,7 @@ func TestOutputWords(t *testing.T) {
 			t.Errorf("ValueArgs(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if _, err := ParseFormat("xml"); err == nil || !IsLaunchOnly("--session") || IsLaunchOnly("--output") {
+	if _, err := FormatOf(render.Text, "xml"); err == nil || !IsLaunchOnly("--session") || IsLaunchOnly("--output") {
 		t.Error("Output accepts xml, or the launch-only scope is wrong")
 	}
 }
@@ -211,5 +228,45 @@ func TestTableNamesWhenAsked(t *testing.T) {
 	}
 	if got := table.ToolNames(); !slices.Equal(got, []string{"alpha", "mid", "zeta"}) {
 		t.Fatalf("ToolNames %q", got)
+	}
+}
+
+// TestMeanings: one ordered list of what a name may mean, walked against a
+// listing (Lookup), against the deployment (ToolCandidates) and by the
+// index (a curated command over another tool is listed beside it).
+func TestMeanings(t *testing.T) {
+	curated.Register(curated.Spec{Name: "tree", Tool: "ls"})
+	aliases["cat"] = "read"
+	defer func() { curated.Unregister("tree"); delete(aliases, "cat") }()
+	authored := catalog.Source{Kind: "authored"}
+	tools := []catalog.ToolEntry{{Name: "ls", Title: "List a directory", Source: authored}, {Name: "read", Source: authored}, {Name: "head"}}
+	table := NewTable(tools)
+	for name, want := range map[string]Kind{"ls": Curated, "tree": Curated, "cat": Curated, "head": Tool, "tail": Filter, "exit": Word, ":help": Meta, "nope": Unknown} {
+		if got := table.Lookup(name).Kind; got != want {
+			t.Errorf("Lookup(%s) = %v, want %v", name, got, want)
+		}
+	}
+	if got := strings.Join(ToolCandidates("tree"), " "); got != "tree ls" {
+		t.Errorf("ToolCandidates(tree) = %q", got)
+	}
+	if got := strings.Join(ToolCandidates("cat"), " "); got != "cat read" {
+		t.Errorf("ToolCandidates(cat) = %q", got)
+	}
+	if NewTable([]catalog.ToolEntry{{Name: "ls", Source: catalog.Source{Kind: "connection", Connection: "c"}}}).Lookup("tree").Kind != Unknown {
+		t.Error("tree resolves over an ls that is not the authored one")
+	}
+	page, doc := IndexPage(&catalog.Info{Name: "a"}, tools)
+	var rows []string
+	for _, r := range page.Commands {
+		rows = append(rows, r.Name+"="+r.Title)
+	}
+	if got := strings.Join(rows, ","); got != "head=,ls=List a directory,read=,tree=calls ls" {
+		t.Errorf("the index's commands: %s", got)
+	}
+	if b, _ := json.Marshal(doc()); !strings.Contains(string(b), `{"name":"tree","title":"calls ls","group":""}`) {
+		t.Errorf("the index document: %s", b)
+	}
+	if !slices.Contains(table.Commands(), "tree") {
+		t.Error("Commands has no tree")
 	}
 }

@@ -14,7 +14,8 @@ import (
 
 // Guard is the write guard's verdict on a tool.
 type Guard struct {
-	// Ask: agsh asks before calling the tool (on a terminal, without --yes).
+	// Ask: agsh asks before calling the tool (on a terminal, without
+	// --yes), and refuses the call where it cannot ask.
 	Ask bool
 	// Why names the declarations that make it ask, in the detail's words:
 	// "needsApproval: true", `effect: "write"`, "destructiveHint: true".
@@ -61,8 +62,8 @@ func WriteGuard(d *catalog.ToolDetail) Guard {
 // its effect line says it.
 func guardNote(d *catalog.ToolDetail) string {
 	if g := WriteGuard(d); g.Ask {
-		return "agsh asks before calling it when standard input and standard error are a terminal (" +
-			g.Reason() + "); --yes skips the question, a script never asks."
+		return "agsh asks before calling it when standard input is a terminal (" + g.Reason() +
+			"); --yes or AGSH_YES=1 skips the question, and without a terminal (a script, a pipe) agsh calls it only with one of them."
 	}
 	if strings.TrimSpace(string(d.Effect)) == "" && !readOnlyHint(d) {
 		return noEffectNote

@@ -18,7 +18,7 @@ func TestWriteGuard(t *testing.T) {
 		note string
 	}{
 		{"needs approval", catalog.ToolDetail{NeedsApproval: true}, "it declares needsApproval: true",
-			"agsh asks before calling it when standard input and standard error are a terminal (it declares needsApproval: true); --yes skips the question, a script never asks."},
+			"agsh asks before calling it when standard input is a terminal (it declares needsApproval: true); --yes or AGSH_YES=1 skips the question, and without a terminal (a script, a pipe) agsh calls it only with one of them."},
 		{"a write", catalog.ToolDetail{Effect: "write"}, `it declares effect: "write"`, ""},
 		{"both", catalog.ToolDetail{Effect: "Write", NeedsApproval: true}, `it declares needsApproval: true and effect: "Write"`, ""},
 		{"destructive", catalog.ToolDetail{Annotations: &catalog.Annotations{DestructiveHint: &yes}}, "it declares destructiveHint: true", ""},

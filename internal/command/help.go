@@ -161,7 +161,7 @@ func OptionItem(f *generated.Flag) render.HelpItem {
 	for _, c := range f.Constraints {
 		cs = append(cs, render.Constraint{Keyword: c.Keyword, Value: c.Value})
 	}
-	item.Facts = render.FactsLine(f.Required && !f.Boolean(), f.Default, f.Enum, f.Format, cs...)
+	item.Facts = render.FactsLineTitled(f.Required && !f.Boolean(), f.Default, f.Enum, f.EnumTitles, f.Format, cs...)
 	if f.Required && f.Boolean() {
 		// A required valueless flag: say how to send false.
 		req := fmt.Sprintf("Required: %s sends true, %s=false sends false.", f.Name, f.Name)

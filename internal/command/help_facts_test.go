@@ -30,3 +30,28 @@ func TestOptionFactsShowConstraints(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionFactsTitledConsts: a oneOf of titled (or described) consts
+// lists each value with its title, as a task server labels priorities; an
+// untitled value shows alone, and a lone const's title stays the flag's
+// description.
+func TestOptionFactsTitledConsts(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{
+		"priority":{"oneOf":[{"const":1,"title":"low"},{"const":2,"title":"high"}]},
+		"mode":{"oneOf":[{"const":"a","description":"append to the file\nmore"},{"const":"w"},{"const":"x","title":"x"}]},
+		"only":{"const":"latest","title":"Which release"}}}`)
+	cmd, err := generated.Build(schema, generated.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"--priority": "One of: 1 (low), 2 (high).",
+		"--mode":     "One of: a (append to the file), w, x.",
+		"--only":     "One of: latest.",
+	}
+	for _, f := range cmd.Flags {
+		if got := OptionItem(f).Facts; got != want[f.Name] {
+			t.Errorf("%s facts = %q, want %q", f.Name, got, want[f.Name])
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -12,9 +13,13 @@ import (
 // agent's commands, grouped by source, as a page and as the JSON document of
 // --output json (built when asked for: with 10,000 tools, sorting it is not
 // free).
-func IndexPage(info *catalog.Info, tools []catalog.ToolEntry) (render.IndexPage, func() any) {
+//
+// starting names the connections still starting (catalog.Run.Starting): each
+// is a group headed "NAME (starting…)", and the document lists them.
+func IndexPage(info *catalog.Info, tools []catalog.ToolEntry, starting ...string) (render.IndexPage, func() any) {
 	page := render.IndexPage{Name: info.Name, Description: info.Description}
 	groups := map[string]*render.IndexGroup{}
+	tools = withCuratedOver(tools)
 	for _, t := range tools {
 		row := render.IndexRow{Name: t.Name, Title: t.Title}
 		g := t.Source.Group()
@@ -27,6 +32,12 @@ func IndexPage(info *catalog.Info, tools []catalog.ToolEntry) (render.IndexPage,
 		}
 		groups[g].Rows = append(groups[g].Rows, row)
 	}
+	for _, c := range starting {
+		if groups[c] == nil {
+			groups[c] = &render.IndexGroup{Name: c}
+		}
+		groups[c].Starting = true
+	}
 	names := make([]string, 0, len(groups))
 	for g := range groups {
 		names = append(names, g)
@@ -35,11 +46,27 @@ func IndexPage(info *catalog.Info, tools []catalog.ToolEntry) (render.IndexPage,
 	for _, g := range names {
 		page.Groups = append(page.Groups, *groups[g])
 	}
-	return page, func() any { return indexDoc(info, tools) }
+	return page, func() any { return indexDoc(info, tools, starting) }
+}
+
+// withCuratedOver are the catalog's tools and the curated commands over
+// them (tree over ls: meaning 2 of the command table), each in the group of
+// the tool it calls, titled by it.
+func withCuratedOver(tools []catalog.ToolEntry) []catalog.ToolEntry {
+	names, over := NewTable(tools).CuratedOver()
+	if len(names) == 0 {
+		return tools
+	}
+	out := slices.Clone(tools)
+	for i, n := range names {
+		out = append(out, catalog.ToolEntry{Name: n, Title: "calls " + over[i].Name, Source: over[i].Source})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // indexDoc is the JSON document of `agsh help --output json`.
-func indexDoc(info *catalog.Info, tools []catalog.ToolEntry) any {
+func indexDoc(info *catalog.Info, tools []catalog.ToolEntry, starting []string) any {
 	type jsonTool struct {
 		Name  string `json:"name"`
 		Title string `json:"title"` // "" when none is declared (docs/rendering.md#agsh-help)
@@ -62,7 +89,8 @@ func indexDoc(info *catalog.Info, tools []catalog.ToolEntry) any {
 		Name        string     `json:"name"`
 		Description string     `json:"description"`
 		Tools       []jsonTool `json:"tools"`
-	}{info.Name, info.Description, jt}
+		Starting    []string   `json:"starting,omitempty"` // connections still starting
+	}{info.Name, info.Description, jt, starting}
 }
 
 // GroupPage is the data of `agsh help <group>`: the tools of the catalog

@@ -183,11 +183,16 @@ func (l Line) Output() (value string, present bool) {
 	return value, present
 }
 
-// Format is the format the line asks for, f (the run's choice) when it
-// gives no --output. A value that names no format is in Err.
-func (l Line) Format(f render.Format) render.Format {
-	v, _ := l.Output()
-	return LineFormat(v, f)
+// Format is the format the line asks for (FormatOf): f, the run's, when it
+// gives no --output; err when a value names no format.
+func (l Line) Format(f render.Format) (render.Format, error) {
+	var outputs []string
+	for _, o := range l.Given {
+		if o.Option.Name == "--output" {
+			outputs = append(outputs, o.Value)
+		}
+	}
+	return FormatOf(f, outputs...)
 }
 
 // ValueArgs are the words of a tool before a pipe: its value is what the

@@ -27,17 +27,21 @@ func MetaPage(argv []string) (page string, ok bool) {
 }
 
 // CheckMeta checks a meta command line (argv[0] is its name) without
-// calling the deployment: its --output and its words.
-func CheckMeta(argv []string) error {
+// calling the deployment: its --output and its words. l is the line as
+// scanned, the meta command's words in l.Args.
+func CheckMeta(argv []string) (l Line, err error) {
 	m, ok := meta.LookupMeta(argv[0])
+	l = ScanWords(argv[1:])
 	if !ok {
-		return Usagef("unknown meta command %q; :help lists them", argv[0])
+		return l, Usagef("unknown meta command %q; :help lists them", argv[0])
 	}
-	l := ScanWords(argv[1:])
-	if output, _ := l.Output(); output != "" {
-		if _, err := ParseFormat(output); err != nil {
-			return err
-		}
+	return l, checkMeta(m, l)
+}
+
+// checkMeta checks a scanned meta command line.
+func checkMeta(m *meta.MetaCommand, l Line) error {
+	if _, err := l.Format(render.Text); err != nil {
+		return err
 	}
 	args, _ := takeYes(l.Args)
 	return m.CheckArgs(args)
@@ -62,27 +66,30 @@ func takeYes(args []string) ([]string, bool) {
 	return out, yes
 }
 
-// RunMeta runs a meta command line (argv[0] is its name): what it
-// produced, and the --output the line gives ("" when none). m.Format is
-// the run's format; the line's --output replaces it.
-func RunMeta(ctx context.Context, m *meta.MetaRun, argv []string) (res meta.MetaResult, output string, err error) {
+// RunMeta runs a meta command line (argv[0] is its name), scanned once:
+// what it produced, and the line's format (m.Format, the run's, unless the
+// line gives --output), which the command received.
+func RunMeta(ctx context.Context, m *meta.MetaRun, argv []string) (res meta.MetaResult, f render.Format, err error) {
 	mc, ok := meta.LookupMeta(argv[0])
 	l := ScanWords(argv[1:])
-	output, _ = l.Output()
+	f, _ = l.Format(m.Format)
 	if ok && meta.AsksHelp(l.Args) {
 		// --help before anything is checked, as a tool's.
-		return meta.MetaResult{Value: render.Value{Text: mc.Page(), Final: true}}, output, nil
+		return meta.MetaResult{Value: render.Value{Text: mc.Page(), Final: true}}, f, nil
 	}
-	if err := CheckMeta(argv); err != nil {
-		return res, "", err
+	if !ok {
+		return res, f, Usagef("unknown meta command %q; :help lists them", argv[0])
+	}
+	if err := checkMeta(mc, l); err != nil {
+		return res, f, err
 	}
 	run := *m
-	run.Format = LineFormat(output, m.Format)
+	run.Format = f
 	args, yes := takeYes(l.Args)
 	run.Yes = run.Yes || yes
-	res, err = mc.Run(ctx, &run, args)
+	res, err = mc.Exec(ctx, &run, args)
 	if err != nil {
-		return meta.MetaResult{}, "", err
+		return meta.MetaResult{}, f, err
 	}
-	return res, output, nil
+	return res, f, nil
 }

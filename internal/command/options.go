@@ -24,8 +24,10 @@ func (g Globals) Get(name string) string { return g.Values[name] }
 // views when none is given. A value that names no format was refused when
 // the options were read.
 func (g Globals) Format() render.Format {
-	if f, ok := render.LookupFormat(g.Values["--output"]); ok {
-		return f
+	if v, ok := g.Values["--output"]; ok {
+		if f, err := FormatOf(render.Text, v); err == nil {
+			return f
+		}
 	}
 	return render.Text
 }
@@ -158,22 +160,24 @@ func valueError(name string, values []string, v string) error {
 	return Usagef("%s must be %s, not %q", name, strings.Join(values, " or "), v)
 }
 
-// ParseFormat reads a value of --output: the format of that name.
-func ParseFormat(value string) (render.Format, error) {
-	f, ok := render.LookupFormat(value)
-	if !ok {
-		return render.Format{}, valueError("--output", render.FormatNames(), value)
+// FormatOf is the one rule of a line's format (docs/rendering.md#output-formats):
+// f, the run's, replaced by each --output value the line gives, in order.
+// A value that names no format is the line's mistake (err, the first), and
+// the text views stand until a later value names a format: a line that
+// asks for help checks nothing, and writes its page in that format.
+func FormatOf(f render.Format, outputs ...string) (render.Format, error) {
+	var first error
+	for _, v := range outputs {
+		g, ok := render.LookupFormat(v)
+		if !ok {
+			g = render.Text
+			if first == nil {
+				first = valueError("--output", render.FormatNames(), v)
+			}
+		}
+		f = g
 	}
-	return f, nil
-}
-
-// LineFormat is the format of a line that gives --output value (checked)
-// under the run's choice f: the named format, or f when value is "".
-func LineFormat(value string, f render.Format) render.Format {
-	if g, ok := render.LookupFormat(value); ok {
-		return g
-	}
-	return f
+	return f, first
 }
 
 // IsLaunchOnly reports an option the shell accepts at launch only.
@@ -198,7 +202,7 @@ func LineOutput(globals []generated.Global, f render.Format, inShell bool) (rend
 			return f, LaunchOnlyError(g.Name)
 		}
 		if g.Name == "--output" {
-			if f, err = ParseFormat(g.Value); err != nil {
+			if f, err = FormatOf(f, g.Value); err != nil {
 				return f, err
 			}
 			continue
@@ -213,17 +217,14 @@ func LineOutput(globals []generated.Global, f render.Format, inShell bool) (rend
 }
 
 // HelpOutput is LineOutput for a line that asks for help: nothing is
-// checked, and the last --output naming a format wins (any other value
-// asks for the text page).
+// checked (FormatOf's format whatever its error).
 func HelpOutput(globals []generated.Global, f render.Format) render.Format {
+	var outputs []string
 	for _, g := range globals {
 		if g.Name == "--output" {
-			if h, ok := render.LookupFormat(g.Value); ok {
-				f = h
-			} else {
-				f = render.Text
-			}
+			outputs = append(outputs, g.Value)
 		}
 	}
+	f, _ = FormatOf(f, outputs...)
 	return f
 }

@@ -107,28 +107,92 @@ func (t *Table) Resolve(name string) Resolution {
 
 // Lookup is Resolve without the suggestions for an unknown name, which
 // measure the name against every other (Tab and the completion cache's
-// refresh only ask whether a name calls a tool).
+// refresh only ask whether a name calls a tool). It walks the meanings in
+// order against the listing: the first that holds is the name's.
 func (t *Table) Lookup(name string) Resolution {
-	if r := t.tool(name); r.IsTool() {
-		return r
-	}
-	if r := t.curatedOver(name); r.IsTool() {
-		return r
-	}
-	if to, ok := aliases[name]; ok {
-		if r := t.tool(to); r.IsTool() {
+	for _, m := range meanings {
+		if r := m.lookup(t, name); r.Kind != Unknown {
 			return r
 		}
 	}
-	switch {
-	case interp.IsFilter(name):
-		return Resolution{Kind: Filter}
-	case slices.Contains(interp.ShellWords(), name):
-		return Resolution{Kind: Word}
-	case strings.HasPrefix(name, ":") && slices.Contains(meta.MetaNames(), name):
-		return Resolution{Kind: Meta}
+	return Resolution{}
+}
+
+// meaning is one thing a command name may stand for. A tool meaning says
+// which tool the name would call (call), and holds for a listing when
+// lookup finds that tool there as it must be; the others hold by the name
+// alone.
+type meaning struct {
+	call   func(name string) (tool string, ok bool)
+	lookup func(t *Table, name string) Resolution
+}
+
+// meanings are what a command name may mean, in the order they are tried
+// (docs/shell.md#commands): the catalog's tool of that name (curated when
+// the curated table has its row and the tool is authored), a curated
+// command over another authored tool (a row whose Tool is not its Name),
+// an alias of a tool of the catalog, a local filter, a shell word, a meta
+// command. Table.Lookup walks them against the listing; one-shot dispatch
+// and the help word walk the tool meanings against the deployment
+// (ToolCandidates); the index lists the curated commands over its tools.
+var meanings = []meaning{
+	{call: func(name string) (string, bool) { return name, true }, lookup: (*Table).tool},
+	{call: CuratedTool, lookup: (*Table).curatedOver},
+	{call: Alias, lookup: (*Table).alias},
+	{lookup: kindOf(Filter, interp.IsFilter)},
+	{lookup: kindOf(Word, func(name string) bool { return slices.Contains(interp.ShellWords(), name) })},
+	{lookup: kindOf(Meta, func(name string) bool {
+		return strings.HasPrefix(name, ":") && slices.Contains(meta.MetaNames(), name)
+	})},
+}
+
+// kindOf is the lookup of a meaning that holds by the name alone.
+func kindOf(k Kind, is func(string) bool) func(*Table, string) Resolution {
+	return func(_ *Table, name string) Resolution {
+		if is(name) {
+			return Resolution{Kind: k}
+		}
+		return Resolution{}
+	}
+}
+
+// ToolCandidates are the tools name may call, in the order of its
+// meanings: the deployment's tool of that name, a curated command's tool,
+// an alias's. The first the deployment has is the one the name calls.
+func ToolCandidates(name string) []string {
+	var out []string
+	for _, m := range meanings {
+		if m.call == nil {
+			continue
+		}
+		if tool, ok := m.call(name); ok && !slices.Contains(out, tool) {
+			out = append(out, tool)
+		}
+	}
+	return out
+}
+
+// alias resolves an alias of a tool of the catalog.
+func (t *Table) alias(name string) Resolution {
+	if to, ok := aliases[name]; ok {
+		return t.tool(to)
 	}
 	return Resolution{}
+}
+
+// CuratedOver are the curated commands over other tools the catalog has
+// (tree over ls), with the entry of the tool each calls, in the curated
+// table's order.
+func (t *Table) CuratedOver() (names []string, tools []*catalog.ToolEntry) {
+	for _, n := range curated.Names() {
+		if t.entry(n) != nil {
+			continue
+		}
+		if r := t.Lookup(n); r.Kind == Curated && r.Tool.Name != n {
+			names, tools = append(names, n), append(tools, r.Tool)
+		}
+	}
+	return names, tools
 }
 
 // ToolName is the name of the tool a command name calls: the name itself,
@@ -191,11 +255,8 @@ func CuratedTool(name string) (tool string, ok bool) {
 // commands and the aliases of tools the catalog has.
 func (t *Table) Commands() []string {
 	out := append(slices.Clip(t.sortedNames()), interp.ShellWords()...)
-	for _, n := range curated.Names() {
-		if t.entry(n) == nil && t.curatedOver(n).IsTool() {
-			out = append(out, n)
-		}
-	}
+	over, _ := t.CuratedOver()
+	out = append(out, over...)
 	out = append(out, meta.MetaNames()...)
 	for alias, to := range aliases {
 		if t.tool(to).IsTool() {
@@ -217,23 +278,62 @@ func (t *Table) Names(afterPipe bool) []string {
 
 // UnknownError is the usage error of a command name that names nothing:
 // `unknown command "x"; did you mean y?` and where to look.
-func UnknownError(name string, r Resolution, status int) error {
+//
+// starting names the connections still starting (the listing says so:
+// docs/wire.md#the-tool-listing): a name under one's prefix ("slow_query"
+// for slow) is not a typo, and the error says so instead of suggesting:
+// `unknown command "slow_query": connection slow is still starting; its
+// tools appear when it is ready`; any other name gets that as a last line.
+func UnknownError(name string, r Resolution, status int, starting ...string) error {
 	msg := fmt.Sprintf("unknown command %q", name)
+	if c := StartingFor(name, starting); c != "" {
+		msg += ": " + StartingNote(c)
+		return &catalog.Error{ErrCode: catalog.CodeUnknownTool, Status: status, Message: msg, Exit: exitcode.Usage}
+	}
 	if len(r.Suggestions) > 0 {
 		msg += "; did you mean " + names.OrList(r.Suggestions) + "?"
 	}
 	msg += "\nRun 'agsh help' for the commands of this deployment."
+	for _, c := range starting {
+		msg += "\n(" + StartingNote(c) + ")"
+	}
 	return &catalog.Error{ErrCode: catalog.CodeUnknownTool, Status: status, Message: msg, Exit: exitcode.Usage}
+}
+
+// StartingNote says a connection is still starting.
+func StartingNote(connection string) string {
+	return "connection " + connection + " is still starting; its tools appear when it is ready"
+}
+
+// StartingFor is the starting connection whose tools' prefix name has
+// (the connection's name lower-cased, other characters than [a-z0-9_-] as
+// "_", then "_": as the deployment names them), "" when none.
+func StartingFor(name string, starting []string) string {
+	for _, c := range starting {
+		prefix := strings.Map(func(r rune) rune {
+			switch {
+			case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '_', r == '-':
+				return r
+			case r >= 'A' && r <= 'Z':
+				return r + 'a' - 'A'
+			}
+			return '_'
+		}, c) + "_"
+		if len(name) > len(prefix) && strings.EqualFold(name[:len(prefix)], prefix) {
+			return c
+		}
+	}
+	return ""
 }
 
 // UnknownTool turns a deployment's 404 unknown_tool answer into the usage
 // error of UnknownError, suggesting from the names the answer lists; any
-// other error is returned as is.
-func UnknownTool(name string, err error) error {
+// other error is returned as is. starting is as for UnknownError.
+func UnknownTool(name string, err error, starting ...string) error {
 	var ce *catalog.Error
 	if !errors.As(err, &ce) || ce.Code() != catalog.CodeUnknownTool {
 		return err
 	}
 	r := Resolution{Suggestions: names.Suggest(name, TableOf(ce.Available).Names(false))}
-	return UnknownError(name, r, ce.Status)
+	return UnknownError(name, r, ce.Status, starting...)
 }

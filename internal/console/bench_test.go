@@ -79,7 +79,7 @@ func BenchmarkTrace100kJSON(b *testing.B) {
 	e := Env{Client: c, Out: io.Discard, Opts: render.Options{}, Location: time.UTC}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := Trace(context.Background(), e, "ses_1", TraceOptions{JSON: true}); err != nil {
+		if err := Trace(context.Background(), e, "ses_1", TraceOptions{Format: render.JSON}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -112,7 +112,11 @@ func BenchmarkTailThroughput(b *testing.B) {
 				// --follow past the waits; the stream's end ends a pass.
 				ctx, cancel := context.WithCancel(context.Background())
 				e.Note = func(string) { cancel() } // the stream ended: "connection lost"
-				_ = Tail(ctx, e, "ses_1", TailOptions{JSON: jsonOut, Follow: true})
+				f := render.Text
+				if jsonOut {
+					f = render.JSON
+				}
+				_ = Tail(ctx, e, "ses_1", TailOptions{Format: f, Follow: true})
 				cancel()
 			}
 			el := time.Since(start)

@@ -217,11 +217,11 @@ func TestTraceJSON(t *testing.T) {
 		tty  bool
 		want []string
 	}{
-		{TraceOptions{JSON: true}, false, sampleRecord},
-		{TraceOptions{JSON: true, Type: "approval"}, false, sampleRecord[9:11]},
-		{TraceOptions{JSON: true, Tool: "grep"}, false, []string{sampleRecord[1], sampleRecord[3]}},
-		{TraceOptions{JSON: true, Last: 1}, false, sampleRecord[12:]},
-		{TraceOptions{JSON: true, Type: "none"}, false, nil},
+		{TraceOptions{Format: render.JSON}, false, sampleRecord},
+		{TraceOptions{Format: render.JSON, Type: "approval"}, false, sampleRecord[9:11]},
+		{TraceOptions{Format: render.JSON, Tool: "grep"}, false, []string{sampleRecord[1], sampleRecord[3]}},
+		{TraceOptions{Format: render.JSON, Last: 1}, false, sampleRecord[12:]},
+		{TraceOptions{Format: render.JSON, Type: "none"}, false, nil},
 	} {
 		var b strings.Builder
 		var notes []string
@@ -243,7 +243,7 @@ func TestTraceJSON(t *testing.T) {
 	// \u-escaped.
 	var b strings.Builder
 	var notes []string
-	_ = Trace(context.Background(), env(c, &b, render.Options{TTY: true}, &notes), "ses_1", TraceOptions{JSON: true, Type: "vendor"})
+	_ = Trace(context.Background(), env(c, &b, render.Options{TTY: true}, &notes), "ses_1", TraceOptions{Format: render.JSON, Type: "vendor"})
 	if got := b.String(); strings.ContainsAny(got, "\x1b\u202e") || !strings.Contains(got, `\u202e`) {
 		t.Errorf("terminal JSON %q", got)
 	}
@@ -438,7 +438,7 @@ func TestTailEnds(t *testing.T) {
 	}{
 		{TailOptions{}, "2"},
 		{TailOptions{Task: true}, "1"},
-		{TailOptions{JSON: true}, "2"},
+		{TailOptions{Format: render.JSON}, "2"},
 	} {
 		var b strings.Builder
 		var notes []string
@@ -447,7 +447,7 @@ func TestTailEnds(t *testing.T) {
 		}
 		out := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 		last := out[len(out)-1]
-		if tt.o.JSON {
+		if tt.o.Format.IsData() {
 			var e struct{ Index json.Number }
 			_ = json.Unmarshal([]byte(last), &e)
 			last = string(e.Index)
@@ -583,8 +583,12 @@ func TestTailTerminalEscapes(t *testing.T) {
 		var b lockedBuffer
 		var notes []string
 		done := make(chan error, 1)
+		f := render.Text
+		if jsonOut {
+			f = render.JSON
+		}
 		go func() {
-			done <- Tail(ctx, env(c, &b, render.Options{TTY: true, Width: 80}, &notes), "ses_1", TailOptions{Live: true, JSON: jsonOut})
+			done <- Tail(ctx, env(c, &b, render.Options{TTY: true, Width: 80}, &notes), "ses_1", TailOptions{Live: true, Format: f})
 		}()
 		for strings.Count(b.String(), `\u202e`) < 2 {
 			time.Sleep(time.Millisecond)

@@ -225,7 +225,7 @@ func TestWatch(t *testing.T) {
 	fl.mu.Lock()
 	fl.rows = []catalog.Session{{SessionID: "ses_a", Status: "waiting"}}
 	fl.mu.Unlock()
-	out, err = run(WatchOptions{JSON: true}, set(func() { fl.rows[0].Running = true }))
+	out, err = run(WatchOptions{Format: render.JSON}, set(func() { fl.rows[0].Running = true }))
 	want = `{"session":"ses_a","state":"waiting","was":null}` + "\n" + `{"session":"ses_a","state":"running","was":"waiting"}` + "\n"
 	if _, ok := err.(Stopped); !ok || out != want {
 		t.Errorf("NDJSON watch: %v\n%s\nwant:\n%s", err, out, want)

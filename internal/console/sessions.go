@@ -2,7 +2,6 @@ package console
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"slices"
 	"strings"
@@ -52,9 +51,10 @@ type WatchOptions struct {
 	// GiveUp failed listings in a row (0: 30) end the watch (exit 5).
 	Live   bool
 	GiveUp int
-	// JSON writes one object per change, a line each (NDJSON), from the
-	// first listing's sessions on ("was": null).
-	JSON bool
+	// Format is the line's: a data format writes one object per change, a
+	// line each (its Line; JSON: NDJSON), from the first listing's
+	// sessions on ("was": null).
+	Format render.Format
 	// Rows makes the table's rows of a find (the bound session marked).
 	Rows func(Found) []SessionRow
 	// Notes are written after each table (standard error): the finder's
@@ -195,10 +195,9 @@ func (w *watcher) show(found Found, first bool) error {
 	w.table = rows
 	out := w.e.Out
 	switch {
-	case w.o.JSON:
+	case w.o.Format.IsData():
 		for _, c := range changes {
-			b, _ := json.Marshal(c)
-			if _, err := out.Write(append(b, '\n')); err != nil {
+			if err := w.o.Format.Data.Line(out, c); err != nil {
 				return err
 			}
 		}

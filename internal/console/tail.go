@@ -1,7 +1,6 @@
 package console
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"strconv"
@@ -15,8 +14,10 @@ import (
 
 // TailOptions say how a tail runs.
 type TailOptions struct {
-	// JSON writes each event as received, one a line (NDJSON).
-	JSON bool
+	// Format is the line's: a data format writes each event as received,
+	// one a line (its Records with lines; JSON: NDJSON); the text views a
+	// live timeline.
+	Format render.Format
 	// Live: standard output is a terminal; the tail runs until Ctrl-C.
 	// Otherwise, unless Follow, it ends after the initial events when the
 	// session is not running, else after the next session.waiting or
@@ -78,7 +79,7 @@ func Tail(ctx context.Context, e Env, id string, o TailOptions) error {
 		giveUp = 30
 	}
 	t := &tailer{e: e, o: o, d: newDescriber(ctx, e, false, "")}
-	if !o.JSON {
+	if !o.Format.IsData() {
 		t.tw = newTimeline(e.Out, e.Opts, 0, e.Opts.TTY, t.d)
 	}
 	last := int64(-1)
@@ -217,7 +218,7 @@ func transient(err error) bool {
 // tailer writes the events of a tail.
 type tailer struct {
 	e           Env
-	out         *bufio.Writer // --output json
+	out         render.RecordSink // a data format's
 	o           TailOptions
 	d           *describer
 	tw          *timeline
@@ -233,16 +234,15 @@ func (t *tailer) show(ev *catalog.Event) error {
 	// Each event is written as it comes; the flush waits while more of a
 	// replay is already here (ev.More).
 	flush := !ev.More
-	if t.o.JSON {
+	if t.o.Format.IsData() {
 		raw := ev.Raw
 		if t.e.Opts.TTY {
 			raw = termsafe.AppendJSON(nil, raw)
 		}
 		if t.out == nil {
-			t.out = bufio.NewWriterSize(t.e.Out, 32<<10)
+			t.out = t.o.Format.Data.Records(t.e.Out, true)
 		}
-		_, _ = t.out.Write(raw)
-		if err := t.out.WriteByte('\n'); err != nil {
+		if err := t.out.Add(raw); err != nil {
 			return err
 		}
 		if flush {
@@ -278,7 +278,7 @@ func (t *tailer) ends(ev *catalog.Event) bool {
 // end finishes the output and turns an interruption into Detached.
 func (t *tailer) end(ctx context.Context, err error) error {
 	if t.out != nil {
-		if ferr := t.out.Flush(); err == nil {
+		if ferr := t.out.Close(); err == nil {
 			err = ferr
 		}
 	}

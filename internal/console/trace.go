@@ -42,8 +42,9 @@ type TraceOptions struct {
 	// Last keeps the last N rows (events, with JSON) after the filters; 0:
 	// all.
 	Last int
-	// JSON writes the events as received, one JSON array.
-	JSON bool
+	// Format is the line's: a data format writes the events as received,
+	// one value holding them all (its Records); the text views a timeline.
+	Format render.Format
 }
 
 // Limits of a trace (docs/console.md#bounds).
@@ -59,11 +60,11 @@ const (
 	maxLastBytes = 64 << 20
 )
 
-// Trace writes the record of session id: a timeline table, or with JSON the
-// events as received. A record of any length streams through.
+// Trace writes the record of session id: a timeline table, or in a data
+// format the events as received. A record of any length streams through.
 func Trace(ctx context.Context, e Env, id string, o TraceOptions) error {
-	if o.JSON {
-		return traceJSON(ctx, e, id, o)
+	if o.Format.IsData() {
+		return traceData(ctx, e, id, o)
 	}
 	d := newDescriber(ctx, e, true, o.Tool)
 	tw := newTimeline(e.Out, e.Opts, layoutRows, true, d)
@@ -247,10 +248,17 @@ func (p *pairer) flushAll() {
 	}
 }
 
-// traceJSON writes the events that pass the filters as one JSON array,
-// each as received (escaped on a terminal: the same JSON values).
-func traceJSON(ctx context.Context, e Env, id string, o TraceOptions) error {
-	w := newJSONArray(e.Out, e.Opts.TTY)
+// traceData writes the events that pass the filters as one value of the
+// line's data format (JSON: one array), each as received (escaped on a
+// terminal: the same JSON values).
+func traceData(ctx context.Context, e Env, id string, o TraceOptions) error {
+	w := o.Format.Data.Records(e.Out, false)
+	add := func(raw []byte) error {
+		if e.Opts.TTY {
+			raw = termsafe.AppendJSON(nil, raw)
+		}
+		return w.Add(raw)
+	}
 	var ring *rawRing
 	if o.Last > 0 {
 		ring = &rawRing{max: o.Last}
@@ -263,10 +271,10 @@ func traceJSON(ctx context.Context, e Env, id string, o TraceOptions) error {
 			ring.add(ev.Raw)
 			return nil
 		}
-		return w.add(ev.Raw)
+		return add(ev.Raw)
 	}, e.note)
 	if err != nil {
-		_ = w.flush()
+		_ = w.Flush()
 		return err
 	}
 	if ring != nil {
@@ -274,60 +282,12 @@ func traceJSON(ctx context.Context, e Env, id string, o TraceOptions) error {
 			e.note("(--last: the last events hold more than 64 MiB; the " + strconv.Itoa(ring.dropped) + " oldest of them are left out)")
 		}
 		for _, raw := range ring.items() {
-			if err := w.add(raw); err != nil {
+			if err := add(raw); err != nil {
 				return err
 			}
 		}
 	}
-	return w.close()
-}
-
-// jsonArray writes JSON texts as the elements of one array.
-type jsonArray struct {
-	w   io.Writer
-	tty bool
-	n   int
-	buf []byte
-	err error
-}
-
-func newJSONArray(w io.Writer, tty bool) *jsonArray { return &jsonArray{w: w, tty: tty} }
-
-func (a *jsonArray) add(raw []byte) error {
-	if a.err != nil {
-		return a.err
-	}
-	if a.n == 0 {
-		a.buf = append(a.buf, "[\n"...)
-	} else {
-		a.buf = append(a.buf, ",\n"...)
-	}
-	a.n++
-	if a.tty {
-		raw = termsafe.AppendJSON(nil, raw)
-	}
-	a.buf = append(a.buf, raw...)
-	if len(a.buf) >= 32<<10 {
-		return a.flush()
-	}
-	return nil
-}
-
-func (a *jsonArray) flush() error {
-	if a.err == nil && len(a.buf) > 0 {
-		_, a.err = a.w.Write(a.buf)
-	}
-	a.buf = a.buf[:0]
-	return a.err
-}
-
-func (a *jsonArray) close() error {
-	if a.n == 0 {
-		a.buf = append(a.buf, "[]\n"...)
-	} else {
-		a.buf = append(a.buf, "\n]\n"...)
-	}
-	return a.flush()
+	return w.Close()
 }
 
 // rawRing keeps copies of the last events' bytes, within maxLastBytes.

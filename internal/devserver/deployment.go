@@ -111,6 +111,7 @@ func Build(ctx context.Context, opts Options) (*Server, func() error, error) {
 			opts.Logf("%v", err)
 		}
 	})
+	set.OnStarting(func(names []string) { _ = s.SetStarting(PlannerSlug, names) })
 	cleanup := func() error {
 		err := s.Close()
 		return errors.Join(err, set.Close())

@@ -226,6 +226,18 @@ func (s *Server) AddTools(slug string, tools []*tool.Tool) error {
 	return a.addTools(tools)
 }
 
+// SetStarting says which connections of agent slug are still starting
+// (their tools are not served yet): its listing names them under
+// "starting" (docs/wire.md#the-tool-listing) until the next call.
+func (s *Server) SetStarting(slug string, connections []string) error {
+	a := s.bySlug[slug]
+	if a == nil {
+		return fmt.Errorf("devserver: no agent %q", slug)
+	}
+	a.setStarting(connections)
+	return nil
+}
+
 // Close stops the server gracefully: it ends injected hangs and delays,
 // interrupts the scripted agent's turns (each records turn.failed) and ends
 // the session streams once they wrote those ends, lets in-flight requests

@@ -38,7 +38,27 @@ type toolSet struct {
 	byName    map[string]*entry
 	available []string // tool names, sorted, for unknown_tool
 	list      [][]byte // the listing's tool objects, in order
+	starting  []string // the connections still starting (setStarting)
 	listBody  []byte
+}
+
+// body makes the listing's body: the tools, and the connections still
+// starting when there are any (docs/wire.md#the-tool-listing).
+func (ts *toolSet) body() []byte {
+	return object(val("ok", true), raw("tools", array(ts.list)), valIf(len(ts.starting) > 0, "starting", ts.starting))
+}
+
+// setStarting publishes the connections still starting: the listing says
+// so, and a tool of theirs called meanwhile is an unknown tool that says
+// why (docs/devserver.md#connection-tools-through-mcp).
+func (a *agent) setStarting(names []string) {
+	a.addMu.Lock()
+	defer a.addMu.Unlock()
+	old := a.set.Load()
+	next := *old
+	next.starting = append([]string(nil), names...)
+	next.listBody = next.body()
+	a.set.Store(&next)
 }
 
 // entry finds a tool by name, nil when the agent has none.
@@ -79,7 +99,8 @@ func (a *agent) addTools(ts []*tool.Tool) error {
 		next.add(e)
 	}
 	sort.Strings(next.available)
-	next.listBody = object(val("ok", true), raw("tools", array(next.list)))
+	next.starting = old.starting
+	next.listBody = next.body()
 	a.set.Store(next)
 	return errors.Join(errs...)
 }
@@ -144,7 +165,7 @@ func newAgent(ac AgentConfig, stateDir string, h *hub, logf func(string, ...any)
 		}
 	}
 	sort.Strings(set.available)
-	set.listBody = object(val("ok", true), raw("tools", array(set.list)))
+	set.listBody = set.body()
 	a.set.Store(set)
 	a.infoBody = object(val("ok", true), val("name", a.name),
 		valIf(a.description != "", "description", a.description), raw("tools", array(infos)))

@@ -32,7 +32,7 @@ type Status struct {
 var Statuses = []Status{
 	{OK, "success"},
 	{ToolError, "the tool reported an error (or a grep found nothing, or the operator\ndeclined agsh's question before a write: nothing was sent, or :status\nfound the deployment degraded)"},
-	{Usage, "usage: an unknown tool or option, a bad value, an operand or the\ntarget missing"},
+	{Usage, "usage: an unknown tool or option, a bad value, an operand or the\ntarget missing, or a write or a decision without --yes where agsh\ncannot ask"},
 	{Refused, "the deployment refused the call"},
 	{Auth, "authentication: no credential, or the deployment answered 401 or 403"},
 	{Unreachable, "unreachable, a timeout, or an answer that makes no sense"},

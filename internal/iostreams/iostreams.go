@@ -7,6 +7,7 @@ package iostreams
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"strconv"
@@ -33,6 +34,12 @@ type IOStreams struct {
 	// termSize asks standard output's terminal for its size (nil when it
 	// is not a terminal); errSize standard error's.
 	termSize, errSize func() (cols, rows int)
+
+	// OpenTTY opens the process's terminal (/dev/tty) to write on, with its
+	// size: where a question is drawn when standard input is a terminal
+	// but standard error is not (docs/console.md#the-write-guard). Nil
+	// (Test): there is none.
+	OpenTTY func() (w io.WriteCloser, cols, rows int, err error)
 }
 
 // ErrSize is the size of standard error's terminal now (0, 0 when it is
@@ -93,7 +100,22 @@ func System(getenv Getenv) *IOStreams {
 		fd := int(os.Stderr.Fd())
 		s.errSize = func() (int, int) { w, h, _ := term.GetSize(fd); return w, h }
 	}
+	s.OpenTTY = openTTY
 	return s
+}
+
+// openTTY opens /dev/tty for writing, with its size.
+func openTTY() (io.WriteCloser, int, int, error) {
+	f, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if !term.IsTerminal(int(f.Fd())) {
+		_ = f.Close()
+		return nil, 0, 0, errors.New("/dev/tty is not a terminal")
+	}
+	cols, rows, _ := term.GetSize(int(f.Fd()))
+	return f, cols, rows, nil
 }
 
 // ColorPolicy is the one color rule of docs/cli.md#color, first match

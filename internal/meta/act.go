@@ -36,9 +36,9 @@ var (
 var actRows = []MetaCommand{
 	{Name: MetaApprovals, Usage: ":approvals [session]", Summary: "the calls waiting for approval, inputs whole",
 		Operands: []MetaOperand{sessionOperand}},
-	{Name: MetaApprove, Usage: ":approve <callId> [session]", Summary: "approve a parked call (a terminal asks first)",
+	{Name: MetaApprove, Usage: ":approve <callId> [session]", Summary: "approve a parked call (agsh asks first, or needs --yes)",
 		Operands: []MetaOperand{parkedOperand, sessionOperand}, Notes: decideNotes},
-	{Name: MetaDeny, Usage: ":deny <callId> [session]", Summary: "deny a parked call (a terminal asks first)",
+	{Name: MetaDeny, Usage: ":deny <callId> [session]", Summary: "deny a parked call (agsh asks first, or needs --yes)",
 		Operands: []MetaOperand{parkedOperand, sessionOperand}, Notes: decideNotes,
 		Flags: []MetaFlag{{Name: "--reason", Placeholder: "<text>", Help: "why, sent with the denial"}}},
 	{Name: MetaStop, Usage: ":stop [session]", Summary: "interrupt the running turn",
@@ -61,8 +61,9 @@ var actRows = []MetaCommand{
 }
 
 // decideNotes are the --help notes of :approve and :deny.
-const decideNotes = "On a terminal (standard input and standard error) agsh first shows the whole call, the\n" +
-	"target and the session, and asks [y/N]; --yes skips the question, a script never asks.\n" +
+const decideNotes = "When standard input is a terminal agsh first shows the whole call, the target and the\n" +
+	"session, and asks [y/N]; --yes (or AGSH_YES=1) skips the question. Without a terminal\n" +
+	"(a script, a pipe) agsh cannot ask: it refuses unless --yes or AGSH_YES=1 is given.\n" +
 	"The call id is one :approvals lists."
 
 // actRun is the Run of each of them (set at init: they look their rows up).
@@ -333,6 +334,15 @@ func (m *MetaRun) decisionQuestion(ctx context.Context, ch catalog.SessionChoice
 	if !approve && reason != "" {
 		q.Add("reason", reason)
 	}
+	call := callID
+	if tool != "" {
+		call += " (" + tool + ")"
+	}
+	verb := MetaDeny
+	if approve {
+		verb = MetaApprove
+	}
+	q.Act = verb + " call " + call + " of session " + ch.ID + ", " + m.how(ch, operand)
 	q.Add("session", SessionFact(ctx, m.Client, ch.ID, m.how(ch, operand), time.Now()))
 	return q, tool
 }
@@ -482,7 +492,7 @@ func runSay(ctx context.Context, m *MetaRun, args []string) (MetaResult, error) 
 		if ans.SessionID != "" {
 			id = ans.SessionID
 		}
-		err := console.Tail(ctx, m.consoleEnv(ctx), id, console.TailOptions{JSON: m.Format.IsData(), Live: m.Live,
+		err := console.Tail(ctx, m.consoleEnv(ctx), id, console.TailOptions{Format: m.Format, Live: m.Live,
 			From: from, FromSet: true, UntilWaits: true})
 		return MetaResult{Written: true}, err
 	}

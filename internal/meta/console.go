@@ -359,7 +359,7 @@ func runTrace(ctx context.Context, m *MetaRun, args []string) (MetaResult, error
 	}
 	last, _ := strconv.Atoi(a.values["--last"])
 	err = console.Trace(ctx, m.consoleEnv(ctx), ch.ID, console.TraceOptions{
-		Tool: a.values["--tool"], Type: a.values["--type"], Last: last, JSON: m.Format.IsData()})
+		Tool: a.values["--tool"], Type: a.values["--type"], Last: last, Format: m.Format})
 	return MetaResult{Written: true}, err
 }
 
@@ -374,7 +374,7 @@ func runTail(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
 	if err != nil {
 		return MetaResult{}, err
 	}
-	o := console.TailOptions{JSON: m.Format.IsData(), Live: m.Live, Follow: a.values["--follow"] != ""}
+	o := console.TailOptions{Format: m.Format, Live: m.Live, Follow: a.values["--follow"] != ""}
 	if !o.Live && !o.Follow {
 		mode := ch.Mode
 		if mode == "" {

@@ -167,7 +167,7 @@ func (m *MetaRun) watchSessions(ctx context.Context, f *console.Finder, s sessio
 	if !m.Last {
 		return Usagef("%s --watch writes as it goes until Ctrl-C; it cannot feed a pipeline's filters", MetaSessions)
 	}
-	o := console.WatchOptions{Interval: s.interval, Live: m.Live, JSON: m.Format.IsData(),
+	o := console.WatchOptions{Interval: s.interval, Live: m.Live, Format: m.Format,
 		Rows: func(found console.Found) []console.SessionRow {
 			// The listing of this refresh decides the latest session.
 			ss := make([]catalog.Session, len(found.Sessions))

@@ -179,7 +179,7 @@ func runWait(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
 	if m.Format.IsData() && out != nil {
 		if err != nil {
 			// The outcome on standard output, the status from the error.
-			_, _ = m.Out.Write(append(out.JSON(), '\n'))
+			_ = m.Format.Data.Line(m.Out, out)
 			return MetaResult{}, err
 		}
 		return MetaResult{Value: render.Value{JSON: out.JSON(), IsJSON: true}}, nil

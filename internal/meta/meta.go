@@ -85,9 +85,10 @@ type MetaRun struct {
 
 	// Yes: --yes was given, at launch or on the line (RunMeta reads it).
 	Yes bool
-	// WillAsk reports whether Confirm would ask (a terminal, no --yes);
-	// Confirm asks q and returns nil to go on, or the error of a no (what
-	// says what is then not done). Nil: nothing is ever asked.
+	// WillAsk reports whether a question is due (no --yes, no AGSH_YES);
+	// Confirm asks q and returns nil to go on, or the error of a no, or of
+	// a run that cannot ask (what says what is then not done). Nil:
+	// nothing is ever asked.
 	WillAsk func(yes bool) bool
 	Confirm func(ctx context.Context, yes bool, q Question, what string) error
 	// Rotated records that a message rotated session id's continuation

@@ -19,6 +19,10 @@ type Question struct {
 	Head   string
 	Rows   []QuestionRow
 	Prompt string // "Run it?"; " [y/N] " is added
+	// Act is what would be done and where, in one line, for the refusal
+	// where agsh cannot ask: "approve call call_… (x) of session ses_…,
+	// the latest".
+	Act string
 }
 
 // QuestionRow is one fact: "call", "target", "session".

@@ -1,8 +1,10 @@
 package meta
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/exitcode"
@@ -47,3 +49,44 @@ type Command interface {
 
 // Flag is the command's flag named name, or nil.
 func (m *MetaCommand) Flag(name string) *MetaFlag { return m.flag(name) }
+
+// RunFunc runs a meta command: m is what it may use of the run, args its
+// words (agsh's --output and --yes taken out).
+type RunFunc func(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
+
+// runs are the Run of the rows that do not carry theirs. A command whose
+// Run looks its own row up (its flags, its page) cannot carry it in the
+// row (an initialization cycle): its file registers it at init instead,
+// so a new meta command is its file and one row of the table (metas).
+var runs = map[string]RunFunc{}
+
+// registerRun sets the Run of the meta command named name (at init).
+func registerRun(name string, run RunFunc) { runs[name] = run }
+
+// Exec runs the command: its row's Run, or the one its file registered.
+func (m *MetaCommand) Exec(ctx context.Context, r *MetaRun, args []string) (MetaResult, error) {
+	run := m.Run
+	if run == nil {
+		run = runs[m.Name]
+	}
+	if run == nil {
+		return MetaResult{}, Usagef("%s cannot run here", m.Name)
+	}
+	return run(ctx, r, args)
+}
+
+// Register adds a row to the table of meta commands (before :help), or
+// replaces the row of its name: for tests and extensions, as
+// curated.Register is for curated commands.
+func Register(row MetaCommand) {
+	if i := slices.IndexFunc(metas, func(m MetaCommand) bool { return m.Name == row.Name }); i >= 0 {
+		metas[i] = row
+		return
+	}
+	metas = slices.Insert(metas, len(metas)-1, row)
+}
+
+// Unregister takes the row named name out of the table (tests).
+func Unregister(name string) {
+	metas = slices.DeleteFunc(metas, func(m MetaCommand) bool { return m.Name == name })
+}

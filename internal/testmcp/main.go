@@ -6,7 +6,7 @@
 // (template-literal) description, a `target` property (and session, team and
 // continuation_token ones), a union property, a long enum, a JSON-valued
 // array of objects and the destructive, idempotent and open-world
-// annotations. Tests build it with `go build` and serve it through
+// annotations, and a JSON-RPC error for a call. Tests build it with `go build` and serve it through
 // agsh-devserver --mcp.
 package main
 
@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -257,6 +258,12 @@ func newServer() *mcp.Server {
 			long := strings.Repeat("Before touching git, read the project and its conventions. ", 6)
 			b, _ := json.Marshal(map[string]any{"instructions": "# Wrap-up\n\n" + strings.TrimSpace(long) + "\nDone."})
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}
+		})
+	// A knowledge-graph server's refusal: a JSON-RPC error, not a result.
+	srv.AddTool(&mcp.Tool{Name: "open_relation", Description: "Fails with a JSON-RPC error, as a knowledge-graph server refuses an unknown relation.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Relation not found"}
 		})
 	return srv
 }

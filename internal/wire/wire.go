@@ -216,6 +216,9 @@ type Info struct {
 type ToolsResponse struct {
 	OK    bool        `json:"ok"`
 	Tools []ToolEntry `json:"tools"`
+	// Starting names the connections still starting, whose tools are not
+	// listed yet (docs/wire.md#the-tool-listing) [assumed].
+	Starting []string `json:"starting,omitempty"`
 }
 
 // ToolResponse is the body of GET /v1/tools/{name}.

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agsh-dev/agsh/internal/devserver/tool"
@@ -284,6 +286,10 @@ func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Re
 			if errors.Is(err, mcp.ErrConnectionClosed) {
 				return tool.Result{}, fmt.Errorf("connection %s is closed: %v", c.name, err)
 			}
+			var we *jsonrpc.Error
+			if errors.As(err, &we) {
+				return c.serverError(mcpName, we), nil
+			}
 			return tool.Result{}, fmt.Errorf("connection %s: %v", c.name, err)
 		}
 		raw, err := json.Marshal(res)
@@ -292,6 +298,44 @@ func (c *conn) caller(mcpName string) func(context.Context, *tool.Call) (tool.Re
 		}
 		return tool.Result{Value: raw, IsError: res.IsError}, nil
 	}
+}
+
+// serverError is the result of a call the MCP server refused with a
+// JSON-RPC error (docs/devserver.md#connection-tools-through-mcp): its own message alone as
+// the text, as the user should read it ("Relation not found"), and the
+// plumbing (the connection, the MCP tool, the JSON-RPC code and data) in
+// the result's structuredContent and in the log.
+func (c *conn) serverError(mcpName string, we *jsonrpc.Error) tool.Result {
+	msg := strings.TrimSpace(we.Message)
+	if msg == "" {
+		msg = fmt.Sprintf("the MCP server refused the call (JSON-RPC error %d) without a message", we.Code)
+	}
+	if c.logf != nil {
+		c.logf("mcp %s: tool %q answered JSON-RPC error %d: %s", c.name, mcpName, we.Code, msg)
+	}
+	type detail struct {
+		Connection  string          `json:"connection"`
+		Tool        string          `json:"tool"`
+		JSONRPCCode int64           `json:"jsonrpcCode"`
+		Data        json.RawMessage `json:"data,omitempty"`
+	}
+	type part struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	d := detail{Connection: c.name, Tool: mcpName, JSONRPCCode: we.Code}
+	if data := nonNull(we.Data); data != nil && json.Valid(data) {
+		d.Data = data
+	}
+	raw, err := json.Marshal(struct {
+		Content           []part `json:"content"`
+		StructuredContent detail `json:"structuredContent"`
+		IsError           bool   `json:"isError"`
+	}{[]part{{"text", msg}}, d, true})
+	if err != nil {
+		return tool.ErrorText(msg)
+	}
+	return tool.Result{Value: raw, IsError: true}
 }
 
 // closeGrace is how long close lets calls in flight finish before it ends

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -39,7 +40,7 @@ func TestNoisyServerTolerated(t *testing.T) {
 	logs := &logSink{}
 	s := startSet(t, Config{MCP: []string{"noisy=" + bin + " -raw -noisy"}, Logf: logs.logf})
 	got := toolNames(s.Tools("planner"))
-	if !strings.HasSuffix(got, ",noisy_echo,noisy_crash,noisy_maybe_task") {
+	if !strings.HasSuffix(got, ",noisy_echo,noisy_crash,noisy_lookup,noisy_panic,noisy_maybe_task") {
 		t.Fatalf("tools: %s\nlogs:\n%s", got, logs)
 	}
 	for _, want := range []string{
@@ -148,5 +149,84 @@ func TestRestartAfterBackoff(t *testing.T) {
 func TestDefaultStartTimeoutIsThirtySeconds(t *testing.T) {
 	if DefaultStartTimeout != 30*time.Second {
 		t.Fatalf("DefaultStartTimeout = %s", DefaultStartTimeout)
+	}
+}
+
+// TestServerErrorReadsAsItsOwnMessage: a call the server refuses with a
+// JSON-RPC error answers an error result whose text is the server's own
+// message alone; the connection, the tool, the code and the error's data
+// are in its structuredContent and in the log.
+func TestServerErrorReadsAsItsOwnMessage(t *testing.T) {
+	bin := testServer(t)
+	logs := &logSink{}
+	s := startSet(t, Config{MCP: []string{"kg=" + bin + " -raw"}, Logf: logs.logf})
+	res, err := call(toolNamed(t, s.Tools("planner"), "kg_lookup"), `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Content []struct {
+			Type, Text string
+		}
+		StructuredContent map[string]any
+		IsError           bool
+	}
+	if json.Unmarshal(res.Value, &got) != nil || !res.IsError || !got.IsError || len(got.Content) != 1 || got.Content[0].Text != "Relation not found" {
+		t.Fatalf("result %s (IsError %v)", res.Value, res.IsError)
+	}
+	if sc := got.StructuredContent; sc["connection"] != "kg" || sc["tool"] != "lookup" || sc["jsonrpcCode"] != float64(-32603) || sc["data"] == nil {
+		t.Errorf("structuredContent %v", sc)
+	}
+	if want := `mcp kg: tool "lookup" answered JSON-RPC error -32603: Relation not found`; !strings.Contains(logs.String(), want) {
+		t.Errorf("log lacks %q:\n%s", want, logs)
+	}
+}
+
+// TestCrashedServerSaysWhatHappened: a Go server that panics writes a 2 KB
+// "panic:" line and kilobytes of stacks; the call's 502 keeps that line
+// whole, then at most three lines, never a word cut.
+func TestCrashedServerSaysWhatHappened(t *testing.T) {
+	bin := testServer(t)
+	s := startSet(t, Config{MCP: []string{"kg=" + bin + " -raw"}, Logf: (&logSink{}).logf})
+	_, err := call(toolNamed(t, s.Tools("planner"), "kg_panic"), `{}`)
+	wantConnectionFailed(t, err, "connection kg ended during the call")
+	msg := err.Error()
+	_, said, ok := strings.Cut(msg, "its standard error says: ")
+	if !ok || !strings.HasPrefix(said, "panic: runtime error: invalid memory address") {
+		t.Fatalf("the message does not start the server's words at its panic line: %s", msg)
+	}
+	lines := strings.Split(said, " | ")
+	if !strings.HasSuffix(lines[0], " store entry end") || len(lines[0]) < 2048 {
+		t.Errorf("the panic line is not whole (%d bytes): …%s", len(lines[0]), lines[0][max(0, len(lines[0])-40):])
+	}
+	if len(lines) != 4 || !strings.HasPrefix(lines[1], "[signal SIGSEGV") || lines[2] != "goroutine 1 [running]:" || !strings.HasPrefix(lines[3], "main.frame0(...))") {
+		t.Errorf("the lines after the panic line: %q", lines[1:])
+	}
+}
+
+func TestStderrSummary(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"", ""},
+		{"starting\nlistening on stdio\nbye\n", "starting | listening on stdio | bye"},
+		{"a\nb\nc\nd\ne\n", "b | c | d | e"},
+		{"Traceback (most recent call last):\n  File \"/srv/app.py\", line 3, in <module>\n    main()\nValueError: bad relation\n", "ValueError: bad relation"},
+		{"/app/index.js:10\n    throw err;\n    ^\n\nError: Cannot find module 'x'\n    at a\n    at b\n    at c\n    at d\n", "Error: Cannot find module 'x' | at a | at b | at c"},
+		{"thread 'main' panicked at src/main.rs:4:5:\nboom\nnote: run with `RUST_BACKTRACE=1`\n", "thread 'main' panicked at src/main.rs:4:5: | boom | note: run with `RUST_BACKTRACE=1`"},
+		{"log line\nfatal error: all goroutines are asleep - deadlock!\n", "fatal error: all goroutines are asleep - deadlock!"},
+	} {
+		if got := stderrSummary(strings.Split(tt.in, "\n")); got != tt.want {
+			t.Errorf("stderrSummary(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	long := "panic: " + strings.Repeat("word ", 1000)
+	if got := cutAtSpace(long, 100); len(got) > 100+len(" …") || !strings.HasSuffix(got, "word …") {
+		t.Errorf("cutAtSpace cut a word: %q", got)
+	}
+	// The tail after the kept head starts at a whole line.
+	var b tailBuffer
+	b.max = 64
+	fmt.Fprint(&b, "panic: first\n"+strings.Repeat("x", stderrHead)+"\n"+strings.Repeat("y", 200)+"\nlast words\n")
+	if got := b.String(); !strings.HasPrefix(got, "panic: first | ") || strings.Contains(got, "yyy") && !strings.Contains(got, "last words") {
+		t.Errorf("tailBuffer = %q", got)
 	}
 }

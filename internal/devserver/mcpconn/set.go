@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -48,6 +49,9 @@ type Set struct {
 	late     []*tool.Tool       // such tools ready before OnLate was called
 	stopLate context.CancelFunc // ends the starts still going on
 	starting sync.WaitGroup     // the starts going on in the background
+	pending  []string           // the connections of those starts, in flag order
+	onStart  func([]string)     // gets pending whenever it changes
+	notifyMu sync.Mutex         // onStart gets the lists in the order they came
 	closeMu  sync.Mutex
 	closed   bool
 }
@@ -100,6 +104,9 @@ func Start(ctx context.Context, cfg Config) (*Set, error) {
 		if r.late != nil {
 			logf("mcp %s: not ready within %s (--mcp-start-timeout); it keeps starting, and its tools appear when it is ready", r.spec.name, timeout)
 			s.starting.Add(1)
+			s.mu.Lock()
+			s.pending = append(s.pending, r.spec.name)
+			s.mu.Unlock()
 			go s.finishLate(r, timeout, backoff, logf)
 			continue
 		}
@@ -156,6 +163,9 @@ func parseMCPFlags(flags []string) ([]stdioSpec, error) {
 // and left out.
 func (s *Set) finishLate(r started, timeout, backoff time.Duration, logf func(string, ...any)) {
 	defer s.starting.Done()
+	// Once its tools are served (or it failed), it is no longer starting:
+	// after the tools, so that it is never neither.
+	defer s.started(r.spec.name)
 	began := r.began
 	r = <-r.late
 	s.mu.Lock()
@@ -187,6 +197,42 @@ func (s *Set) finishLate(r started, timeout, backoff time.Duration, logf func(st
 		handler(tools)
 	}
 	logf("mcp %s: ready after %s; its %d tools are served from now on", spec.name, time.Since(began).Round(100*time.Millisecond), len(tools))
+}
+
+// started takes a finished start off the pending list and tells onStart.
+func (s *Set) started(name string) {
+	s.notifyMu.Lock()
+	defer s.notifyMu.Unlock()
+	s.mu.Lock()
+	s.pending = slices.DeleteFunc(slices.Clone(s.pending), func(n string) bool { return n == name })
+	f, now := s.onStart, s.pending
+	s.mu.Unlock()
+	if f != nil {
+		f(now)
+	}
+}
+
+// Starting names the --mcp connections still starting in the background
+// (not ready within the start timeout), in flag order.
+func (s *Set) Starting() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.pending)
+}
+
+// OnStarting sets what gets the connections still starting whenever that
+// changes, and calls it at once with the current ones: one call at a time,
+// in the order the changes came.
+func (s *Set) OnStarting(f func(connections []string)) {
+	s.notifyMu.Lock()
+	defer s.notifyMu.Unlock()
+	s.mu.Lock()
+	s.onStart = f
+	now := slices.Clone(s.pending)
+	s.mu.Unlock()
+	if f != nil {
+		f(now)
+	}
 }
 
 // OnLate sets what gets the planner tools of a --mcp server that becomes

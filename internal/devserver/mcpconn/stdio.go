@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mattn/go-shellwords"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -199,44 +200,164 @@ func (s *stdinCloser) Close() error {
 	return nil
 }
 
-// withStderr appends the server's last standard error line(s) to err.
+// withStderr appends what the server's standard error says to err: the
+// line that says what happened (stderrSummary).
 func withStderr(err error, stderr *tailBuffer) error {
-	if tail := stderr.String(); tail != "" {
-		return fmt.Errorf("%w; its standard error ends: %s", err, tail)
+	if said := stderr.String(); said != "" {
+		return fmt.Errorf("%w; its standard error says: %s", err, said)
 	}
 	return err
 }
 
-// tailBuffer keeps the last max bytes written to it.
+// tailBuffer keeps the first head bytes written to it and the last max: a
+// crashed server's first words ("panic: …") come before kilobytes of
+// stack, and its last words after them.
 type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
+	mu    sync.Mutex
+	max   int
+	first []byte // up to stderrHead bytes, the start of standard error
+	buf   []byte // the last max bytes after first
+	cut   bool   // bytes were dropped between first and buf
 }
+
+// stderrHead is how much of the start of a server's standard error is kept.
+const stderrHead = 8 << 10
 
 // Write implements io.Writer; it never fails.
 func (b *tailBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	n := len(p)
+	if room := stderrHead - len(b.first); room > 0 {
+		k := min(room, len(p))
+		b.first = append(b.first, p[:k]...)
+		p = p[k:]
+	}
 	b.buf = append(b.buf, p...)
 	if over := len(b.buf) - b.max; over > 0 {
 		b.buf = append(b.buf[:0], b.buf[over:]...)
+		b.cut = true
 	}
-	return len(p), nil
+	return n, nil
 }
 
-// String returns the kept bytes, trimmed, with line breaks shown as " | ".
+// String is what the kept standard error says, on one line
+// (stderrSummary), "" when it is empty.
 func (b *tailBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	s := strings.TrimSpace(strings.ToValidUTF8(string(b.buf), "?"))
-	s = strings.Join(strings.Split(s, "\n"), " | ")
-	return strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f {
-			return ' '
+	var lines []string
+	add := func(s string) {
+		s = strings.ToValidUTF8(s, "?")
+		for _, l := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
+			lines = append(lines, strings.Map(func(r rune) rune {
+				if r < ' ' || r == 0x7f {
+					return ' '
+				}
+				return r
+			}, l))
 		}
-		return r
-	}, s)
+	}
+	add(string(b.first))
+	if len(b.buf) > 0 {
+		tail := string(b.buf)
+		if b.cut {
+			// The tail begins inside a line: that part line is no line.
+			if i := strings.IndexByte(tail, '\n'); i >= 0 {
+				tail = tail[i+1:]
+			} else {
+				tail = ""
+			}
+			lines = append(lines, "…")
+		} else if len(lines) > 0 && !strings.HasSuffix(string(b.first), "\n") {
+			// first ended inside a line that buf goes on with.
+			last := lines[len(lines)-1]
+			lines = lines[:len(lines)-1]
+			tail = last + tail
+		}
+		add(tail)
+	}
+	return stderrSummary(lines)
+}
+
+// stderrSummary says on one line (" | " between lines) what a server's
+// standard error says: the first line that says what happened (a Go
+// "panic:" or "fatal error:", a Rust "panicked at", an "Error:" or
+// "…Error: …" line of Node or Python, "Traceback" left aside as Python's
+// last line says it) and at most stderrAfter lines after it; without such
+// a line, its last stderrAfter+1 lines. A line is never cut inside a word:
+// one longer than maxStderrLine cells ends at a space, with "…".
+func stderrSummary(lines []string) string {
+	var kept []string
+	for _, l := range lines {
+		if t := strings.TrimSpace(l); t != "" {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) == 0 {
+		return ""
+	}
+	from := -1
+	for i, l := range kept {
+		if saysWhatHappened(l) {
+			from = i
+			break
+		}
+	}
+	var out []string
+	if from >= 0 {
+		out = kept[from:min(len(kept), from+1+stderrAfter)]
+	} else {
+		out = kept[max(0, len(kept)-1-stderrAfter):]
+	}
+	if len(out) > 0 && out[0] == "…" {
+		out = out[1:]
+	}
+	for i, l := range out {
+		out[i] = cutAtSpace(l, maxStderrLine)
+	}
+	return strings.Join(out, " | ")
+}
+
+// stderrAfter is how many lines follow the one that says what happened.
+const stderrAfter = 3
+
+// maxStderrLine is the longest line of a summary, in bytes.
+const maxStderrLine = 4 << 10
+
+// saysWhatHappened reports a line of standard error that names a failure.
+func saysWhatHappened(l string) bool {
+	for _, p := range []string{"panic:", "fatal error:", "fatal:", "Error:", "error:", "ERROR", "Uncaught ", "Unhandled "} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	if strings.HasPrefix(l, "thread '") && strings.Contains(l, "panicked at") {
+		return true
+	}
+	// TypeError: …, ModuleNotFoundError: …, java.lang.IllegalStateException: …
+	if head, _, ok := strings.Cut(l, ": "); ok && !strings.ContainsAny(head, " \t") &&
+		(strings.HasSuffix(head, "Error") || strings.HasSuffix(head, "Exception")) {
+		return true
+	}
+	return false
+}
+
+// cutAtSpace shortens s to at most n bytes at its last space before n,
+// ending it with "…"; a first word longer than n is kept whole up to n.
+func cutAtSpace(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	t := s[:n]
+	if i := strings.LastIndexByte(t, ' '); i > 0 {
+		t = t[:i]
+	} else {
+		for len(t) > 0 && !utf8.RuneStart(s[len(t)]) {
+			t = t[:len(t)-1]
+		}
+	}
+	return strings.TrimRight(t, " ") + " …"
 }
 
 // started is the outcome of starting one --mcp server.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -98,7 +99,7 @@ func TestStdioServerFailsToStart(t *testing.T) {
 	for _, want := range []string{
 		`mcp missing: starting "/nonexistent/mcp-server --flag": fork/exec /nonexistent/mcp-server: no such file or directory; its tools are absent`,
 		`mcp quits: starting "` + bin + ` -exit": `,
-		`its standard error ends: stdioserver: told to exit before serving; its tools are absent`,
+		`its standard error says: stdioserver: told to exit before serving; its tools are absent`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("reports lack %q:\n%s", want, got)
@@ -151,6 +152,17 @@ func TestStdioServerReadyLate(t *testing.T) {
 	}
 	got := make(chan []*tool.Tool, 4)
 	s.OnLate(func(ts []*tool.Tool) { got <- ts })
+	// Both are starting, in flag order, and OnStarting hears each change.
+	if st := s.Starting(); strings.Join(st, ",") != "slow,dies" {
+		t.Errorf("Starting = %v", st)
+	}
+	var stMu sync.Mutex
+	var heard []string
+	s.OnStarting(func(names []string) {
+		stMu.Lock()
+		defer stMu.Unlock()
+		heard = append(heard, strings.Join(names, ","))
+	})
 	for _, g := range []string{gate, failGate} {
 		if err := os.WriteFile(g, nil, 0o644); err != nil {
 			t.Fatal(err)
@@ -175,6 +187,12 @@ func TestStdioServerReadyLate(t *testing.T) {
 		// The dying server's own report, not its "not ready" line.
 		return strings.Contains(logs.String(), "mcp dies: starting") && strings.Contains(logs.String(), "ready after")
 	})
+	waitFor(t, func() bool { stMu.Lock(); defer stMu.Unlock(); return len(heard) == 3 })
+	stMu.Lock()
+	if len(heard) != 3 || heard[0] != "slow,dies" || heard[2] != "" {
+		t.Errorf("OnStarting heard %q", heard)
+	}
+	stMu.Unlock()
 	text := logs.String()
 	if !regexp.MustCompile(`(?m)^mcp slow: ready after [0-9.]+m?s; its 5 tools are served from now on$`).MatchString(text) ||
 		!regexp.MustCompile(`(?m)^mcp dies: starting ".*-exit": .*told to exit before serving; its tools are absent$`).MatchString(text) {

@@ -17,8 +17,10 @@ import (
 //	            the first start works and a restart fails until FILE goes
 //
 // Its tools: echo (answers its arguments as text), crash (exits without
-// answering), tasky (execution.taskSupport "required"), maybe_task
-// ("optional").
+// answering), lookup (answers JSON-RPC error -32603 "Relation not found",
+// as a knowledge-graph server does), panic (exits as a crashed Go program:
+// a 2 KB "panic:" line, then kilobytes of goroutine stacks), tasky
+// (execution.taskSupport "required"), maybe_task ("optional").
 func runRaw(args []string) {
 	noisy := false
 	for i := 0; i < len(args); i++ {
@@ -75,6 +77,8 @@ func runRaw(args []string) {
 			answer(`{"tools":[` +
 				`{"name":"echo","inputSchema":{"type":"object"}},` +
 				`{"name":"crash","inputSchema":{"type":"object"}},` +
+				`{"name":"lookup","inputSchema":{"type":"object"}},` +
+				`{"name":"panic","inputSchema":{"type":"object"}},` +
 				`{"name":"tasky","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}},` +
 				`{"name":"maybe_task","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}]}`)
 		case "tools/call":
@@ -87,6 +91,20 @@ func runRaw(args []string) {
 			case "crash":
 				fmt.Fprintln(os.Stderr, "stdioserver: crashing on purpose")
 				os.Exit(3)
+			case "lookup":
+				say(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"error":{"code":-32603,"message":"Relation not found","data":{"relation":"knows"}}}`)
+			case "panic":
+				var b strings.Builder
+				b.WriteString("panic: runtime error: invalid memory address or nil pointer dereference while reading the relation")
+				for b.Len() < 2048 {
+					b.WriteString(" store entry")
+				}
+				b.WriteString(" end\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4a2f1c]\n\ngoroutine 1 [running]:\n")
+				for i := 0; b.Len() < 12<<10; i++ {
+					fmt.Fprintf(&b, "main.frame%d(...)\n\t/src/store/graph.go:%d +0x%x\n", i, 100+i, 16*i)
+				}
+				fmt.Fprint(os.Stderr, b.String())
+				os.Exit(2)
 			case "echo", "maybe_task":
 				text, _ := json.Marshal(strings.TrimSpace(string(p.Arguments)) + " pid " + fmt.Sprint(os.Getpid()))
 				answer(`{"content":[{"type":"text","text":` + string(text) + `}]}`)
