@@ -3,7 +3,9 @@
 # on 127.0.0.1:39400 when that port is free, else on a free port; prints how
 # to point agsh at it from a second terminal; then opens agsh against its
 # executor agent, with 30 demo sessions for :top (AGSH_DEMO_SESSIONS=N says
-# how many; 0 none). Extra arguments go to agsh (`scripts/demo.sh help`). The
+# how many; 0 none), bound to the operator's own idle demo session (the
+# latest session is soon a busy demo turn, which a call bound by default
+# would meet). Extra arguments go to agsh (`scripts/demo.sh help`). The
 # server stops when agsh exits.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +37,15 @@ if ! start 127.0.0.1:39400; then
 fi
 target=$(awk '$1 == "executor" { print $2 }' "$log")
 planner=$(awk '$1 == "planner" { print $2 }' "$log")
+own=$(awk '$1 == "demo-session" { print $2 }' "$log")
+# The operator's own session, unless the arguments bind one themselves.
+bind=()
+if [ -n "$own" ]; then
+  bind=(--session "$own")
+  for a in "$@"; do
+    case $a in --session | --session=* | --continuation-token | --continuation-token=*) bind=() ;; esac
+  done
+fi
 cat >&2 <<MSG
 agsh-devserver serves $(pwd) at /repo:
   executor  $target
@@ -42,6 +53,15 @@ agsh-devserver serves $(pwd) at /repo:
 The agsh binary is $(pwd)/bin/agsh (or run: go install ./cmd/agsh). From a second terminal:
   export AGENT_SHELL_TARGET=$target
   $(pwd)/bin/agsh help
-Opening the agsh shell on the executor; Ctrl-D leaves it and stops the server.
 MSG
-AGENT_SHELL_TARGET=$target ./bin/agsh "$@"
+if [ -n "$own" ]; then
+  cat >&2 <<MSG
+The demo sessions keep calling tools, so the latest session is a busy one: bind a call to
+your own idle session, $own, with --session:
+  $(pwd)/bin/agsh --session $own ls /repo
+Opening the agsh shell on the executor, in session $own; Ctrl-D leaves it and stops the server.
+MSG
+else
+  echo "Opening the agsh shell on the executor; Ctrl-D leaves it and stops the server." >&2
+fi
+AGENT_SHELL_TARGET=$target ./bin/agsh ${bind[@]+"${bind[@]}"} "$@"

@@ -26,7 +26,8 @@ const maxClockOffset = 24 * time.Hour
 const usage = `Usage: agsh-devserver [flags]
 
 Runs the development deployment: the executor and planner agents on one port.
-Prints "executor URL", "planner URL" and "ready" on standard output when it
+Prints "executor URL", "planner URL" (and, with --demo-sessions, "demo-session
+ID", the operator's own idle session) and "ready" on standard output when it
 listens; logs go to standard error. Stops on SIGINT or SIGTERM.
 
 Flags:
@@ -224,6 +225,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	for _, slug := range s.Agents() {
 		fmt.Fprintf(stdout, "%s %s\n", slug, s.AgentURL(slug))
+	}
+	if id := s.DemoSession(); id != "" {
+		fmt.Fprintf(stdout, "demo-session %s\n", id)
 	}
 	fmt.Fprintln(stdout, "ready")
 	if o.argvSecrets {

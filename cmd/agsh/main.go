@@ -43,6 +43,10 @@ func (osEnv) ScriptMode() {
 	gcpace.ScriptPace()
 }
 
+// ScreenMode sets the process up for a full-screen view: the collector's
+// default pace.
+func (osEnv) ScreenMode() { gcpace.ScreenPace() }
+
 // Open opens without blocking: the open of a named pipe returns at once,
 // and the caller refuses anything but a regular file.
 func (osEnv) Open(p string) (fs.File, error) {

@@ -36,6 +36,11 @@ type Env interface {
 // their process not being agsh's.
 type scriptProcess interface{ ScriptMode() }
 
+// screenProcess is an Env that can set the process up for a full-screen
+// view that runs until quit (:top): the real one restores the collector's
+// default pace (docs/console.md#the-fleet-view).
+type screenProcess interface{ ScreenMode() }
+
 // interruptible returns ctx cancelled by the first Ctrl-C (or SIGTERM):
 // the call in flight is abandoned and the run ends with status 130.
 func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {

@@ -29,6 +29,12 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 		b = catalog.Binding{SessionID: a.g.Get("--session"), ContinuationToken: a.g.Get("--continuation-token")}
 	}
 	me, _ := meta.LookupMeta(argv[0])
+	if v := a.g.Get("--timeout"); !inShell && v != "" && metaTakes(me, "--timeout") {
+		// agsh :wait … --timeout 1s: the scan took --timeout as agsh's (a
+		// call's time limit); a meta command with a --timeout of its own
+		// gets it.
+		argv = append(argv[:len(argv):len(argv)], "--timeout", v)
+	}
 	out, opts := stdout, a.outOpts()
 	var piped *boundedBuffer
 	if !last && me != nil && me.Writes {
@@ -151,10 +157,26 @@ func (a *app) prepareCall(ctx context.Context, argv []string, inShell bool) (*ca
 // fullScreen runs a full-screen program (:top) on the terminal, with the
 // REPL's hold on it released while it runs.
 func (a *app) fullScreen(run func(in io.Reader, out io.Writer) error) error {
+	if p, ok := a.env.(screenProcess); ok {
+		p.ScreenMode()
+	}
 	var err error
 	fn := func() { err = run(a.ios.In, a.ios.Out) }
 	if a.term == nil || !a.term.Exclusive(fn) {
 		fn()
 	}
 	return err
+}
+
+// metaTakes reports a meta command with a flag of that name.
+func metaTakes(me *meta.MetaCommand, flag string) bool {
+	if me == nil {
+		return false
+	}
+	for _, f := range me.Flags {
+		if f.Name == flag {
+			return true
+		}
+	}
+	return false
 }

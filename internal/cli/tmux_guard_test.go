@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -13,14 +14,26 @@ import (
 // as agsh), then prints its status as "[exited N]".
 func startTmuxLine(t *testing.T, env []string, line string) *tmuxSession {
 	t.Helper()
+	return startTmuxLineSize(t, 100, 30, env, line)
+}
+
+// startTmuxLineSize is startTmuxLine in a terminal of w columns and h lines.
+// Both shells are bash, run by tmux itself (not its default shell): a
+// Ctrl-C typed in the pane goes to the whole foreground process group, and
+// a shell that has no handler of its own for it (dash, as sh) dies of it
+// even when agsh handles it and exits 130 — the pane closes and the tmux
+// server, its only pane gone, exits. Bash waits for agsh and goes on when
+// agsh exited by itself, so "[exited 130]" is agsh's own status.
+func startTmuxLineSize(t *testing.T, w, h int, env []string, line string) *tmuxSession {
+	t.Helper()
 	s := &tmuxSession{t: t, name: "agsh", sock: filepath.Join(t.TempDir(), "tmux.sock")}
 	var cmd strings.Builder
 	cmd.WriteString("env")
 	for _, e := range append([]string{"AGSH=" + os.Args[0], "AGSH_TEST_AS_AGSH=1", "TERM=xterm-256color", "NO_COLOR=1"}, env...) {
 		fmt.Fprintf(&cmd, " %q", e)
 	}
-	fmt.Fprintf(&cmd, " sh -c '%s'; echo \"[exited $?]\"; sleep 90", strings.ReplaceAll(line, "'", `'\''`))
-	s.tmux("new-session", "-d", "-s", s.name, "-x", "100", "-y", "30", cmd.String())
+	fmt.Fprintf(&cmd, " bash -c '%s'; echo \"[exited $?]\"; sleep 90", strings.ReplaceAll(line, "'", `'\''`))
+	s.tmux("new-session", "-d", "-s", s.name, "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "bash", "-c", cmd.String())
 	t.Cleanup(func() { _ = exec.Command("tmux", "-S", s.sock, "kill-server").Run() })
 	return s
 }

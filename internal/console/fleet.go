@@ -19,7 +19,8 @@ import (
 // Each refresh is one GET /v1/sessions and at most RecordsPerRefresh reads
 // of records (GET …/events), FleetReaders at a time, whatever the number
 // of sessions: the rows on the screen first (those not read yet, then those
-// whose listing row changed, then the running ones read longest ago), then,
+// whose listing row changed), then parked approvals anywhere not read since
+// they changed, then the running rows on the screen read longest ago, then,
 // with what is left, rows off the screen that were never read or changed.
 // A session's record is streamed only while it is open (Open).
 
@@ -155,6 +156,16 @@ func (f *Fleet) choose(ss []catalog.Session, byID map[string]*catalog.Session, v
 			sum := f.summary[id]
 			if pass == 0 && sum == nil || pass == 1 && sum != nil && sum.key != rowKey(s) {
 				take(id)
+			}
+		}
+	}
+	// Then parked approvals, on the screen or off, never read or changed:
+	// their calls' times order the first rows, and a row not read yet has
+	// only its listing's last activity for it.
+	for i := 0; i < len(ss) && len(want) < RecordsPerRefresh; i++ {
+		if s := &ss[i]; s.SessionID != "" && s.Status == "waiting_approval" {
+			if sum := f.summary[s.SessionID]; sum == nil || sum.key != rowKey(s) {
+				take(s.SessionID)
 			}
 		}
 	}

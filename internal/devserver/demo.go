@@ -109,8 +109,21 @@ func (s *Server) StartDemoSessions(slug string, n int) ([]string, error) {
 		a.startTurn(ses.ID, a.newTurn(sourceMessage, "hello", &script{plain: true}))
 		a.sessions.with(ses.ID, func(s *session) bool { s.Updated = a.sessions.stamp(); return true })
 		ids = append(ids, ses.ID)
+		s.mu.Lock()
+		s.demoOwn = ses.ID
+		s.mu.Unlock()
 	}
 	return ids, nil
+}
+
+// DemoSession is the operator's own demo session, idle, that
+// StartDemoSessions created last ("" when it started none). The demo turns
+// keep calling tools, so the latest session — what a call binds to by
+// default — is soon a busy one: the demo binds to this one by its id.
+func (s *Server) DemoSession() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.demoOwn
 }
 
 // settle waits (at most d) until each of the sessions ids has parked a

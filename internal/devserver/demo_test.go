@@ -14,7 +14,8 @@ import (
 
 // TestDemoSessions: --demo-sessions N starts N sessions at once in mixed
 // states: parked approvals, running (busy and sleeping), a queued turn,
-// failed and stopped turns in the records, finished task sessions.
+// failed and stopped turns in the records, finished task sessions; and the
+// operator's own idle session, which DemoSession names.
 func TestDemoSessions(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -73,7 +74,7 @@ func TestDemoSessions(t *testing.T) {
 	}
 	own := false
 	for _, r := range rows {
-		own = own || r.Title == "your session (demo)"
+		own = own || r.Title == "your session (demo)" && r.SessionID == srv.DemoSession() && r.Status == "waiting"
 	}
 	if failed != 2 || stopped != 2 || !own {
 		t.Errorf("records: %d failed, %d stopped turns; want 2 and 2; the operator's own session listed: %v", failed, stopped, own)

@@ -91,6 +91,7 @@ type Server struct {
 	host      string // url's host
 	closeOnce sync.Once
 	closeErr  error
+	demoOwn   string // the operator's own demo session (StartDemoSessions)
 }
 
 // New checks the configuration, loads persisted sessions, and prepares the

@@ -26,6 +26,17 @@ const (
 	smallHeap    = 16 << 20
 )
 
+// ScreenPace restores the default pace for a full-screen view (:top) that
+// runs until quit and replaces its heap at every refresh (10,000 sessions
+// keep some 12 MiB live: at 400 the heap grew to 75 MiB between
+// collections, 100 MiB resident), unless GOGC was set or a big live heap
+// restored it already.
+func ScreenPace() {
+	if gcTuned.Swap(false) {
+		debug.SetGCPercent(100)
+	}
+}
+
 // ScriptPace sets the small-heap pace of a script, unless GOGC was set or
 // a big live heap restored the default already.
 func ScriptPace() {

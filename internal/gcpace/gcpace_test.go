@@ -45,3 +45,23 @@ func TestTune(t *testing.T) {
 		t.Fatalf("a script after a big live heap: the pace is %d", got)
 	}
 }
+
+// TestScreenPace: a full-screen view restores the default pace; GOGC set
+// is left alone.
+func TestScreenPace(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer gcTuned.Store(false)
+
+	debug.SetGCPercent(100)
+	gcTuned.Store(false)
+	tune()
+	ScreenPace()
+	if got := debug.SetGCPercent(100); got != 100 || gcTuned.Load() {
+		t.Fatalf("the screen's pace is %d (tuned %v), want 100", got, gcTuned.Load())
+	}
+	debug.SetGCPercent(50) // as GOGC=50 would
+	ScreenPace()
+	if got := debug.SetGCPercent(100); got != 50 {
+		t.Fatalf("GOGC=50: the screen's pace became %d", got)
+	}
+}

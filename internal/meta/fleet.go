@@ -42,6 +42,7 @@ var fleetRows = []MetaCommand{
 			{Name: "--stale", Placeholder: "<duration>", Help: "a running turn this long without an event comes first (default 2m)"},
 		}}, // Run: runTop
 	{Name: MetaWait, Usage: ":wait [session]", Summary: "block until the session is done, waiting, asks approval or failed",
+		Live:     true, // no pager holds its note while it waits
 		Operands: []MetaOperand{sessionOperand},
 		Notes: "--for done: the session is idle after a turn that completed; waiting: a chat session\n" +
 			"waits for a message; approval: a call waits for the operator; failed: a turn failed (a\n" +
