@@ -31,15 +31,7 @@ func (a *app) shell(ctx context.Context) int {
 		return a.report(ctx, a.errOut, err)
 	}
 	h := &shellHandler{a: a, table: command.NewTable(nil)}
-	runner := &interp.Runner{Handler: h, Renderer: h, Stdout: a.out, Stderr: a.errOut, Prefix: "agsh: "}
-	if a.ios.ErrTTY || a.ios.InTTY && a.ios.OutTTY { // the REPL prints stderr on the terminal
-		runner.Clean = render.SafeLabel
-	}
-	if f := a.g.Format(); f.IsData() {
-		// Failures of the shell itself get the error line, as a one-shot
-		// command's do (docs/cli.md#the-json-error-line).
-		runner.OnError = func(w io.Writer, _ int, msg string) { writeErrorLine(w, f, command.Usagef("%s", msg)) }
-	}
+	runner := a.shellRunner(h)
 	var status int
 	if !a.ios.InTTY {
 		status = a.script(ctx, h, runner)
@@ -49,6 +41,21 @@ func (a *app) shell(ctx context.Context) int {
 	a.flush()
 	a.sessionLine(h.bound)
 	return status
+}
+
+// shellRunner is the interpreter the shell's lines run in, script, line
+// shell and REPL alike.
+func (a *app) shellRunner(h *shellHandler) *interp.Runner {
+	runner := &interp.Runner{Handler: h, Renderer: h, Stdout: a.out, Stderr: a.errOut, Prefix: "agsh: "}
+	if a.ios.ErrTTY || a.ios.InTTY && a.ios.OutTTY { // the REPL prints stderr on the terminal
+		runner.Clean = render.SafeLabel
+	}
+	if f := a.g.Format(); f.IsData() {
+		// Failures of the shell itself get the error line, as a one-shot
+		// command's do (docs/cli.md#the-json-error-line).
+		runner.OnError = func(w io.Writer, _ int, msg string) { writeErrorLine(w, f, command.Usagef("%s", msg)) }
+	}
+	return runner
 }
 
 // launch binds the session and loads the catalog (in parallel:
