@@ -132,7 +132,7 @@ func (h *shellHandler) Check(ctx context.Context, argv []string, last bool) (int
 			return errorWord(argv, err), err
 		}
 		if !m.Wraps {
-			return 0, h.checkDecision(ctx, argv)
+			return 0, h.checkDecision(ctx, argv[0], l)
 		}
 		// The words after the meta command's name are a command line.
 		rest := l.Args
@@ -178,9 +178,10 @@ func (h *shellHandler) checkWrite(r *toolRequest) error {
 
 // checkDecision refuses, at a script's check, a decision (:approve, :deny)
 // without --yes: the decision is what a one-shot would refuse, found by
-// the same reads, and is never sent (confirm refuses it before).
-func (h *shellHandler) checkDecision(ctx context.Context, argv []string) error {
-	if argv[0] != meta.MetaApprove && argv[0] != meta.MetaDeny || h.a.ios.InTTY || !h.a.mayAsk(false) {
+// the same reads, and is never sent (confirm refuses it before). l is the
+// line's words as the check scanned them (command.CheckMeta).
+func (h *shellHandler) checkDecision(ctx context.Context, name string, l command.Line) error {
+	if name != meta.MetaApprove && name != meta.MetaDeny || h.a.ios.InTTY || !h.a.mayAsk(false) {
 		return nil
 	}
 	var refused *unattendedError
@@ -194,7 +195,7 @@ func (h *shellHandler) checkDecision(ctx context.Context, argv []string) error {
 			return errCheckOnly
 		},
 	}
-	if _, _, err := command.RunMeta(ctx, m, argv); !errors.Is(err, errCheckOnly) || refused == nil {
+	if _, _, err := command.RunMeta(ctx, m, name, l); !errors.Is(err, errCheckOnly) || refused == nil {
 		return nil // --yes on the line, or what the line meets when it runs
 	}
 	return refused
