@@ -64,8 +64,8 @@ func newFleetServer(tb testing.TB, n int) *fleetServer {
 			io.WriteString(w, listing)
 			return
 		}
-		id, ok := strings.CutPrefix(r.URL.Path, "/a/v1/session/")
-		if id, ok = strings.CutSuffix(id, "/events"); !ok {
+		id, ok := strings.CutSuffix(strings.TrimPrefix(r.URL.Path, "/a/v1/session/"), "/events")
+		if !ok {
 			http.NotFound(w, r)
 			return
 		}
