@@ -133,7 +133,16 @@ type EventData struct {
 	// Stubbed (action.result): a dry run's stub result, the tool did not
 	// run (docs/wire.md#events: the member's name is assumed).
 	Stubbed bool
-	Calls   []EventCall
+	// TraceID is the OpenTelemetry trace of the event's turn, where the
+	// record carries one (assumed: traceId, W3C trace-context's 32
+	// lowercase hex digits, not all zero; anything else reads as absent),
+	// so that an operator can look the turn up in the collector
+	// (docs/wire.md#events).
+	TraceID string
+	// DecidedBy (approval.resolved) names who decided, where the record
+	// says (assumed: decidedBy, a string).
+	DecidedBy string
+	Calls     []EventCall
 }
 
 // EventCall is one call of an actions.requested event.
@@ -188,6 +197,10 @@ func (ev *Event) Fields() EventData {
 			d.ResultTruncated = string(v) == "true"
 		case "stubbed":
 			d.Stubbed = string(v) == "true"
+		case "traceId":
+			d.TraceID = traceID(stringValue(v))
+		case "decidedBy":
+			d.DecidedBy = stringValue(v)
 		case "calls":
 			if v[0] == '[' {
 				d.Calls = eventCalls(v)
@@ -195,6 +208,20 @@ func (ev *Event) Fields() EventData {
 		}
 	})
 	return d
+}
+
+// traceID is s when it is a W3C trace id (32 lowercase hex digits, not
+// all zero), else "".
+func traceID(s string) string {
+	if len(s) != 32 || s == "00000000000000000000000000000000" {
+		return ""
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return ""
+		}
+	}
+	return s
 }
 
 // maxEventCalls bounds the calls read from one actions.requested event.
@@ -246,10 +273,64 @@ func walkObject(obj []byte, member func(key string, v []byte)) {
 	jsontext.Members(obj, 0, func(key []byte, vs int) (int, bool) {
 		ve, ok := jsontext.SpanEnd(obj, vs)
 		if ok && ve > vs {
-			member(jsontext.UnquoteValid(key), obj[vs:ve])
+			member(memberKey(key), obj[vs:ve])
 		}
 		return ve, ok
 	})
+}
+
+// memberKey is a member's key token decoded: a key agsh reads without a
+// copy (every event has several), any other by decoding it.
+func memberKey(key []byte) string {
+	switch string(key) {
+	case `"turnId"`:
+		return "turnId"
+	case `"source"`:
+		return "source"
+	case `"callId"`:
+		return "callId"
+	case `"toolName"`:
+		return "toolName"
+	case `"decision"`:
+		return "decision"
+	case `"reason"`:
+		return "reason"
+	case `"text"`:
+		return "text"
+	case `"finishReason"`:
+		return "finishReason"
+	case `"parentCallId"`:
+		return "parentCallId"
+	case `"message"`:
+		return "message"
+	case `"note"`:
+		return "note"
+	case `"isError"`:
+		return "isError"
+	case `"position"`:
+		return "position"
+	case `"durationMs"`:
+		return "durationMs"
+	case `"dropped"`:
+		return "dropped"
+	case `"input"`:
+		return "input"
+	case `"result"`:
+		return "result"
+	case `"inputTruncated"`:
+		return "inputTruncated"
+	case `"resultTruncated"`:
+		return "resultTruncated"
+	case `"stubbed"`:
+		return "stubbed"
+	case `"traceId"`:
+		return "traceId"
+	case `"decidedBy"`:
+		return "decidedBy"
+	case `"calls"`:
+		return "calls"
+	}
+	return jsontext.UnquoteValid(key)
 }
 
 // Int is n as an int64 when it is a whole number, else false.

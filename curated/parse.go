@@ -82,6 +82,16 @@ func (s *Shape) Parse(args []string) (*Call, error) {
 // object (base, nil when none): the flags and operands given override its
 // members, and a required operand it holds need not be given.
 func (s *Shape) ParseWith(args []string, o generated.ParseOptions, base map[string]any) (*Call, error) {
+	call, err := s.parse(args, o, base)
+	if err == nil && !call.Parsed.Help {
+		call.Input = call.Parsed.JSON()
+	}
+	return call, err
+}
+
+// parse is ParseWith without the input's JSON (Call.Input), which Argv's
+// check of a line does not need.
+func (s *Shape) parse(args []string, o generated.ParseOptions, base map[string]any) (*Call, error) {
 	var hl habitLine
 	habits := s.habits()
 	if habits != nil && s.Bound {
@@ -115,7 +125,7 @@ func (s *Shape) ParseWith(args []string, o generated.ParseOptions, base map[stri
 		if err := s.Flags.Validate(p); err != nil {
 			return nil, err
 		}
-		return &Call{Parsed: p, Input: p.JSON()}, nil
+		return &Call{Parsed: p}, nil
 	}
 	if hl.hasOperand {
 		p.Operands = append([]string{hl.operand}, p.Operands...)
@@ -151,7 +161,7 @@ func (s *Shape) ParseWith(args []string, o generated.ParseOptions, base map[stri
 	if hl.finish != nil {
 		hl.finish(s, p.Input, &ro)
 	}
-	return &Call{Parsed: p, Input: p.JSON(), Reformat: ro}, nil
+	return &Call{Parsed: p, Reformat: ro}, nil
 }
 
 // habits are the shape's line habits, nil when it has none.

@@ -233,7 +233,7 @@ func (s *Shape) Argv(input json.RawMessage) (words []string, inputJSON bool, err
 		ops[i] = generated.Operand{Field: o.Field, Required: o.Required, Default: o.Default}
 	}
 	return s.Flags.ArgvWith(input, generated.ArgvOptions{Operands: ops, Parse: func(words []string) (map[string]any, error) {
-		call, err := s.Parse(words)
+		call, err := s.parse(words, generated.ParseOptions{}, nil)
 		if err != nil {
 			return nil, err
 		}

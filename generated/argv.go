@@ -68,7 +68,7 @@ func (c *Command) Argv(input json.RawMessage) (words []string, inputJSON bool, e
 
 // ArgvWith is Argv for a shape with operands and a parser of its own.
 func (c *Command) ArgvWith(input json.RawMessage, o ArgvOptions) (words []string, inputJSON bool, err error) {
-	obj, compact, err := decodeInput(input)
+	obj, err := decodeInput(input)
 	if err != nil {
 		return nil, false, err
 	}
@@ -81,7 +81,7 @@ func (c *Command) ArgvWith(input json.RawMessage, o ArgvOptions) (words []string
 			return ws, false, nil
 		}
 	}
-	return []string{InputJSONOption, string(SafeInputJSON(compact))}, true, nil
+	return []string{InputJSONOption, string(SafeInputJSON(compactInput(input)))}, true, nil
 }
 
 // parseChecked is the generated command's whole reading of a line.
@@ -102,22 +102,31 @@ func (c *Command) parseChecked(words []string) (map[string]any, error) {
 	return p.Input, nil
 }
 
-// decodeInput reads an input object with exact numbers, and its compact
-// JSON; empty input is {}.
-func decodeInput(input json.RawMessage) (map[string]any, []byte, error) {
+// decodeInput reads an input object with exact numbers; empty input is {}.
+func decodeInput(input json.RawMessage) (map[string]any, error) {
 	input = bytes.TrimSpace(input)
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
 	v, err := jsontext.ParseAny(input, maxJSONDepth)
 	if err != nil {
-		return nil, nil, ErrNotObject
+		return nil, ErrNotObject
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return nil, nil, ErrNotObject
+		return nil, ErrNotObject
 	}
-	return obj, jsontext.AppendCompact(nil, input), nil
+	return obj, nil
+}
+
+// compactInput is a decoded input's compact JSON ({} for empty input), made
+// only when the line is --input-json.
+func compactInput(input json.RawMessage) []byte {
+	input = bytes.TrimSpace(input)
+	if len(input) == 0 {
+		return []byte("{}")
+	}
+	return jsontext.AppendCompact(nil, input)
 }
 
 // flagWords writes obj as operands and flags; false when some part cannot

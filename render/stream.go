@@ -35,6 +35,8 @@ type TextSink interface {
 type ResultStream struct {
 	sink TextSink
 	runs jsontext.RunWriter // sink, when it takes runs
+	// plain is runs when it is told the plain runs apart.
+	plain jsontext.PlainRunWriter
 
 	dec *jsontext.StringStream // Write's decoder
 	out []byte                 // decoded text of one chunk, for a sink of bytes
@@ -51,6 +53,7 @@ type ResultStream struct {
 func NewResultStream(sink TextSink) *ResultStream {
 	s := &ResultStream{sink: sink}
 	s.runs, _ = sink.(jsontext.RunWriter)
+	s.plain, _ = sink.(jsontext.PlainRunWriter)
 	return s
 }
 
@@ -103,6 +106,20 @@ func (s *ResultStream) WriteRun(text []byte, nl bool) error {
 	lead := s.lead
 	s.lead = nil
 	return s.keep(s.pass(lead))
+}
+
+// WritePlainRun takes a plain run (jsontext.PlainRunWriter): once the
+// text passes to a sink that tells plain runs apart, it is told too.
+func (s *ResultStream) WritePlainRun(text []byte, nl bool) error {
+	if s.err == nil && s.passing {
+		switch {
+		case s.plain != nil:
+			return s.keep(s.plain.WritePlainRun(text, nl))
+		case s.runs != nil:
+			return s.keep(s.runs.WriteRun(text, nl))
+		}
+	}
+	return s.WriteRun(text, nl)
 }
 
 // pass hands decoded text that may hold line breaks to the sink.
@@ -298,6 +315,20 @@ func (j *jsonSink) begin() {
 func (j *jsonSink) WriteRun(text []byte, nl bool) error {
 	j.begin()
 	j.buf = jsontext.AppendStringContent(j.buf, text, jsontext.EscapeTerminal)
+	if nl {
+		j.buf = append(j.buf, '\\', 'n')
+	}
+	return nil
+}
+
+// WritePlainRun is WriteRun of a plain run (jsontext.PlainRunWriter): it
+// needs no escape but for DEL, so it is copied as it is.
+func (j *jsonSink) WritePlainRun(text []byte, nl bool) error {
+	if bytes.IndexByte(text, 0x7f) >= 0 {
+		return j.WriteRun(text, nl)
+	}
+	j.begin()
+	j.buf = append(j.buf, text...)
 	if nl {
 		j.buf = append(j.buf, '\\', 'n')
 	}

@@ -17,23 +17,51 @@ var widthCond = sync.OnceValue(func() *runewidth.Condition {
 	return c
 })
 
-// textWidth is the display width of s (no escape sequences in s).
+// textWidth is the display width of s (no escape sequences in s). A run
+// of printable ASCII is one cell a byte, measured without the grapheme
+// rules: only from the last ASCII character before the first other byte
+// on (which a combining mark after it may join) is s measured cluster by
+// cluster, as a whole line of a table row is mostly ASCII.
 func textWidth(s string) int {
+	n := asciiPrefix(s)
+	if n == len(s) {
+		return n
+	}
+	if n > 0 {
+		n-- // the character a mark after it may join
+	}
+	return n + widthCond().StringWidth(s[n:])
+}
+
+// asciiPrefix is the length of s's leading run of printable ASCII.
+func asciiPrefix(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] < 0x20 || s[i] >= 0x7f {
-			return widthCond().StringWidth(s)
+			return i
 		}
 	}
 	return len(s)
 }
 
 // cut shortens s to at most w cells, ending in "…" when anything was cut.
+// A cut inside the leading ASCII run is made there, without measuring the
+// rest.
 func cut(s string, w int) string {
+	if w <= 0 {
+		if s == "" {
+			return s
+		}
+		return ""
+	}
+	if n := asciiPrefix(s); n > w || n == len(s) {
+		if len(s) <= w {
+			return s
+		}
+		// Each of the first w bytes is one cell: keep w-1 and the "…".
+		return s[:w-1] + "…"
+	}
 	if textWidth(s) <= w {
 		return s
-	}
-	if w <= 0 {
-		return ""
 	}
 	return widthCond().Truncate(s, w, "…")
 }

@@ -167,11 +167,23 @@ measure() {
 pair() {
   local row=$1; shift
   rm -f "$work/times.$row "* "$work/md5.$row "*
-  for _ in $(seq "$runs"); do
-    once "$row new" "$new" "$@"
-    if [ -n "$old" ]; then once "$row old" "$old" "$@"; fi
-    if [ ${#floor[@]} -gt 0 ]; then once "$row curl" curl "${floor[@]}"; fi
-    if [ -n "$peer" ]; then once "$row curl|jq" sh -c "$peer"; fi
+  # The order turns each round (new, old, curl, jq; then old, curl, jq,
+  # new; …): whichever runs first after another row's runs is not always
+  # the same one.
+  local jobs=(new) r j k
+  [ -n "$old" ] && jobs+=(old)
+  [ ${#floor[@]} -gt 0 ] && jobs+=(curl)
+  [ -n "$peer" ] && jobs+=(jq)
+  for r in $(seq 0 $((runs - 1))); do
+    for k in $(seq 0 $((${#jobs[@]} - 1))); do
+      j=${jobs[$(( (k + r) % ${#jobs[@]} ))]}
+      case $j in
+      new) once "$row new" "$new" "$@" ;;
+      old) once "$row old" "$old" "$@" ;;
+      curl) once "$row curl" curl "${floor[@]}" ;;
+      jq) once "$row curl|jq" sh -c "$peer" ;;
+      esac
+    done
   done
   summary "$row new"; read -r nw nc nm < "$work/last"
   if [ -n "$old" ]; then summary "$row old"; read -r ow oc om < "$work/last"; fi

@@ -22,7 +22,17 @@ var (
 	binErr  error
 )
 
-// builtBinary builds agsh-devserver once for the package's tests.
+// TestMain removes the build of builtBinary once every test ran.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" && binErr == nil {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
+// builtBinary builds agsh-devserver once for the package's tests (and
+// stdioServer's server beside it).
 func builtBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {

@@ -132,13 +132,7 @@ func TestRunInProcess(t *testing.T) {
 }
 
 func TestBinaryStartsAndStopsOnSIGTERM(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "agsh-devserver")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := builtBinary(t)
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--root", t.TempDir())

@@ -96,6 +96,7 @@ func grepGroups(out string) string {
 }
 
 func TestCuratedMatchesUnixCommands(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("grep"); err != nil {
 		t.Skip("grep not found")
 	}

@@ -20,6 +20,7 @@ var quoteTree = map[string]string{
 // Tab inserts words the shell reads back: escaped without a quote, inside
 // the user's open quote (closed after a file, open after a directory).
 func TestCompleteQuotes(t *testing.T) {
+	t.Parallel()
 	srv, _ := startRepoDeployment(t, quoteTree)
 	ios, _, _ := iostreams.Test("")
 	a := newApp(ios, osEnv{}, command.Globals{Values: map[string]string{"--target": srv.AgentURL("executor")}})

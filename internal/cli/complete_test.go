@@ -8,11 +8,13 @@ import (
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/iostreams"
 	"github.com/agsh-dev/agsh/internal/replcomp"
+	"github.com/agsh-dev/agsh/render"
 )
 
 // Tab completes remote paths only where a curated path operand goes (not
 // grep's or glob's pattern, not a flag's value), and tool names after help.
 func TestCompleteOperandsAndHelp(t *testing.T) {
+	t.Parallel()
 	_, target := startCompareDeployment(t)
 	ios, _, _ := iostreams.Test("")
 	a := newApp(ios, osEnv{}, command.Globals{Values: map[string]string{"--target": target}})
@@ -38,7 +40,7 @@ func TestCompleteOperandsAndHelp(t *testing.T) {
 		{"read --limit RE", ""},
 		{"read --limit 2 RE", "README.md"},
 		{"help rea", "read"},
-		{"ls --output ", "text json"},
+		{"ls --output ", strings.Join(render.FormatNames(), " ")},
 		{"read --output j", "json"},
 		{"read --output json RE", "README.md"},
 		{"help gr", "grep"},

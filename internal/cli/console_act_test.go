@@ -36,6 +36,7 @@ func newSession(t *testing.T, exe, message string) string {
 // delivers while the sleep would still run: the wait is bounded at 60 s (a
 // hang detector, not a timing assertion); the latency is logged.
 func TestStopEndsASleepingTurn(t *testing.T) {
+	t.Parallel()
 	exe := startDeployment(t).AgentURL("executor")
 	id := newSession(t, exe, "sleep 10m")
 	c, err := catalog.New(exe, catalog.Options{})
@@ -85,6 +86,7 @@ func TestStopEndsASleepingTurn(t *testing.T) {
 // input claims a terminal but has no descriptor) never calls the write
 // tool: exit 2, nothing sent; --yes calls it.
 func TestGuardFailsClosed(t *testing.T) {
+	t.Parallel()
 	exe := startDeployment(t).AgentURL("executor")
 	id := newSession(t, exe, "hello")
 	ios, out, errOut := iostreams.Test("")

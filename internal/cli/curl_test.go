@@ -29,6 +29,7 @@ func requireCurl(t *testing.T) {
 // answer agsh gets: the same tool, input and binding, the credential read
 // from the variable it came from (never written in the line).
 func TestCurlLineSendsTheSameCall(t *testing.T) {
+	t.Parallel()
 	requireCurl(t)
 	requireGit(t)
 	const token = "curl-test-token-7a8b9c"

@@ -144,11 +144,13 @@ func TestExtendCommandAndFormat(t *testing.T) {
 		!strings.HasPrefix(out, `<{"NAME":"READ"`) || !strings.Contains(out, "\n<[{\"") {
 		t.Errorf("help and :trace --output upper in a script: exit %d\n%s%s", status, out, errOut)
 	}
-	if _, errOut, status := run(":sessions --output=\n"); status != 2 || !strings.Contains(errOut, `--output must be text or json or upper, not ""`) {
+	if _, errOut, status := run(":sessions --output=\n"); status != 2 || !strings.Contains(errOut, "--output must be "+strings.Join(render.FormatNames(), " or ")+`, not ""`) {
 		t.Errorf(":sessions --output= in a script: exit %d\n%s", status, errOut)
 	}
-	if _, errOut, status := run("", "--output", "yaml", "help"); status != 2 || !strings.Contains(errOut, "--output must be text or json or upper") {
-		t.Errorf("--output yaml: exit %d\n%s", status, errOut)
+	// A name no row has is refused, the table's names given.
+	if _, errOut, status := run("", "--output", "no-such-format", "help"); status != 2 ||
+		!strings.Contains(errOut, "--output must be "+strings.Join(render.FormatNames(), " or ")) || !strings.Contains(errOut, " or upper") {
+		t.Errorf("--output no-such-format: exit %d\n%s", status, errOut)
 	}
 }
 

@@ -24,6 +24,7 @@ func echoTool(name, schema string) *tool.Tool {
 // field and whose grep has no output_mode, read falls back to its generated
 // flags (and says so in NOTES) while grep keeps its curated shape.
 func TestCuratedFallback(t *testing.T) {
+	t.Parallel()
 	srv, err := devserver.New(devserver.Config{Agents: []devserver.AgentConfig{{Slug: "odd", Name: "odd-agent", Tools: []*tool.Tool{
 		echoTool("read", `{"type":"object","required":["file"],"properties":{"file":{"type":"string","description":"The file."},"lines":{"type":"integer"}}}`),
 		echoTool("grep", `{"type":"object","required":["pattern"],"properties":{"pattern":{"type":"string"},"path":{"type":"string"},"-i":{"type":"boolean"},"-C":{"type":"integer"}}}`),
@@ -67,6 +68,7 @@ func TestCuratedFallback(t *testing.T) {
 // TestToolNamedHelpWins: a deployment tool named help wins over agsh's
 // word, one-shot and in the shell; agsh --help stays agsh's own usage.
 func TestToolNamedHelpWins(t *testing.T) {
+	t.Parallel()
 	srv, err := devserver.New(devserver.Config{Agents: []devserver.AgentConfig{{Slug: "odd", Name: "odd-agent", Tools: []*tool.Tool{
 		echoTool("help", `{"type":"object","properties":{"topic":{"type":"string"}}}`),
 	}}}})

@@ -49,10 +49,13 @@ var (
 	agshBinErr  error
 )
 
-// removeBuiltAgsh removes the build of builtAgsh, once every test ran.
+// removeBuiltAgsh removes the builds of builtAgsh, buildDevserver and
+// buildTestMCP, once every test ran.
 func removeBuiltAgsh() {
-	if agshBinDir != "" {
-		os.RemoveAll(agshBinDir)
+	for _, d := range []string{agshBinDir, devserverBinDir, testMCPDir} {
+		if d != "" {
+			os.RemoveAll(d)
+		}
 	}
 }
 

@@ -100,6 +100,7 @@ func newTestProxy(t *testing.T, user, want string, plain, tls string) *testProxy
 // proxy; the proxy's user, password and their basic-auth form are never
 // printed, also when the proxy echoes them.
 func TestProxy(t *testing.T) {
+	t.Parallel()
 	plain := httptest.NewServer(http.HandlerFunc(echoBackend))
 	defer plain.Close()
 	tls := httptest.NewUnstartedServer(http.HandlerFunc(echoBackend))
@@ -188,6 +189,7 @@ func TestProxy(t *testing.T) {
 // TestHelpNamesProxyVariables: agsh --help documents the proxy, CA and
 // color variables.
 func TestHelpNamesProxyVariables(t *testing.T) {
+	t.Parallel()
 	out, err := agshCommand("--help").Output()
 	if err != nil {
 		t.Fatal(err)

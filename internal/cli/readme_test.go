@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,20 +94,54 @@ func isAgsh(cmd string) bool {
 	return firstWord(cmd) == "agsh" || regexp.MustCompile(`(\||<\()\s*agsh\b`).MatchString(cmd)
 }
 
-// buildDevserver builds agsh-devserver into dir.
+// buildDevserver puts agsh-devserver into dir: built once for the whole
+// run of the package (removed when it ends, TestMain), then linked or
+// copied.
 func buildDevserver(t *testing.T, root, dir string) string {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not installed")
 	}
+	devserverBinOnce.Do(func() {
+		d, err := os.MkdirTemp("", "agsh-devserver-built-")
+		if err != nil {
+			devserverBinErr = err
+			return
+		}
+		devserverBinDir = d
+		devserverBin = filepath.Join(d, "agsh-devserver")
+		c := exec.Command("go", "build", "-o", devserverBin, "./cmd/agsh-devserver")
+		c.Dir = root
+		if out, err := c.CombinedOutput(); err != nil {
+			devserverBinErr = fmt.Errorf("go build agsh-devserver: %v\n%s", err, out)
+		}
+	})
+	if devserverBinErr != nil {
+		t.Fatal(devserverBinErr)
+	}
 	exe := filepath.Join(dir, "agsh-devserver")
-	c := exec.Command("go", "build", "-o", exe, "./cmd/agsh-devserver")
-	c.Dir = root
-	if out, err := c.CombinedOutput(); err != nil {
-		t.Fatalf("go build agsh-devserver: %v\n%s", err, out)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(devserverBin, exe); err != nil {
+		data, err := os.ReadFile(devserverBin)
+		if err == nil {
+			err = os.WriteFile(exe, data, 0o755)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	return exe
 }
+
+// The one build of agsh-devserver for the run (buildDevserver).
+var (
+	devserverBinOnce sync.Once
+	devserverBin     string
+	devserverBinDir  string
+	devserverBinErr  error
+)
 
 // freeAddr answers a free loopback address.
 func freeAddr(t *testing.T) string {

@@ -24,6 +24,7 @@ import (
 // real agsh (one script through the shell), come back from the echoing MCP
 // server exactly as generated.
 func TestEchoRoundTrip(t *testing.T) {
+	t.Parallel()
 	testcorpus.Each(t, testEchoRoundTrip)
 }
 

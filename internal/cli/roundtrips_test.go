@@ -17,6 +17,7 @@ import (
 // the first GET until the second arrives — a client that sent them one after
 // the other would stall there — and records the order of everything.
 func TestOneShotRoundTrips(t *testing.T) {
+	t.Parallel()
 	srv := startDeployment(t)
 	up, _ := url.Parse(srv.URL())
 	// Rewrite (unlike Director) adds no X-Forwarded-For, which the

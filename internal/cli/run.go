@@ -91,13 +91,9 @@ func writeVersion(w io.Writer, f render.Format) int {
 // oneShot runs `agsh <name> [args…]` (or `agsh help [tool]`).
 func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 	if isMeta(name) {
-		if a.g.Help {
-			// agsh :trace --help: the scan took --help as agsh's, and the
-			// meta command's page needs no deployment (MetaPage).
-			args = append(args, "--help")
-		}
-		if page, ok := command.MetaPage(append([]string{name}, args...)); ok {
-			// A meta command's page needs no deployment.
+		// A meta command's page needs no deployment (agsh :trace --help:
+		// the scan took the --help as agsh's, a.g.Help).
+		if page, ok := command.MetaPage(append([]string{name}, args...), a.g.Help); ok {
 			if err := a.writeValue(a.out, a.errOut, render.Value{Text: page, Final: true}, render.Text, ""); err != nil {
 				return a.report(ctx, a.errOut, err)
 			}

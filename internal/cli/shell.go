@@ -138,7 +138,7 @@ func (h *shellHandler) Check(ctx context.Context, argv []string, last bool) (int
 	req := &toolRequest{name: argv[0], tool: h.table.ToolName(argv[0]), args: argv[1:], inShell: true, last: last,
 		stdout: io.Discard, stderr: io.Discard}
 	if !last {
-		req.args = command.ScanWords(argv[1:]).ValueArgs(argv[1:])
+		req.args = command.ScanWords(argv[1:]).ValueArgs()
 	}
 	err := h.a.resolveTool(ctx, req)
 	help := false
@@ -248,7 +248,7 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 		h.format, _ = l.Format(h.a.g.Format()) // a bad value: the tool says so
 		// A tool before a pipe writes on standard output only its help
 		// (read --help | head): that text is the value the filters get.
-		req.args, req.stdout = l.ValueArgs(argv[1:]), &help
+		req.args, req.stdout = l.ValueArgs(), &help
 	}
 	o := h.a.runTool(ctx, req)
 	h.notes = o.notes

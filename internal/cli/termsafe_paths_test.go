@@ -25,6 +25,7 @@ const hostile = "A\u202eB\x1b]52;c;aGk=\x07C\u200bD\U000e0041E\u0085F\x7fG"
 // :approvals and :curl. None writes one of termsafe's unsafe characters
 // raw (docs/rendering.md#terminal-safety); each shows the override escaped.
 func TestEveryPathToATerminalEscapes(t *testing.T) {
+	t.Parallel()
 	srv, _ := startRepoDeployment(t, map[string]string{
 		"h.txt":                   "line " + hostile + "\nnext\n",
 		"f" + hostile + ".txt":    "x\n",

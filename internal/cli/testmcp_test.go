@@ -20,16 +20,47 @@ import (
 	"github.com/agsh-dev/agsh/internal/devserver/devservertest"
 )
 
-// buildTestMCP builds internal/testmcp (a stdio MCP server with every kind of
-// MCP content) into dir and returns the binary's path.
+// buildTestMCP answers the path of internal/testmcp (a stdio MCP server
+// with every kind of MCP content), built once for the run of the package
+// beside agsh-devserver's build (removed at its end, TestMain); dir is
+// the caller's folder, where it is linked or copied.
 func buildTestMCP(dir string) (string, error) {
+	testMCPOnce.Do(func() {
+		d, err := os.MkdirTemp("", "agsh-testmcp-built-")
+		if err != nil {
+			testMCPErr = err
+			return
+		}
+		testMCPDir = d
+		testMCPBin = filepath.Join(d, "testmcp")
+		out, err := exec.Command("go", "build", "-o", testMCPBin, "github.com/agsh-dev/agsh/internal/testmcp").CombinedOutput()
+		if err != nil {
+			testMCPErr = fmt.Errorf("building internal/testmcp: %v\n%s", err, out)
+		}
+	})
+	if testMCPErr != nil {
+		return "", testMCPErr
+	}
 	bin := filepath.Join(dir, "testmcp")
-	out, err := exec.Command("go", "build", "-o", bin, "github.com/agsh-dev/agsh/internal/testmcp").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("building internal/testmcp: %v\n%s", err, out)
+	if err := os.Link(testMCPBin, bin); err != nil {
+		data, err := os.ReadFile(testMCPBin)
+		if err == nil {
+			err = os.WriteFile(bin, data, 0o755)
+		}
+		if err != nil {
+			return "", err
+		}
 	}
 	return bin, nil
 }
+
+// The one build of internal/testmcp for the run (buildTestMCP).
+var (
+	testMCPOnce sync.Once
+	testMCPBin  string
+	testMCPDir  string
+	testMCPErr  error
+)
 
 // TestServerEverything drives @modelcontextprotocol/server-everything
 // through agsh-devserver --mcp when npx is present (an optional extra: it

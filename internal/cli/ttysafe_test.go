@@ -33,6 +33,7 @@ func (*ttySafeNotFound) Error() string { return "no such file" }
 // control characters show as visible escapes like in every other message
 // (docs/rendering.md#terminal-safety); in a pipe it is passed unchanged.
 func TestSessionLineSafeOnTerminal(t *testing.T) {
+	t.Parallel()
 	exe := startDeployment(t).AgentURL("executor")
 	for _, tty := range []bool{true, false} {
 		ios, out, errOut := iostreams.Test("")
@@ -58,6 +59,7 @@ func TestSessionLineSafeOnTerminal(t *testing.T) {
 // agsh's own options still never shows the credential
 // (docs/cli.md#credentials) and is made safe on a terminal.
 func TestEarlyUsageErrorRedactedAndSafe(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args []string
 		env  ttySafeEnv
@@ -82,6 +84,7 @@ func TestEarlyUsageErrorRedactedAndSafe(t *testing.T) {
 // too (encoding/json leaves them raw), so server text cannot drive a
 // terminal through it (docs/rendering.md#terminal-safety).
 func TestJSONErrorLineSafe(t *testing.T) {
+	t.Parallel()
 	exe := startDeployment(t).AgentURL("executor")
 	ios, _, errOut := iostreams.Test("")
 	ios.ErrTTY = true

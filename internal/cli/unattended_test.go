@@ -83,6 +83,7 @@ func runUnattended(t *testing.T, stdin io.Reader, env []string, args ...string) 
 // Nothing but reads reaches the deployment while refused (a counting
 // proxy), and its record shows no call.
 func TestUnattendedWriteNeedsYes(t *testing.T) {
+	t.Parallel()
 	srv := startDeployment(t)
 	direct := srv.AgentURL("executor")
 	id := newSession(t, direct, "hello")
@@ -172,6 +173,7 @@ func TestUnattendedWriteNeedsYes(t *testing.T) {
 // and a script line) are refused before the decision is sent, naming the
 // call's tool and its session; the call still waits; --yes decides.
 func TestUnattendedDecisionNeedsYes(t *testing.T) {
+	t.Parallel()
 	srv := startDeployment(t)
 	direct := srv.AgentURL("executor")
 	id := newSession(t, direct, `call report_change_succeeded {"summary": "fine"}`)
@@ -221,6 +223,7 @@ func TestUnattendedDecisionNeedsYes(t *testing.T) {
 // word) is a write: unattended, its call is refused and nothing is posted;
 // a clear read is called.
 func TestGuardMalformedUnattended(t *testing.T) {
+	t.Parallel()
 	details := map[string]string{
 		"one":     `"needsApproval": 1`,
 		"quoted":  `"needsApproval": "true"`,
@@ -275,6 +278,7 @@ func TestGuardMalformedUnattended(t *testing.T) {
 // not on standard error; without a terminal to draw it on agsh sends
 // nothing and says to pass --yes.
 func TestGuardAsksOnTTY(t *testing.T) {
+	t.Parallel()
 	srv := startDeployment(t)
 	exe := srv.AgentURL("executor")
 	id := newSession(t, exe, "hello")

@@ -247,4 +247,7 @@ func TestCompleteConsoleOperands(t *testing.T) {
 	if got := ask(":trace --tool ls"); len(got) != 1 || got[0] != "ls" {
 		t.Errorf("--tool %q", got)
 	}
+	if got := ask(":export --as "); strings.Join(got, " ") != "script md json" {
+		t.Errorf("--as %q", got)
+	}
 }

@@ -27,7 +27,7 @@ func TestSplitGlobals(t *testing.T) {
 		{args: "-h", vals: "--help=true", help: true},
 		{args: "read --help=x", rest: "read --help=x"},
 		{args: "ls --team", err: "--team needs a value"},
-		{args: "ls --output xml", err: `--output must be text or json, not "xml"`},
+		{args: "ls --output xml", err: "--output must be " + strings.Join(render.FormatNames(), " or ") + `, not "xml"`},
 	}
 	for _, tc := range cases {
 		g, rest, err := SplitGlobals(strings.Fields(tc.args))
@@ -84,7 +84,7 @@ func TestOutputWords(t *testing.T) {
 		t.Error("help's last good --output does not win")
 	}
 	if _, err := LineOutput([]generated.Global{{Name: "--output", Value: "xml"}}, render.Text, false); err == nil ||
-		err.Error() != `--output must be text or json, not "xml"` {
+		err.Error() != "--output must be "+strings.Join(render.FormatNames(), " or ")+`, not "xml"` {
 		t.Errorf("LineOutput(xml) = %v", err)
 	}
 	for in, want := range map[string]string{
@@ -93,7 +93,7 @@ func TestOutputWords(t *testing.T) {
 		"/a --output xml":  "/a --output xml",
 		"-- -h":            "--output text -- -h",
 	} {
-		if got := strings.Join(ScanWords(strings.Fields(in)).ValueArgs(strings.Fields(in)), " "); got != want {
+		if got := strings.Join(ScanWords(strings.Fields(in)).ValueArgs(), " "); got != want {
 			t.Errorf("ValueArgs(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -26,6 +26,8 @@ type Line struct {
 	// Err is the line's first mistake: an option without its value, or
 	// with a value it does not accept.
 	Err error
+	// words are the words scanned (ValueArgs gives them back as they were).
+	words []string
 }
 
 // Given is one of agsh's options on a line.
@@ -73,7 +75,7 @@ func OptionValue(words []string, name string) (value string, present bool) {
 // agsh's), the others left as words, and an option missing its value then
 // left as a word too.
 func scan(args []string, named bool, only []string) Line {
-	var l Line
+	l := Line{words: args}
 	hasName := !named // no name is looked for: every word is an argument
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -199,12 +201,11 @@ func (l Line) Format(f render.Format) (render.Format, error) {
 // filters get, a curated command's reformatted output whatever the --output
 // (docs/shell.md#values: read /repo/config.json | jq .version works), so
 // --output text replaces any --output given, unless help is asked for or the
-// value is bad (the tool then reports it). l is ScanWords of the tool's
-// words, which are words.
-func (l Line) ValueArgs(words []string) []string {
+// value is bad (the tool then reports it): then the words as scanned.
+func (l Line) ValueArgs() []string {
 	if v, _ := l.Output(); v != "" {
 		if _, ok := render.LookupFormat(v); !ok {
-			return words
+			return l.words
 		}
 	}
 	for _, arg := range l.Args {
@@ -212,7 +213,7 @@ func (l Line) ValueArgs(words []string) []string {
 			break
 		}
 		if arg == "-h" || arg == "--help" {
-			return words
+			return l.words
 		}
 	}
 	return append([]string{"--output", "text"}, l.Args...)

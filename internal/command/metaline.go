@@ -12,13 +12,14 @@ import (
 // internal/meta's, as curated's is curated's).
 
 // MetaPage is what a meta command line prints without a deployment: its
-// --help page, or :help's list; ok is false for any other line.
-func MetaPage(argv []string) (page string, ok bool) {
+// --help page (help: the line's scan took its --help as agsh's), or
+// :help's list; ok is false for any other line.
+func MetaPage(argv []string, help bool) (page string, ok bool) {
 	m, found := meta.LookupMeta(argv[0])
 	switch {
 	case !found:
 		return "", false
-	case meta.AsksHelp(ScanWords(argv[1:]).Args):
+	case help || meta.AsksHelp(ScanWords(argv[1:]).Args):
 		return m.Page(), true
 	case m.Name == meta.MetaHelp && len(argv) == 1:
 		return meta.MetaHelpText(), true

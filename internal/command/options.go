@@ -1,7 +1,6 @@
 package command
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -32,19 +31,12 @@ func (g Globals) Format() render.Format {
 	return render.Text
 }
 
-// UsageError is a command-line mistake: exit status 2.
-type UsageError struct{ Msg string }
-
-func (e *UsageError) Error() string { return e.Msg }
-
-// ExitCode is 2.
-func (e *UsageError) ExitCode() int { return exitcode.Usage }
-
-// Code is the JSON error line's code.
-func (e *UsageError) Code() string { return "usage" }
+// UsageError is a command-line mistake: exit status 2 (exitcode's, the
+// one type of it internal/meta reports too).
+type UsageError = exitcode.UsageError
 
 // Usagef is a UsageError.
-func Usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(format, args...)} }
+func Usagef(format string, args ...any) error { return exitcode.Usagef(format, args...) }
 
 // SplitGlobals is Scan read as agsh's options in force, the command name
 // with its words, and the first mistake.

@@ -61,15 +61,52 @@ func serveBytes(tb testing.TB, record []byte, streamOnly ...bool) *catalog.Clien
 }
 
 // BenchmarkTrace100k renders a 100,000-event record as the timeline, on a
-// terminal 120 columns wide, every call written as its command line.
+// terminal 120 columns wide, every call written as its command line; it
+// reports the peak of the live heap too (docs/console.md#bounds: 0.5 s
+// and 100 MiB at most).
 func BenchmarkTrace100k(b *testing.B) {
 	c := serveBytes(b, benchdata.Record(100_000))
 	e := Env{Client: c, Out: io.Discard, Opts: render.Options{TTY: true, Width: 120}, CallLine: liveLines(), Location: time.UTC}
-	b.ReportAllocs()
-	for b.Loop() {
+	run := func() {
 		if err := Trace(context.Background(), e, "ses_1", TraceOptions{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		run()
+	}
+	reportPeak(b, run)
+}
+
+// reportPeak runs f once more, after the timed loop, and reports the most
+// the live heap grew meanwhile (peak-MiB).
+func reportPeak(b *testing.B, f func()) {
+	b.ReportMetric(float64(peakHeap(f))/(1<<20), "peak-MiB")
+}
+
+// BenchmarkExport100k exports a 100,000-event record as a script, a
+// report and JSON, every call written as its command line
+// (docs/console.md#export: 2 s and 150 MiB at most).
+func BenchmarkExport100k(b *testing.B) {
+	const n = 100_000
+	c := serveBytes(b, benchdata.Record(n))
+	for _, as := range ExportFormats {
+		b.Run(as, func(b *testing.B) {
+			e := Env{Client: c, Out: io.Discard, CallLine: liveLines(), Location: time.UTC}
+			run := func() {
+				if err := Export(context.Background(), e, "ses_1", ExportOptions{As: as}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			start := time.Now()
+			for b.Loop() {
+				run()
+			}
+			b.ReportMetric(float64(n*b.N)/time.Since(start).Seconds(), "events/s")
+			reportPeak(b, run)
+		})
 	}
 }
 
@@ -85,9 +122,10 @@ func BenchmarkTrace100kJSON(b *testing.B) {
 	}
 }
 
-// BenchmarkTailThroughput follows a stream of 100,000 events from memory to
-// a pipe, as text lines: the events a second it keeps up with.
-func BenchmarkTailThroughput(b *testing.B) {
+// BenchmarkTailPipe follows a stream of 100,000 events from memory to a
+// pipe, as text lines (and as NDJSON): the events a second it keeps up
+// with (docs/console.md#bounds: 50,000 at least, as text).
+func BenchmarkTailPipe(b *testing.B) {
 	const n = 100_000
 	record := benchdata.Record(n)
 	c := serveBytes(b, record, true)
@@ -106,9 +144,7 @@ func BenchmarkTailThroughput(b *testing.B) {
 			wg.Add(1)
 			go func() { defer wg.Done(); _, _ = io.Copy(io.Discard, pr) }()
 			e := Env{Client: c, Out: pw, Opts: render.Options{}, CallLine: liveLines(), Location: time.UTC}
-			b.ReportAllocs()
-			start := time.Now()
-			for b.Loop() {
+			run := func() {
 				// --follow past the waits; the stream's end ends a pass.
 				ctx, cancel := context.WithCancel(context.Background())
 				e.Note = func(string) { cancel() } // the stream ended: "connection lost"
@@ -119,8 +155,14 @@ func BenchmarkTailThroughput(b *testing.B) {
 				_ = Tail(ctx, e, "ses_1", TailOptions{Format: f, Follow: true})
 				cancel()
 			}
+			b.ReportAllocs()
+			start := time.Now()
+			for b.Loop() {
+				run()
+			}
 			el := time.Since(start)
 			b.ReportMetric(float64(n*b.N)/el.Seconds(), "events/s")
+			reportPeak(b, run)
 			pw.Close()
 			wg.Wait()
 		})

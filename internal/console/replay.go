@@ -27,6 +27,8 @@ type Call struct {
 type ReplayError struct {
 	Msg  string
 	Exit int
+	// Code_ is the JSON error line's code ("": by Exit).
+	Code_ string
 }
 
 func (e *ReplayError) Error() string { return e.Msg }
@@ -37,6 +39,9 @@ func (e *ReplayError) ExitCode() int { return e.Exit }
 
 // Code is the JSON error line's code.
 func (e *ReplayError) Code() string {
+	if e.Code_ != "" {
+		return e.Code_
+	}
 	if e.Exit == exitcode.Usage {
 		return "usage"
 	}

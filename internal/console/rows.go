@@ -75,10 +75,13 @@ type describer struct {
 	// loc is the time zone times are shown in.
 	loc *time.Location
 	day string
-	// lastDay caches the date of the last event's day.
-	lastY   int
-	lastYD  int
-	lastDay string
+	// lastDay caches the date of the last event's day; lastAt and
+	// lastClock the last time read and its clock.
+	lastY     int
+	lastYD    int
+	lastDay   string
+	lastAt    string
+	lastClock string
 }
 
 // maxRemembered bounds the calls :tail remembers.
@@ -102,6 +105,19 @@ var errNoLine = errors.New("no command line")
 // rows appends the rows of ev to out.
 func (d *describer) rows(out []Row, ev *catalog.Event) []Row {
 	f := ev.Fields()
+	return d.rowsOf(out, ev, &f, nil)
+}
+
+// rowsOf is rows of an event whose data f is decoded already; lines, when
+// set, are its calls' command lines as d.lines makes them (made ahead).
+func (d *describer) rowsOf(out []Row, ev *catalog.Event, fp *catalog.EventData, lines []string) []Row {
+	f := *fp
+	line := func(i int, tool string, input json.RawMessage, truncated bool) string {
+		if i < len(lines) {
+			return lines[i]
+		}
+		return d.callLine(tool, input, truncated)
+	}
 	base := Row{Index: ev.Index}
 	base.Time, base.day = d.when(ev.At)
 	add := func(r Row) {
@@ -114,6 +130,10 @@ func (d *describer) rows(out []Row, ev *catalog.Event) []Row {
 		r.What = parens(f.Source)
 		if msg := firstLine(f.Message); msg != "" {
 			r.What = strings.TrimSpace(r.What + " " + msg)
+		}
+		if f.TraceID != "" {
+			// The collector's trace of the turn (docs/console.md#the-timeline).
+			r.What = strings.TrimSpace(r.What + "  trace " + f.TraceID)
 		}
 		add(r)
 	case catalog.EventTurnQueued:
@@ -139,13 +159,13 @@ func (d *describer) rows(out []Row, ev *catalog.Event) []Row {
 		}
 		add(r)
 	case catalog.EventActionsRequested:
-		for _, c := range f.Calls {
+		for i, c := range f.Calls {
 			if d.tool != "" && c.ToolName != d.tool {
 				continue
 			}
 			r := base
 			r.Event, r.ID, r.pending = "call", c.CallID, d.paired
-			r.What = d.callLine(c.ToolName, c.Input, c.InputTruncated)
+			r.What = line(i, c.ToolName, c.Input, c.InputTruncated)
 			if !d.paired {
 				r.Event = "call …"
 				d.remember(c.CallID, r.What)
@@ -169,7 +189,7 @@ func (d *describer) rows(out []Row, ev *catalog.Event) []Row {
 	case catalog.EventApprovalRequested:
 		r := base
 		r.Event, r.ID = "APPROVAL?", f.CallID
-		r.What = "waits for approval: " + d.callLine(f.ToolName, f.Input, f.InputTruncated)
+		r.What = "waits for approval: " + line(0, f.ToolName, f.Input, f.InputTruncated)
 		add(r)
 	case catalog.EventApprovalResolved:
 		r := base
@@ -260,6 +280,28 @@ func (d *describer) callLine(tool string, input json.RawMessage, truncated bool)
 	return line
 }
 
+// lines are the command lines of ev's calls, as rowsOf writes them (in the
+// order of its calls, "" for a call the tool filter leaves out), made
+// ahead of the rows; nil for an event without calls.
+func (d *describer) linesOf(ev *catalog.Event, f *catalog.EventData) []string {
+	switch ev.Type {
+	case catalog.EventActionsRequested:
+		if len(f.Calls) == 0 {
+			return nil
+		}
+		lines := make([]string, len(f.Calls))
+		for i, c := range f.Calls {
+			if d.tool == "" || c.ToolName == d.tool {
+				lines[i] = d.callLine(c.ToolName, c.Input, c.InputTruncated)
+			}
+		}
+		return lines
+	case catalog.EventApprovalRequested:
+		return []string{d.callLine(f.ToolName, f.Input, f.InputTruncated)}
+	}
+	return nil
+}
+
 // madeKey is a call's tool and input, as describer.made keeps them.
 type madeKey struct{ tool, input string }
 
@@ -281,7 +323,7 @@ const maxWhat = 16 << 10
 
 // resultText is " ⇒ " and the first line of a call's result.
 func resultText(f catalog.EventData) string {
-	s := firstLine(resultString(f.Result))
+	s := resultHead(f.Result)
 	if f.ResultTruncated {
 		s = strings.TrimSpace(s + " (cut by the deployment)")
 	}
@@ -316,6 +358,48 @@ func resultString(raw json.RawMessage) string {
 		}
 	}
 	return string(jsontext.AppendCompact(nil, raw[:min(len(raw), maxWhat)]))
+}
+
+// headBytes is how much of a long string result resultHead reads for its
+// first line.
+const headBytes = 64 << 10
+
+// resultHead is firstLine of a result's text. A string result longer than
+// headBytes is read no further than that for it (a call that read a
+// megabyte file is not decoded whole for its first line): a first line
+// that does not end there is cut with "…", and one that does is taken to
+// have more after it.
+func resultHead(raw json.RawMessage) string {
+	if len(raw) <= headBytes || raw[0] != '"' {
+		return firstLine(resultString(raw))
+	}
+	p := 1
+	for p < headBytes {
+		if raw[p] == '\\' {
+			n := 2
+			if p+1 < len(raw) && raw[p+1] == 'u' {
+				n = 6
+			}
+			if p+n > headBytes {
+				break
+			}
+			p += n
+			continue
+		}
+		p++
+	}
+	for p > 1 && !utf8.RuneStart(raw[p]) {
+		p--
+	}
+	head := jsontext.UnquoteValid(append(raw[:p:p], '"'))
+	line := firstLine(head)
+	switch {
+	case strings.HasSuffix(line, " …"), strings.HasSuffix(line, "…") && len(line) > maxWhat:
+		return line
+	case strings.ContainsRune(strings.TrimLeft(head, " \t\r\n"), '\n'):
+		return line + " …"
+	}
+	return line + "…"
 }
 
 // firstLine is the first non-blank line of s, " …" after it when more
@@ -384,6 +468,40 @@ func pad2(n int64) string {
 // when is an event time as the table shows it (the time of day in the
 // local zone) and its date; a time that is not RFC 3339 shows as sent.
 func (d *describer) when(at string) (clock, day string) {
+	// Events a second apart or closer share the answer: only the fraction
+	// of a second differs, which the clock does not show.
+	if d.lastAt != "" && sameSecond(at, d.lastAt) {
+		return d.lastClock, d.lastDay
+	}
+	clock, day = d.parseWhen(at)
+	d.lastAt = ""
+	if day != "" {
+		d.lastAt, d.lastClock = at, clock
+	}
+	return clock, day
+}
+
+// sameSecond reports two RFC 3339 times that differ at most in their
+// fraction of a second ("2026-01-02T03:04:05.1Z", "2026-01-02T03:04:05.9Z"),
+// both with one.
+func sameSecond(a, b string) bool {
+	if len(a) < 21 || len(b) < 21 || a[19] != '.' || b[19] != '.' || a[:19] != b[:19] {
+		return false
+	}
+	return a[fractionEnd(a):] == b[fractionEnd(b):] && fractionEnd(a) > 20 && a[10] == 'T'
+}
+
+// fractionEnd is where the digits after a time's '.' (at 19) end.
+func fractionEnd(s string) int {
+	i := 20
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// parseWhen is when's reading of at.
+func (d *describer) parseWhen(at string) (clock, day string) {
 	t, err := time.Parse(time.RFC3339Nano, at)
 	if err != nil {
 		return clip(at, 24), ""
@@ -416,6 +534,14 @@ func namesTool(ev *catalog.Event, tool string) bool {
 		return true
 	}
 	f := ev.Fields()
+	return namesToolIn(&f, tool)
+}
+
+// namesToolIn is namesTool of an event's decoded data.
+func namesToolIn(f *catalog.EventData, tool string) bool {
+	if tool == "" {
+		return true
+	}
 	if f.ToolName == tool {
 		return true
 	}

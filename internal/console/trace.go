@@ -22,6 +22,10 @@ type Env struct {
 	Note func(string)
 	// CallLine writes a call as the agsh command line its input maps to.
 	CallLine CallLine
+	// Execution is a tool's execution as its detail says ("agent": it runs
+	// inside the agent's turn, agsh cannot call it; "" when unknown). Nil:
+	// unknown for every tool.
+	Execution func(ctx context.Context, tool string) string
 	// Location is the time zone times show in (nil: the local one).
 	Location *time.Location
 }
@@ -77,22 +81,28 @@ func Trace(ctx context.Context, e Env, id string, o TraceOptions) error {
 	p := &pairer{emit: sink.row, pending: map[string]int{}}
 	var rows []Row
 	n := 0
-	err := e.Client.Record(ctx, id, func(ev *catalog.Event) error {
-		n++
-		if ev.Type == catalog.EventActionResult {
-			if f := ev.Fields(); p.result(f) {
-				return p.err
-			}
-		}
-		if !matchType(ev.Type, o.Type) || !namesTool(ev, o.Tool) {
+	// The calls' command lines are made on the reading goroutine, ahead of
+	// the rows (only it calls d.callLine).
+	prepare := func(ev *catalog.Event, f *catalog.EventData) []string {
+		if !matchType(ev.Type, o.Type) || !namesToolIn(f, o.Tool) {
 			return nil
 		}
-		rows = d.rows(rows[:0], ev)
+		return d.linesOf(ev, f)
+	}
+	err := readAhead(ctx, e.Client, id, e.note, prepare, func(ev *catalog.Event, f *catalog.EventData, lines []string) error {
+		n++
+		if ev.Type == catalog.EventActionResult && p.result(*f) {
+			return p.err
+		}
+		if !matchType(ev.Type, o.Type) || !namesToolIn(f, o.Tool) {
+			return nil
+		}
+		rows = d.rowsOf(rows[:0], ev, f, lines)
 		for _, r := range rows {
 			p.add(r)
 		}
 		return p.err
-	}, e.note)
+	})
 	if err != nil {
 		_ = tw.close()
 		return err

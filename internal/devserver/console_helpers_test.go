@@ -111,7 +111,9 @@ func openStream(t *testing.T, agentURL, token, id, startIndex string) *stream {
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(nil, 8<<20)
 		for sc.Scan() {
-			s.lines <- sc.Text()
+			if len(sc.Bytes()) > 0 { // an empty line is a heartbeat
+				s.lines <- sc.Text()
+			}
 		}
 	}()
 	t.Cleanup(s.close)

@@ -86,3 +86,10 @@ func SetAnswerTimeout(t testing.TB, d time.Duration) {
 	answerTimeout, answerRate = d, 1<<40
 	t.Cleanup(func() { answerTimeout, answerRate = old, rate })
 }
+
+// SetStreamTiming makes the streams of a server started with cfg give up
+// a write after writeTimeout, write a heartbeat after heartbeat of
+// silence, and give their connections a send buffer of sendBuffer bytes.
+func SetStreamTiming(cfg *Config, writeTimeout, heartbeat time.Duration, sendBuffer int) {
+	cfg.streams = &streamTiming{writeTimeout, heartbeat, sendBuffer}
+}

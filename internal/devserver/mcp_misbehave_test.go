@@ -20,7 +20,17 @@ var (
 	rawServerErr  error
 )
 
-// stdioServer builds the test MCP server (mcpconn/internal/stdioserver).
+// TestMain removes stdioServer's build once every test ran.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if rawServerErr == nil && rawServer != "" {
+		os.RemoveAll(filepath.Dir(rawServer))
+	}
+	os.Exit(code)
+}
+
+// stdioServer builds the test MCP server (mcpconn/internal/stdioserver)
+// once for the run.
 func stdioServer(t *testing.T) string {
 	t.Helper()
 	rawServerOnce.Do(func() {

@@ -60,6 +60,10 @@ type Config struct {
 	// rows and the records' events, this far from the real one (negative:
 	// behind), to see ages without waiting (--clock-offset).
 	ClockOffset time.Duration
+
+	// streams, when set, replaces the streams' write timeout, heartbeat
+	// and send buffer (tests).
+	streams *streamTiming
 }
 
 // Server is a running (or ready to run) development deployment.
@@ -110,6 +114,9 @@ func New(cfg Config) (*Server, error) {
 		hub:    newHub(cfg.MaxStreams, cfg.MaxStreamsPerPrincipal),
 	}
 	s.hub.clock = clock{offset: cfg.ClockOffset}
+	if cfg.streams != nil {
+		s.hub.streams.timing = *cfg.streams
+	}
 	if s.addr == "" {
 		s.addr = "127.0.0.1:0"
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
@@ -17,7 +18,11 @@ import (
 // past the end waits for it. A stream is not an ordinary request: no
 // request deadline covers its lifetime (only each write has one, so a
 // client that stops reading cannot hold it forever), and streams have caps
-// of their own, per principal and in all.
+// of their own, per principal and in all. An idle stream writes a
+// heartbeat, an empty line, every streamHeartbeat: so there is always
+// something to write, and a client that reads nothing loses its stream
+// even when the session does nothing, while a live reader (and whatever
+// proxy sits between) sees the stream alive.
 
 // Defaults of the stream caps.
 const (
@@ -30,17 +35,36 @@ const (
 const (
 	// streamBatch is how many events one pass writes before it looks again.
 	streamBatch = 4096
-	// streamWriteTimeout bounds one pass's writes: a client that reads
-	// nothing for that long loses its stream. Once the server shuts down,
-	// the last pass has streamLastWrite.
+	// streamWriteTimeout bounds one pass's writes, a heartbeat's included:
+	// a client that reads nothing for that long loses its stream. Once the
+	// server shuts down, the last pass has streamLastWrite.
 	streamWriteTimeout = 30 * time.Second
 	streamLastWrite    = time.Second
+	// streamHeartbeat is how long a stream stays silent before it writes
+	// an empty line (NDJSON readers skip it; agsh does).
+	streamHeartbeat = 15 * time.Second
+	// streamSendBuffer is the kernel's send buffer of a stream's
+	// connection: what a client that reads nothing can leave unread on the
+	// server's side before the writes block (and the write deadline runs).
+	// The connection closes when its stream ends.
+	streamSendBuffer = 64 << 10
 	// ndjsonType is the Content-Type of a stream.
 	ndjsonType = "application/x-ndjson"
 )
 
+// streamTiming is a server's streamWriteTimeout, streamHeartbeat and
+// streamSendBuffer (tests make them small).
+type streamTiming struct {
+	writeTimeout, heartbeat time.Duration
+	sendBuffer              int
+}
+
+var defaultStreamTiming = streamTiming{streamWriteTimeout, streamHeartbeat, streamSendBuffer}
+
 // streamLimiter counts open streams, per principal and in all.
 type streamLimiter struct {
+	timing streamTiming
+
 	mu    sync.Mutex
 	max   int
 	per   int
@@ -55,7 +79,7 @@ func newStreamLimiter(max, per int) *streamLimiter {
 	if per <= 0 {
 		per = DefaultMaxStreamsPerPrincipal
 	}
-	return &streamLimiter{max: max, per: per, by: map[string]int{}}
+	return &streamLimiter{timing: defaultStreamTiming, max: max, per: per, by: map[string]int{}}
 }
 
 // acquire takes a stream slot for principal, or answers the 429.
@@ -118,6 +142,10 @@ func (a *agent) serveStream(c *reqCtx) {
 		return
 	}
 	defer a.hub.streams.release(c.principal)
+	timing := a.hub.streams.timing
+	if tc, ok := tcpConn(c.r); ok {
+		_ = tc.SetWriteBuffer(timing.sendBuffer)
+	}
 	rc := http.NewResponseController(c.w)
 	// Whatever deadline covered the request's headers and body does not
 	// cover the stream's life.
@@ -129,6 +157,9 @@ func (a *agent) serveStream(c *reqCtx) {
 	h.Set("Content-Type", ndjsonType)
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
+	// The connection's send buffer is a stream's: it is not kept for the
+	// next request.
+	h.Set("Connection", "close")
 	c.w.WriteHeader(http.StatusOK)
 	if c.r.Method == http.MethodHead {
 		return
@@ -137,6 +168,16 @@ func (a *agent) serveStream(c *reqCtx) {
 	// gets the replay and the end.
 	live := rc.Flush() == nil
 	bw := bufio.NewWriterSize(c.w, 64<<10)
+	beat := time.NewTimer(timing.heartbeat)
+	defer beat.Stop()
+	// deadline is the write deadline of the pass about to write.
+	deadline := func() {
+		d := timing.writeTimeout
+		if a.hub.ended.Err() != nil {
+			d = streamLastWrite
+		}
+		_ = rc.SetWriteDeadline(time.Now().Add(d))
+	}
 	for {
 		var evs []event
 		var note []byte
@@ -150,11 +191,7 @@ func (a *agent) serveStream(c *reqCtx) {
 			return // the session was forgotten (the caps on sessions)
 		}
 		if note != nil || len(evs) > 0 {
-			d := streamWriteTimeout
-			if a.hub.ended.Err() != nil {
-				d = streamLastWrite
-			}
-			_ = rc.SetWriteDeadline(time.Now().Add(d))
+			deadline()
 			if note != nil {
 				bw.Write(note)
 				bw.WriteByte('\n')
@@ -167,12 +204,19 @@ func (a *agent) serveStream(c *reqCtx) {
 				return
 			}
 			pos = next
+			beat.Reset(timing.heartbeat)
 			continue
 		}
 		if !live {
 			return
 		}
 		select {
+		case <-beat.C:
+			deadline()
+			if _, err := c.w.Write(heartbeat); err != nil || rc.Flush() != nil {
+				return
+			}
+			beat.Reset(timing.heartbeat)
 		case <-notify:
 		case <-c.r.Context().Done():
 			return
@@ -182,4 +226,18 @@ func (a *agent) serveStream(c *reqCtx) {
 			live = false
 		}
 	}
+}
+
+// heartbeat is what an idle stream writes: an empty line.
+var heartbeat = []byte("\n")
+
+// tcpConn is the TCP connection a request came on, when it came through
+// the server's listener.
+func tcpConn(r *http.Request) (*net.TCPConn, bool) {
+	cc := connOf(r)
+	if cc == nil {
+		return nil, false
+	}
+	tc, ok := cc.Conn.(*net.TCPConn)
+	return tc, ok
 }

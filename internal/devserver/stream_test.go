@@ -84,6 +84,58 @@ func TestStreamCaps(t *testing.T) {
 	}
 }
 
+// TestStreamIdleNotRead: an idle stream writes heartbeats (empty lines),
+// so a client that reads nothing loses its stream, and the slot, though
+// the session does nothing; a client that reads keeps its stream and sees
+// the next event.
+func TestStreamIdleNotRead(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig()
+	cfg.MaxStreamsPerPrincipal = 2
+	devserver.SetStreamTiming(&cfg, 300*time.Millisecond, 200*time.Microsecond, 4096)
+	srv := devservertest.Start(t, cfg)
+	exec := srv.AgentURL("executor")
+	c := send(t, exec, "", map[string]any{"message": "hi"})
+	reader := openStream(t, exec, "", c.SessionID, "")
+	reader.until("session.waiting")
+
+	// A client that reads the status line, then nothing, into a small
+	// receive buffer.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL(), "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.(*net.TCPConn).SetReadBuffer(2048)
+	if _, err := conn.Write([]byte("GET /executor/v1/session/" + c.SessionID + "/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	if status, err := bufio.NewReaderSize(conn, 16).ReadString('\n'); err != nil || !strings.HasPrefix(status, "HTTP/1.1 200") {
+		t.Fatalf("status line %q: %v", status, err)
+	}
+	if status, _ := headStream(t, exec, "", c.SessionID); status != 429 {
+		t.Fatalf("with both streams open, a third: %d, want 429", status)
+	}
+	begin := time.Now()
+	deadline := begin.Add(waitBound)
+	for {
+		if status, _ := headStream(t, exec, "", c.SessionID); status == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("an idle stream whose client reads nothing keeps its slot")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("the stream nobody reads ended after %s", time.Since(begin).Round(time.Millisecond))
+
+	// The reader's stream goes on.
+	post(t, exec, "echo_read", "", map[string]any{"sessionId": c.SessionID})
+	if got := types(reader.until("turn.completed")); strings.Join(got, " ") != "turn.started actions.requested action.result turn.completed" {
+		t.Fatalf("the reader's stream after the other ended: %v", got)
+	}
+}
+
 // headStream asks for a stream with HEAD: the headers, no stream.
 func headStream(t *testing.T, exec, token, id string) (int, string) {
 	t.Helper()

@@ -7,6 +7,7 @@ package exitcode
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // The exit statuses.
@@ -74,3 +75,18 @@ func Code(err error) string {
 	}
 	return "error"
 }
+
+// UsageError is a command-line mistake: exit status Usage, code "usage".
+// internal/command and internal/meta report theirs with it.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// ExitCode is Usage.
+func (e *UsageError) ExitCode() int { return Usage }
+
+// Code is the JSON error line's code.
+func (e *UsageError) Code() string { return "usage" }
+
+// Usagef is a UsageError.
+func Usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(format, args...)} }

@@ -27,6 +27,16 @@ type RunWriter interface {
 	EndRuns() error
 }
 
+// PlainRunWriter is a RunWriter told which runs are plain: printable
+// ASCII (DEL included) with no '"' and no '\\', bytes of the input as
+// they came. An encoder copies such a run without looking at each byte
+// again (but for DEL).
+type PlainRunWriter interface {
+	RunWriter
+	// WritePlainRun is WriteRun of a plain run.
+	WritePlainRun(text []byte, nl bool) error
+}
+
 // ErrBadString is the error of a string that is not valid JSON.
 var ErrBadString = errors.New("invalid JSON: a bad escape or a control character in the result string")
 
@@ -42,12 +52,20 @@ type StringStream struct {
 	line  int
 	start int
 	quote int // the next '"' in the chunk at or after the scan (len: none), once searched
+	// plainTo: the chunk's bytes before it (from where quote was
+	// searched) hold no control byte and no byte of a multi-byte
+	// character, checked once for the chunk.
+	plainTo int
 	// escaped: an escape was seen, so that invalid UTF-8 is U+FFFD from
 	// now on (Unquote's rule). Before it, invalid UTF-8 and everything
 	// after it wait in undecided: kept as they are if no escape follows
 	// in the whole string, else each invalid byte made U+FFFD.
 	escaped   bool
 	undecided []byte
+	// mixed: the run from start holds a multi-byte character (it is not
+	// plain); pw is Feed's writer as a PlainRunWriter, when it is one.
+	mixed bool
+	pw    PlainRunWriter
 }
 
 // Feed reads p, the next bytes of the content, and hands their text to w
@@ -64,8 +82,10 @@ func (d *StringStream) Feed(p []byte, w RunWriter) (n int, done, writeErr bool, 
 		data = d.buf
 		d.carry = d.carry[:0]
 	}
-	d.text, d.line, d.start, d.quote = d.text[:0], 0, 0, -1
+	d.text, d.line, d.start, d.quote, d.mixed = d.text[:0], 0, 0, -1, false
+	d.pw, _ = w.(PlainRunWriter)
 	end, done, bad, werr := d.scan(data, w)
+	d.pw = nil
 	if werr != nil {
 		return 0, false, true, werr
 	}
@@ -103,13 +123,18 @@ func (d *StringStream) End(w RunWriter) error {
 // nl.
 func (d *StringStream) flush(data []byte, i int, nl bool, w RunWriter) error {
 	run := data[d.start:i]
+	plain := !d.mixed
 	if len(d.text) > d.line {
 		d.text = append(d.text, run...)
 		run = d.text[d.line:]
 		d.line = len(d.text) // the run stays as it is until EndRuns
+		plain = false
 	}
 	if len(run) == 0 && !nl {
 		return nil
+	}
+	if plain && d.pw != nil {
+		return d.pw.WritePlainRun(run, nl)
 	}
 	return w.WriteRun(run, nl)
 }
@@ -141,7 +166,7 @@ func (d *StringStream) scan(data []byte, w RunWriter) (end int, done, bad bool, 
 			d.text = AppendUTF8(d.text, d.undecided)
 			d.undecided = d.undecided[:0]
 			d.escaped = true
-			i, d.start = k, k
+			i, d.start, d.mixed = k, k, false
 		}
 		// The next backslash and quote are found by IndexByte; the run
 		// before them is checked for control bytes and bytes of
@@ -151,12 +176,13 @@ func (d *StringStream) scan(data []byte, w RunWriter) (end int, done, bad bool, 
 			if q := bytes.IndexByte(data[i:], '"'); q >= 0 {
 				d.quote = i + q
 			}
+			d.plainTo = i + plainPrefix(data[i:d.quote])
 		}
 		stop := d.quote
 		if b := bytes.IndexByte(data[i:stop], '\\'); b >= 0 {
 			stop = i + b
 		}
-		if plainASCII(data[i:stop]) {
+		if stop <= d.plainTo || plainASCII(data[i:stop]) {
 			i = stop
 		} else {
 			i += plainRun(data[i:stop])
@@ -175,13 +201,14 @@ func (d *StringStream) scan(data []byte, w RunWriter) (end int, done, bad bool, 
 			switch {
 			case r != utf8.RuneError || size != 1:
 				i += size
+				d.mixed = true
 			case !utf8.FullRune(data[i:]):
 				return d.cut(data, i, w)
 			case d.escaped:
 				d.keep(data, i)
 				d.text = utf8.AppendRune(d.text, utf8.RuneError)
 				i++
-				d.start = i
+				d.start, d.mixed = i, false
 			default:
 				// Invalid UTF-8 before any escape: undecided from here.
 				if err := d.flush(data, i, false, w); err != nil {
@@ -189,7 +216,7 @@ func (d *StringStream) scan(data []byte, w RunWriter) (end int, done, bad bool, 
 				}
 				d.undecided = append(d.undecided, c)
 				i++
-				d.start = i
+				d.start, d.mixed = i, false
 			}
 			continue
 		}
@@ -240,7 +267,7 @@ func (d *StringStream) scan(data []byte, w RunWriter) (end int, done, bad bool, 
 			return 0, false, true, nil
 		}
 		i += size
-		d.start = i
+		d.start, d.mixed = i, false
 	}
 }
 
@@ -352,6 +379,31 @@ func plainASCII(p []byte) bool {
 		}
 	}
 	return true
+}
+
+// plainPrefix is a length of p's start that holds only printable ASCII
+// (plainASCII's test, 64 bytes at a time): all of p when it is all such,
+// else at most the start of the 64 bytes holding the first other byte.
+func plainPrefix(p []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+64 <= len(p); i += 64 {
+		q := p[i : i+64 : i+64]
+		a, b := binary.LittleEndian.Uint64(q[0:]), binary.LittleEndian.Uint64(q[8:])
+		c, d := binary.LittleEndian.Uint64(q[16:]), binary.LittleEndian.Uint64(q[24:])
+		e, f := binary.LittleEndian.Uint64(q[32:]), binary.LittleEndian.Uint64(q[40:])
+		g, h := binary.LittleEndian.Uint64(q[48:]), binary.LittleEndian.Uint64(q[56:])
+		m := a | b | c | d | e | f | g | h |
+			(a - ones*0x20) | (b - ones*0x20) | (c - ones*0x20) | (d - ones*0x20) |
+			(e - ones*0x20) | (f - ones*0x20) | (g - ones*0x20) | (h - ones*0x20)
+		if m&highs != 0 {
+			return i
+		}
+	}
+	if plainASCII(p[i:]) {
+		return len(p)
+	}
+	return i
 }
 
 // specials flags the high bit of each byte of w that plainRun stops at,

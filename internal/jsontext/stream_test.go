@@ -35,23 +35,45 @@ func (r *runsOf) EndRuns() error {
 	return nil
 }
 
+// plainRunsOf is runsOf told the plain runs apart: each must be plain.
+type plainRunsOf struct {
+	runsOf
+	bad string // a run said to be plain that is not
+}
+
+func (r *plainRunsOf) WritePlainRun(text []byte, nl bool) error {
+	for _, c := range text {
+		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			r.bad = string(text)
+		}
+	}
+	return r.WriteRun(text, nl)
+}
+
 // streamChunks feeds content (a token without its opening quote, and what
 // follows it) in chunks cut picks: the decoded text, the closing quote's
 // offset in content (-1: none or a bad string).
 func streamChunks(content []byte, cut func(int) int) (string, int) {
+	return streamChunksTo(content, cut, &runsOf{}, func() *bytes.Buffer { return nil })
+}
+
+// streamChunksTo is streamChunks into w; out is w's text.
+func streamChunksTo(content []byte, cut func(int) int, w RunWriter, out func() *bytes.Buffer) (string, int) {
 	var d StringStream
-	var w runsOf
+	if r, ok := w.(*runsOf); ok {
+		out = func() *bytes.Buffer { return &r.out }
+	}
 	for off := 0; off < len(content); {
 		n := cut(len(content) - off)
-		k, done, _, err := d.Feed(content[off:off+n], &w)
+		k, done, _, err := d.Feed(content[off:off+n], w)
 		if err != nil {
 			return "", -1
 		}
 		if done {
-			if err := d.End(&w); err != nil {
+			if err := d.End(w); err != nil {
 				return "", -1
 			}
-			return w.out.String(), off + k
+			return out().String(), off + k
 		}
 		off += n
 	}
@@ -77,6 +99,13 @@ func checkStream(t *testing.T, content []byte, step int) {
 		got, at := streamChunks(content, cut)
 		if at != wantAt || got != want {
 			t.Fatalf("%q (step %d): decoded %q, quote at %d; want %q at %d", content, step, got, at, want, wantAt)
+		}
+		// Told the plain runs apart: the same text, and those runs plain.
+		pw := &plainRunsOf{}
+		got, at = streamChunksTo(content, cut, pw, func() *bytes.Buffer { return &pw.out })
+		if at != wantAt || got != want || pw.bad != "" {
+			t.Fatalf("%q (step %d), plain runs told apart: decoded %q, quote at %d, a run not plain %q; want %q at %d",
+				content, step, got, at, pw.bad, want, wantAt)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,7 @@ const (
 	MetaTrace  = ":trace"
 	MetaTail   = ":tail"
 	MetaReplay = ":replay"
+	MetaExport = ":export"
 )
 
 // MetaFlag is a flag of a meta command.
@@ -35,6 +37,8 @@ type MetaFlag struct {
 	// Int: the value is a whole number from 1 to Max.
 	Int bool
 	Max int
+	// Values, when set, are the values it takes.
+	Values []string
 }
 
 // MetaOperand is a positional operand of a meta command.
@@ -71,6 +75,15 @@ var consoleRows = []MetaCommand{
 		}}, // Run: runTail
 	{Name: MetaReplay, Usage: ":replay <callId> [session]", Summary: "the command line that repeats a call of the record",
 		Operands: []MetaOperand{{Name: "callId", Required: true, Call: true}, sessionOperand}}, // Run: runReplay
+	{Name: MetaExport, Usage: ":export [session]", Summary: "the record as an agsh script that repeats its calls, a Markdown report, or JSON",
+		Operands: []MetaOperand{sessionOperand}, Writes: true,
+		Flags: []MetaFlag{
+			{Name: "--as", Placeholder: "<script|md|json>", Help: "script: the calls as command lines; md: a report; json: :trace --output json",
+				Values: console.ExportFormats},
+			{Name: "-o", Placeholder: "<file>", Help: "write it to this file (whole, then renamed into place) instead of standard output"},
+		},
+		Notes: "A call whose tool name is not a plain command word, or whose input the deployment cut, is a\n" +
+			"\"# left out\" comment of the script, which then exits 3."}, // Run: runExport
 }
 
 // consoleRun is a console word's Run, set in the table at init (the
@@ -83,6 +96,8 @@ func consoleRun(name string) func(context.Context, *MetaRun, []string) (MetaResu
 		return runTail
 	case MetaReplay:
 		return runReplay
+	case MetaExport:
+		return runExport
 	}
 	return nil
 }
@@ -142,6 +157,9 @@ func parseMetaArgs(m *MetaCommand, args []string) (metaArgs, error) {
 			}
 			if f.Placeholder != "" && val == "" {
 				return a, Usagef("%s: %s needs a value %s", m.Name, name, f.Placeholder)
+			}
+			if len(f.Values) > 0 && !slices.Contains(f.Values, val) {
+				return a, Usagef("%s: %s takes %s, not %q", m.Name, name, strings.Join(f.Values, ", "), clipWord(val))
 			}
 			a.values[name] = val
 			continue
@@ -308,10 +326,26 @@ func (m *MetaRun) consoleEnv(ctx context.Context) console.Env {
 // describe (not in the catalog, its detail unreadable, past maxDetails)
 // is written with --input-json.
 func (m *MetaRun) callLine(ctx context.Context) console.CallLine {
+	return m.callLineOf(m.commands())
+}
+
+// callLineOf is callLine over a lookup of commands.
+func (m *MetaRun) callLineOf(lookup func(context.Context, string) Command) console.CallLine {
+	return func(ctx context.Context, tool string, input json.RawMessage) (string, bool, error) {
+		if cmd := lookup(ctx, tool); cmd != nil {
+			return cmd.CommandLine(input)
+		}
+		return inputJSONLine(tool, input)
+	}
+}
+
+// commands looks up the live command of a tool, each once, for at most
+// maxDetails tools the listing has (nil for the others).
+func (m *MetaRun) commands() func(context.Context, string) Command {
 	cmds := map[string]Command{}
 	asked := 0
 	var listed map[string]bool
-	return func(ctx context.Context, tool string, input json.RawMessage) (string, bool, error) {
+	return func(ctx context.Context, tool string) Command {
 		cmd, known := cmds[tool]
 		if !known && m.Command != nil && asked < maxDetails {
 			if listed == nil && m.Tools != nil {
@@ -328,10 +362,7 @@ func (m *MetaRun) callLine(ctx context.Context) console.CallLine {
 			}
 			cmds[tool] = cmd
 		}
-		if cmd != nil {
-			return cmd.CommandLine(input)
-		}
-		return inputJSONLine(tool, input)
+		return cmd
 	}
 }
 
@@ -401,9 +432,22 @@ func runReplay(ctx context.Context, m *MetaRun, args []string) (MetaResult, erro
 	if err != nil {
 		return MetaResult{}, err
 	}
-	if call.Truncated {
-		return MetaResult{}, &console.ReplayError{Msg: "the record holds only part of the input of call " + call.ID +
-			" (the deployment cut it to bound the event); it cannot be replayed", Exit: catalog.ExitRefused}
+	refusal := console.ReplayRefusal(call)
+	if refusal != nil && !m.Format.IsData() {
+		return MetaResult{}, refusal
+	}
+	if refusal != nil {
+		// --output json shows the call as recorded, no line, and why (exit 3).
+		doc, _ := json.Marshal(struct {
+			CallID    string          `json:"callId"`
+			Tool      string          `json:"tool"`
+			Input     json.RawMessage `json:"input"`
+			Line      string          `json:"line"`
+			InputJSON bool            `json:"inputJson"`
+			Refused   string          `json:"refused"`
+		}{call.ID, call.Tool, call.Input, "", false, refusal.Error()})
+		m.note("agsh: " + refusal.Error())
+		return MetaResult{Value: render.Value{JSON: doc, IsJSON: true}, Status: catalog.ExitRefused}, nil
 	}
 	line, inputJSON, err := m.callLine(ctx)(ctx, call.Tool, call.Input)
 	if err != nil {

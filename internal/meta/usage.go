@@ -3,27 +3,15 @@ package meta
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 
 	"github.com/agsh-dev/agsh/catalog"
 	"github.com/agsh-dev/agsh/internal/exitcode"
 )
 
-// UsageError is a mistake on a meta command line: exit status 2, code
-// "usage", as every command-line mistake.
-type UsageError struct{ Msg string }
-
-func (e *UsageError) Error() string { return e.Msg }
-
-// ExitCode is exitcode.Usage.
-func (e *UsageError) ExitCode() int { return exitcode.Usage }
-
-// Code is the error record's code.
-func (e *UsageError) Code() string { return "usage" }
-
-// Usagef is a UsageError.
-func Usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(format, args...)} }
+// Usagef is a mistake on a meta command line: exit status 2, code
+// "usage", as every command-line mistake (exitcode.UsageError).
+func Usagef(format string, args ...any) error { return exitcode.Usagef(format, args...) }
 
 // Page is the command's --help page.
 func (m *MetaCommand) Page() string { return m.usagePage() }

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -47,7 +48,14 @@ func TestSnapshotRelease(t *testing.T) {
 	hostOnly(t, filepath.Join(work, ".goreleaser.yaml"))
 	commit(t, ctx, work)
 	start := time.Now()
-	run(t, ctx, work, goreleaser, "release", "--snapshot", "--clean")
+	// Under umask 077, from a copy whose files are the owner's only, every
+	// mode the build machine would give is wrong: the archive's and the
+	// packages' come from .goreleaser.yaml or the checks below fail.
+	if runtime.GOOS == "windows" {
+		run(t, ctx, work, goreleaser, "release", "--snapshot", "--clean")
+	} else {
+		run(t, ctx, work, "/bin/sh", "-c", `umask 077 && exec "$0" "$@"`, goreleaser, "release", "--snapshot", "--clean")
+	}
 	t.Logf("goreleaser release --snapshot (host only) took %s", time.Since(start).Round(time.Second))
 
 	dist := filepath.Join(work, "dist")
@@ -163,7 +171,8 @@ func findGoreleaser(t *testing.T) string {
 
 // copyRepository copies the files git would see in root — tracked, and
 // new ones not ignored, as they are in the work tree — into a new
-// directory: goreleaser writes dist/ and completions/ there.
+// directory: goreleaser writes dist/ and completions/ there. The copies
+// are readable by their owner only (0600, or 0700 when executable).
 func copyRepository(t *testing.T, root string) string {
 	t.Helper()
 	out, err := exec.Command("git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
@@ -188,7 +197,7 @@ func copyRepository(t *testing.T, root string) string {
 		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(to, data, fi.Mode().Perm()); err != nil {
+		if err := os.WriteFile(to, data, fi.Mode().Perm()&0o700|0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -337,6 +346,16 @@ func unpack(t *testing.T, archive, dir string) []string {
 			t.Fatal(err)
 		}
 		if h.Typeflag == tar.TypeReg {
+			// The modes and owner are .goreleaser.yaml's, never the
+			// build machine's umask.
+			want := int64(0o644)
+			if name := path.Base(h.Name); name == "agsh" || name == "agsh-devserver" {
+				want = 0o755
+			}
+			if h.Mode&0o7777 != want || h.Uname != "root" || h.Gname != "root" {
+				t.Errorf("%s: %s is %04o %s/%s, want %04o root/root", filepath.Base(archive), h.Name, h.Mode&0o7777,
+					h.Uname, h.Gname, want)
+			}
 			write(h.Name, h.FileInfo().Mode(), tr)
 		}
 	}
@@ -388,11 +407,23 @@ func checkPackages(t *testing.T, pkgs []string) {
 	if err != nil {
 		t.Fatalf("dpkg-deb --contents: %v", err)
 	}
-	for _, path := range []string{"./usr/bin/agsh", "./usr/bin/agsh-devserver", "./usr/share/man/man1/agsh.1",
+	// dpkg-deb lists "-rwxr-xr-x root/root … ./usr/bin/agsh": the modes
+	// and owner are .goreleaser.yaml's, never the build machine's umask.
+	lines := strings.Split(string(out), "\n")
+	for _, file := range []string{"./usr/bin/agsh", "./usr/bin/agsh-devserver", "./usr/share/man/man1/agsh.1",
 		"./usr/share/bash-completion/completions/agsh", "./usr/share/zsh/vendor-completions/_agsh",
-		"./usr/share/fish/vendor_completions.d/agsh.fish"} {
-		if !strings.Contains(string(out), " "+path+"\n") {
-			t.Errorf("the deb lacks %s:\n%s", path, out)
+		"./usr/share/fish/vendor_completions.d/agsh.fish", "./usr/share/doc/agsh/README.md"} {
+		i := slices.IndexFunc(lines, func(l string) bool { return strings.HasSuffix(l, " "+file) })
+		if i < 0 {
+			t.Errorf("the deb lacks %s:\n%s", file, out)
+			continue
+		}
+		want := "-rw-r--r-- root/root "
+		if strings.HasPrefix(file, "./usr/bin/") {
+			want = "-rwxr-xr-x root/root "
+		}
+		if !strings.HasPrefix(lines[i], want) {
+			t.Errorf("the deb's %s is %q, want %q…", file, lines[i], want)
 		}
 	}
 }

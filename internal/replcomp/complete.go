@@ -462,6 +462,8 @@ func (c *Completer) metaArguments(ctx context.Context, m *meta.MetaCommand, p sy
 			return prefixed(c.table.ToolNames(), p.Current)
 		case prev == "--output":
 			return prefixed(render.FormatNames(), p.Current)
+		case m.Flag(prev) != nil && len(m.Flag(prev).Values) > 0:
+			return prefixed(m.Flag(prev).Values, p.Current)
 		case m.Flag(prev) != nil && m.Flag(prev).Placeholder != "":
 			return nil
 		}
