@@ -66,6 +66,14 @@ func ScanWords(words []string) Line {
 // options that stands on every command line (--input-json, --timeout), as
 // ScanWords reads --output; present false when they give none.
 func OptionValue(words []string, name string) (value string, present bool) {
+	// The word after grep's -e is the command's (TakesWord), whatever it
+	// is spelled like: `grep -e --input-json` searches for "--input-json".
+	for i := 0; i < len(words) && words[i] != "--"; i++ {
+		if TakesWord(words[i]) && i+1 < len(words) {
+			rest := append(append([]string(nil), words[:i]...), words[i+2:]...)
+			return OptionValue(rest, name)
+		}
+	}
 	for _, g := range scan(words, false, []string{name}).Given {
 		if g.Option.Name == name {
 			value, present = g.Value, true
