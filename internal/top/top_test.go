@@ -394,3 +394,20 @@ func TestVisibleAreTheScreensRows(t *testing.T) {
 		t.Errorf("visible %d: %v", len(last), last)
 	}
 }
+
+// TestFooterKeepsHelpAndQuit: on a narrow screen the footer leaves keys
+// out, never "? keys" and "q quit" (at 80 columns the whole line was cut
+// before "quit").
+func TestFooterKeepsHelpAndQuit(t *testing.T) {
+	for _, w := range []int{40, 80, 200} {
+		d := newDriver(t, &fakeSource{rows: fleetRows()}, w, 24)
+		lines := strings.Split(d.screen(), "\n")
+		foot := lines[len(lines)-1]
+		if !strings.HasSuffix(foot, "? keys · q quit") || runewidth.StringWidth(foot) > w || strings.Contains(foot, "…") {
+			t.Errorf("%d columns: footer %q", w, foot)
+		}
+		if w == 200 && !strings.HasPrefix(foot, "j/k move · ⏎ record · a/d approve/deny") {
+			t.Errorf("%d columns: footer %q lacks keys", w, foot)
+		}
+	}
+}

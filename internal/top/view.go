@@ -2,6 +2,7 @@ package top
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -235,14 +236,31 @@ func (m *Model) statusLine() string {
 
 // footer is the keys.
 func (m *Model) footer() string {
-	var s string
-	switch m.mode {
-	case modeAsk:
-		s = "y yes · n or any other key no · j/k scroll · Esc back"
-	default:
-		s = "j/k move · ⏎ record · a/d approve/deny · s stop · m say · / filter · ? keys · q quit"
+	keys := listKeys
+	if m.mode == modeAsk {
+		keys = askKeys
 	}
-	return m.style(sgrFaint, cut(s, m.w))
+	return m.style(sgrFaint, cut(fitKeys(keys, m.w), m.w))
+}
+
+// The footer's keys; the last two always show (a narrow screen drops the
+// ones before them, from the last), so that ? and the way out stay in sight.
+var (
+	listKeys = []string{"j/k move", "⏎ record", "a/d approve/deny", "s stop", "m say", "/ filter", "? keys", "q quit"}
+	askKeys  = []string{"y yes", "n or any other key no", "j/k scroll", "Esc back"}
+)
+
+// fitKeys joins keys with " · ", leaving out those before the last two,
+// from the last of them, until the line fits w cells.
+func fitKeys(keys []string, w int) string {
+	keys = slices.Clone(keys)
+	for {
+		s := strings.Join(keys, " · ")
+		if runewidth.StringWidth(s) <= w || len(keys) <= 2 {
+			return s
+		}
+		keys = slices.Delete(keys, len(keys)-3, len(keys)-2)
+	}
 }
 
 // questionLines are an approval's, a denial's or a stop's question: the
