@@ -411,3 +411,26 @@ func TestFooterKeepsHelpAndQuit(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapBreaksAtSpaces: an approval's command line wraps between its
+// words, so no flag is split ("-" at a line's end, "-files" on the next).
+func TestWrapBreaksAtSpaces(t *testing.T) {
+	line := "report_change_issue --title='Flaky test in billing (demo 1)' --severity=high --files=billing/charge_test.go"
+	got := wrap("  ", line, 80)
+	if len(got) != 2 || strings.Join(strings.Fields(strings.Join(got, " ")), " ") != line {
+		t.Fatalf("wrap: %q", got)
+	}
+	for _, l := range got {
+		if runewidth.StringWidth(l) > 80 || !strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "   ") {
+			t.Errorf("line %q", l)
+		}
+	}
+	if !strings.HasPrefix(got[1], "  --files=") {
+		t.Errorf("the flag was split: %q", got)
+	}
+	// A word longer than the line still breaks where the line ends.
+	long := strings.Repeat("x", 30)
+	if got := wrap("", long, 20); len(got) != 2 || got[0] != long[:20] || got[1] != long[20:] {
+		t.Errorf("a long word: %q", got)
+	}
+}

@@ -297,24 +297,48 @@ func (m *Model) questionLines() []string {
 }
 
 // wrap breaks safe text into lines of at most w cells, each after indent:
-// nothing is cut.
+// nothing is cut. It breaks at a space where it can (the space is dropped),
+// so that a flag or an id is not split; a word longer than the line is
+// broken where the line ends.
 func wrap(indent, s string, w int) []string {
-	room := max(w-runewidth.StringWidth(indent), 8)
+	return wrapHang(indent, indent, s, w)
+}
+
+// wrapHang is wrap with the first line after first and the others after
+// indent (a hanging indent).
+func wrapHang(first, indent, s string, w int) []string {
 	var out []string
+	lead := first
+	room := func() int { return max(w-runewidth.StringWidth(lead), 8) }
 	var line strings.Builder
 	n := 0
-	for _, r := range s {
-		rw := runewidth.RuneWidth(r)
-		if n+rw > room {
-			out = append(out, indent+line.String())
-			line.Reset()
-			n = 0
+	flush := func() {
+		out = append(out, lead+line.String())
+		lead = indent
+		line.Reset()
+		n = 0
+	}
+	for i, word := range strings.Split(s, " ") {
+		ww := runewidth.StringWidth(word)
+		if i > 0 {
+			if n > 0 && n+1+ww > room() {
+				flush()
+			} else if n > 0 {
+				line.WriteByte(' ')
+				n++
+			}
 		}
-		line.WriteRune(r)
-		n += rw
+		for _, r := range word {
+			rw := runewidth.RuneWidth(r)
+			if n+rw > room() && n > 0 {
+				flush()
+			}
+			line.WriteRune(r)
+			n += rw
+		}
 	}
 	if line.Len() > 0 || len(out) == 0 {
-		out = append(out, indent+line.String())
+		out = append(out, lead+line.String())
 	}
 	return out
 }
