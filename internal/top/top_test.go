@@ -412,6 +412,32 @@ func TestFooterKeepsHelpAndQuit(t *testing.T) {
 	}
 }
 
+// TestHelpPageWraps: the ? page is wrapped to the width, nothing cut with
+// "…", each key's text whole, within the screen's height.
+func TestHelpPageWraps(t *testing.T) {
+	for _, w := range []int{60, 80, 200} {
+		d := newDriver(t, &fakeSource{rows: fleetRows()}, w, 30)
+		d.key("?")
+		scr := d.screen()
+		lines := strings.Split(scr, "\n")
+		if len(lines) > 30 {
+			t.Errorf("%d columns: %d lines, taller than the screen", w, len(lines))
+		}
+		for _, l := range lines {
+			if runewidth.StringWidth(l) > w || strings.Contains(l, "…") {
+				t.Errorf("%d columns: a cut line %q", w, l)
+			}
+		}
+		flat := strings.Join(strings.Fields(scr), " ")
+		for _, want := range []string{"then y sends; n or any other key sends nothing", "followed live as :tail does (Esc back)",
+			"Any key leaves this page."} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("%d columns: the page lacks %q:\n%s", w, want, scr)
+			}
+		}
+	}
+}
+
 // TestWrapBreaksAtSpaces: an approval's command line wraps between its
 // words, so no flag is split ("-" at a line's end, "-files" on the next).
 func TestWrapBreaksAtSpaces(t *testing.T) {

@@ -366,26 +366,35 @@ func (m *Model) recordView() string {
 	return strings.Join(lines, "\n")
 }
 
-// helpText is the keys, under ?.
-const helpText = `Keys of :top
-  j, k, ↑, ↓      move (PgUp, PgDn, g, G: a page, the ends)
-  Enter           the session's record as :trace shows it, followed live as :tail does (Esc back)
-  a, d            approve or deny its parked call: the call's whole arguments and the session id
-                  are shown first, then y sends; n or any other key sends nothing
-  s               stop its running turn (asks y/N)
-  m               a message to it (:say): Enter sends, Esc abandons
-  /               filter by text (id, title, tool); Esc clears
-  r               refresh now
-  q, Ctrl-C       quit
+// helpKeys are the keys, under ?, each with what it does.
+var helpKeys = [][2]string{
+	{"j, k, ↑, ↓", "move (PgUp, PgDn, g, G: a page, the ends)"},
+	{"Enter", "the session's record as :trace shows it, followed live as :tail does (Esc back)"},
+	{"a, d", "approve or deny its parked call: the call's whole arguments and the session id are shown first, then y sends; n or any other key sends nothing"},
+	{"s", "stop its running turn (asks y/N)"},
+	{"m", "a message to it (:say): Enter sends, Esc abandons"},
+	{"/", "filter by text (id, title, tool); Esc clears"},
+	{"r", "refresh now"},
+	{"q, Ctrl-C", "quit"},
+}
 
-Rows come first when they need you: parked approvals (oldest first), turns failed in the
-last hour, running turns with no event for a while (IDLE ends in !), then the rest by last
-activity. Any key leaves this page.`
+// helpNote follows the keys.
+const helpNote = "Rows come first when they need you: parked approvals (oldest first), turns failed in the " +
+	"last hour, running turns with no event for a while (IDLE ends in !), then the rest by last " +
+	"activity. Any key leaves this page."
 
+// helpView is the keys page, wrapped to the width (nothing cut but what
+// falls below the screen's last line).
 func (m *Model) helpView() string {
-	var out []string
-	for _, l := range strings.Split(helpText, "\n") {
-		out = append(out, cut(l, m.w))
+	w := max(m.w, 20)
+	out := []string{cut("Keys of :top", w)}
+	for _, k := range helpKeys {
+		out = append(out, wrapHang(fit("  "+k[0], 18), strings.Repeat(" ", 18), k[1], w)...)
+	}
+	out = append(out, "")
+	out = append(out, wrap("", helpNote, w)...)
+	if m.h > 0 && len(out) > m.h {
+		out = out[:m.h]
 	}
 	return strings.Join(out, "\n")
 }
