@@ -1,0 +1,34 @@
+package meta
+
+import (
+	"testing"
+	"time"
+)
+
+// TestFleetDurationErrors: a bad duration's message gives the bounds as a
+// flag takes them (1h, not 1h0m0s) and only examples within them (500ms
+// is no --stale: its least is 1s).
+func TestFleetDurationErrors(t *testing.T) {
+	top, _ := LookupMeta(MetaTop)
+	wait, _ := LookupMeta(MetaWait)
+	for _, c := range []struct {
+		m    *MetaCommand
+		args []string
+		want string
+	}{
+		{top, []string{"--interval", "0"}, `:top: --interval takes a duration from 200ms to 1h (500ms, 2s, 1m30s), not "0"`},
+		{top, []string{"--stale", "500ms"}, `:top: --stale takes a duration from 1s to 24h (2s, 1m30s, 10m), not "500ms"`},
+		{wait, []string{"--for", "done", "--timeout", "x"}, `:wait: --timeout takes a duration from 1ms to 720h (500ms, 2s, 1m30s), not "x"`},
+	} {
+		_, err := readFleetArgs(c.m, c.args)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%v: %v\nwant %s", c.args, err, c.want)
+		}
+	}
+	for d, want := range map[string]string{"1h0m0s": "1h", "24h0m0s": "24h", "1m30s": "1m30s", "200ms": "200ms", "2m0s": "2m", "1h30m0s": "1h30m"} {
+		dd, err := time.ParseDuration(d)
+		if got := shortDur(dd); err != nil || got != want {
+			t.Errorf("shortDur(%s) = %s, want %s", d, got, want)
+		}
+	}
+}
