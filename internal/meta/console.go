@@ -250,12 +250,17 @@ func (m *MetaCommand) usagePage() string {
 	fmt.Fprintf(&b, "usage: %s\n\n%s.\n", m.synopsis(), upperFirst(m.Summary))
 	if len(m.Flags) > 0 {
 		b.WriteString("\nFlags:\n")
-		for _, f := range m.Flags {
-			term := f.Name
+		terms := make([]string, len(m.Flags))
+		width := 18 // the help column: past the longest term
+		for i, f := range m.Flags {
+			terms[i] = f.Name
 			if f.Placeholder != "" {
-				term += " " + f.Placeholder
+				terms[i] += " " + f.Placeholder
 			}
-			fmt.Fprintf(&b, "  %-18s %s\n", term, f.Help)
+			width = max(width, len(terms[i]))
+		}
+		for i, f := range m.Flags {
+			fmt.Fprintf(&b, "  %-*s %s\n", width, terms[i], f.Help)
 		}
 	}
 	for _, op := range m.Operands {

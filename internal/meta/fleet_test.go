@@ -1,6 +1,7 @@
 package meta
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -29,6 +30,40 @@ func TestFleetDurationErrors(t *testing.T) {
 		dd, err := time.ParseDuration(d)
 		if got := shortDur(dd); err != nil || got != want {
 			t.Errorf("shortDur(%s) = %s, want %s", d, got, want)
+		}
+	}
+}
+
+// TestUsagePageAlignsFlags: a meta command's --help starts every flag's
+// help in one column, past its longest flag (":top --help" had
+// "--interval <duration>" run into its help, out of line with --stale's).
+func TestUsagePageAlignsFlags(t *testing.T) {
+	for _, name := range []string{MetaTop, MetaWait, MetaExport, MetaSessions} {
+		m, ok := LookupMeta(name)
+		if !ok || len(m.Flags) == 0 {
+			t.Fatalf("%s: no flags", name)
+		}
+		page := m.usagePage()
+		col := -1
+		for _, f := range m.Flags {
+			term := strings.TrimSpace(f.Name + " " + f.Placeholder)
+			var line string
+			for _, l := range strings.Split(page, "\n") {
+				if strings.HasPrefix(l, "  "+term+" ") {
+					line = l
+				}
+			}
+			if line == "" {
+				t.Fatalf("%s: no line for %s:\n%s", name, term, page)
+			}
+			rest := line[2+len(term):]
+			at := 2 + len(term) + len(rest) - len(strings.TrimLeft(rest, " "))
+			if col < 0 {
+				col = at
+			}
+			if at != col || at == 2+len(term) {
+				t.Errorf("%s: %q: help at column %d, the first flag's at %d", name, line, at, col)
+			}
 		}
 	}
 }
