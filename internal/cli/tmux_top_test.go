@@ -261,7 +261,7 @@ func testTopInTmux(t *testing.T, w, h, w2, h2 int) {
 	s.keys("a")
 	question()
 	s.keyUntil("y", "the approval sent", func(scr string) bool { return strings.Contains(scr, "approved call ") })
-	scr = s.waitUntil("the approved row", func(scr string) bool {
+	s.waitUntil("the approved row", func(scr string) bool {
 		r := rowOf(scr, shownID(oldest.SessionID, w))
 		return strings.Contains(strings.Split(scr, "\n")[0], "· 5 approval") && r != "" && !strings.Contains(r, "APPROVAL")
 	})

@@ -292,7 +292,7 @@ func TestGuardAsksOnTTY(t *testing.T) {
 	}
 
 	var tty bytes.Buffer
-	ios, out, errOut = iostreams.Test("")
+	ios, _, errOut = iostreams.Test("")
 	ios.InTTY = true
 	ios.OpenTTY = func() (io.WriteCloser, int, int, error) { return nopCloser{&tty}, 80, 24, nil }
 	status := Main(args, ios, ttySafeEnv{})

@@ -49,13 +49,13 @@ func TestWaitExitStatuses(t *testing.T) {
 	sleeping := createSession(t, exe, "sleep 10m")
 	waitState(t, exe, idle, "waiting")
 	waitState(t, exe, failed, "waiting")
-	later := createSession(t, exe, "sleep 500ms\nsay later")
+	later := createSession(t, exe, "sleep 3s\nsay later") // ends after the wait has read the record, which runs first
 
 	for _, c := range []waitCase{
-		{name: "already waiting", args: []string{":wait", idle, "--for", "waiting"}, exit: 0,
-			stdout: regexp.MustCompile(`^` + idle + ` is waiting \(already\)\n$`)},
 		{name: "waiting after an event", args: []string{":wait", later, "--for", "waiting"}, exit: 0,
 			stdout: regexp.MustCompile(`^` + later + ` is waiting \(event \d+\)\n$`)},
+		{name: "already waiting", args: []string{":wait", idle, "--for", "waiting"}, exit: 0,
+			stdout: regexp.MustCompile(`^` + idle + ` is waiting \(already\)\n$`)},
 		{name: "failed", args: []string{":wait", failed, "--for", "failed"}, exit: 0},
 		{name: "failed, not done", args: []string{":wait", failed, "--for", "done"}, exit: 1,
 			stdout: regexp.MustCompile(`^$`), stderr: failed + " is failed; it will not be done without another turn (the checks broke)"},

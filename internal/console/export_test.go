@@ -160,13 +160,13 @@ func TestExportMarkdownHostile(t *testing.T) {
 		}
 		switch n.Kind() {
 		case ast.KindHeading:
-			headings = append(headings, string(n.Text(src)))
+			headings = append(headings, string(nodeText(n, src)))
 		case ast.KindEmphasis:
-			if strings.Contains(string(n.Text(src)), "PWN") || n.Parent() == nil {
-				return ast.WalkStop, fmt.Errorf("emphasis from a value: %q", n.Text(src))
+			if strings.Contains(string(nodeText(n, src)), "PWN") || n.Parent() == nil {
+				return ast.WalkStop, fmt.Errorf("emphasis from a value: %q", nodeText(n, src))
 			}
 		case ast.KindLink, ast.KindImage, ast.KindAutoLink, ast.KindRawHTML, ast.KindHTMLBlock:
-			return ast.WalkStop, fmt.Errorf("%s from a value: %q", n.Kind(), n.Text(src))
+			return ast.WalkStop, fmt.Errorf("%s from a value: %q", n.Kind(), nodeText(n, src))
 		case ast.KindCodeSpan:
 			return ast.WalkSkipChildren, nil
 		}
@@ -300,4 +300,22 @@ func TestTraceShowsTraceID(t *testing.T) {
 	if strings.Count(out.String(), "trace ") != 1 || !strings.Contains(out.String(), "(message)  trace 4bf92f3577b34da6a3ce929d0e0e4736\n") {
 		t.Errorf(":trace:\n%s", out.String())
 	}
+}
+
+// nodeText is the text of a Markdown node: its text and string leaves, in
+// order (goldmark's Node.Text is deprecated).
+func nodeText(n ast.Node, src []byte) []byte {
+	var b []byte
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			switch c := c.(type) {
+			case *ast.Text:
+				b = append(b, c.Segment.Value(src)...)
+			case *ast.String:
+				b = append(b, c.Value...)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return b
 }

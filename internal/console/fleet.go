@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -18,10 +19,11 @@ import (
 // The fleet: :top's Source over the deployment (docs/console.md#the-fleet-view).
 // Each refresh is one GET /v1/sessions and at most RecordsPerRefresh reads
 // of records (GET …/events), FleetReaders at a time, whatever the number
-// of sessions: the rows on the screen first (those not read yet, then those
-// whose listing row changed), then parked approvals anywhere not read since
-// they changed, then the running rows on the screen read longest ago, then,
-// with what is left, rows off the screen that were never read or changed.
+// of sessions: the sessions an action was just sent to, then the rows on the
+// screen (those not read yet, then those whose listing row changed), then
+// parked approvals anywhere not read since they changed, then the running
+// rows on the screen read longest ago, then, with what is left, rows off
+// the screen that were never read or changed.
 // A session's record is streamed only while it is open (Open).
 
 // Bounds of a refresh.
@@ -40,6 +42,7 @@ type Fleet struct {
 
 	mu      sync.Mutex
 	tokens  map[string]string       // the listing's continuation token of each session
+	acted   map[string]bool         // sessions an action was sent to since their last read
 	summary map[string]*fleetRecord // what a record read said, by session
 	// Requests counts the requests the refreshes sent (tests, benchmarks).
 	requests int
@@ -68,7 +71,7 @@ func NewFleet(e Env) *Fleet {
 			return line(ctx, tool, input)
 		}
 	}
-	return &Fleet{e: e, now: time.Now, tokens: map[string]string{}, summary: map[string]*fleetRecord{}}
+	return &Fleet{e: e, now: time.Now, tokens: map[string]string{}, acted: map[string]bool{}, summary: map[string]*fleetRecord{}}
 }
 
 // Requests is how many requests the refreshes have sent so far.
@@ -146,7 +149,14 @@ func (f *Fleet) choose(ss []catalog.Session, byID map[string]*catalog.Session, v
 			want = append(want, id)
 		}
 	}
-	// The rows on the screen: never read, then changed.
+	// The sessions an action was just sent to (the refresh after it shows
+	// what it did), then the rows on the screen: never read, then changed.
+	for _, id := range sortedKeys(f.acted) {
+		if byID[id] != nil {
+			take(id)
+		}
+		delete(f.acted, id)
+	}
 	for pass := 0; pass < 2; pass++ {
 		for _, id := range visible {
 			s := byID[id]
@@ -337,7 +347,9 @@ func (f *Fleet) row(s *catalog.Session, sum *fleetRecord) top.Row {
 	if !sum.failed.IsZero() {
 		r.Failed = sum.failed
 	}
-	if busy {
+	if busy && (s.Status == "waiting_approval" || sum.key == rowKey(s)) {
+		// A read older than the row (not read again in this refresh) says
+		// nothing of a call parked now: the listing is newer.
 		r.Parked = sum.parked
 		if !r.Parked.IsZero() {
 			r.State = top.StateApproval
@@ -397,12 +409,31 @@ func (f *Fleet) Parked(ctx context.Context, id string) (top.Parked, error) {
 
 // Decide approves or denies a parked call (sent once).
 func (f *Fleet) Decide(ctx context.Context, id, callID string, approve bool) error {
+	defer f.act(id)
 	return f.e.Client.Decide(ctx, id, callID, approve, "")
 }
 
 // Stop interrupts the session's running turn.
 func (f *Fleet) Stop(ctx context.Context, id string) (bool, error) {
+	defer f.act(id)
 	return f.e.Client.Interrupt(ctx, id)
+}
+
+// act notes an action sent to session id (once its answer came): the next
+// refresh reads its record first.
+func (f *Fleet) act(id string) {
+	f.mu.Lock()
+	f.acted[id] = true
+	f.mu.Unlock()
+}
+
+func sortedKeys(m map[string]bool) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // Say sends the session a message with the continuation token of its row
@@ -414,6 +445,7 @@ func (f *Fleet) Say(ctx context.Context, id, text string) error {
 	if tok == "" {
 		return errors.New("the listing gives no continuation token for " + id + "; no message can be sent")
 	}
+	defer f.act(id)
 	a, err := f.e.Client.Message(ctx, catalog.MessageRequest{Message: text, ContinuationToken: tok})
 	if err != nil {
 		return err

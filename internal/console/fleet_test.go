@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,64 +20,111 @@ import (
 
 // fleetServer is a deployment of n sessions in mixed states (every
 // 2,000th parked on an approval, the first of them near the listing's
-// end); it counts the requests it answered.
+// end); it counts the requests it answered. A decision (POST
+// …/approvals/…) resumes the parked turn: its row running, newer.
 type fleetServer struct {
 	client  *catalog.Client
 	ids     []string
-	parked  map[string]bool
 	hits    atomic.Int64
 	records atomic.Int64
+
+	mu      sync.Mutex
+	parked  map[string]bool
+	decided map[string]bool
+	rows    []fleetServerRow
+	listing string // "": made again from rows
+	reads   map[string]int
+}
+
+// readOf is how many times session id's record was read.
+func (fs *fleetServer) readOf(id string) int {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return fs.reads[id]
+}
+
+type fleetServerRow struct {
+	id, status, updated string
+	running             bool
+	i                   int
 }
 
 func newFleetServer(tb testing.TB, n int) *fleetServer {
 	tb.Helper()
-	fs := &fleetServer{parked: map[string]bool{}}
+	fs := &fleetServer{parked: map[string]bool{}, decided: map[string]bool{}, reads: map[string]int{}}
 	at := func(i int) string {
 		return time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC).Add(-time.Duration(i) * time.Second).Format(time.RFC3339Nano)
 	}
-	var b strings.Builder
-	b.WriteString(`{"ok":true,"sessions":[`)
 	for i := range n {
 		id := fmt.Sprintf("ses_%016x", uint64(i+1)*0x9e3779b97f4a7c15)
 		fs.ids = append(fs.ids, id)
-		status, running := "waiting", false
+		r := fleetServerRow{id: id, status: "waiting", updated: at(i), i: i}
 		switch {
 		case (n-1-i)%2000 == 0:
-			status, running = "waiting_approval", true
+			r.status, r.running = "waiting_approval", true
 			fs.parked[id] = true
 		case i%4 == 1:
-			status, running = "running", true
+			r.status, r.running = "running", true
 		case i%4 == 2:
-			status = "completed"
+			r.status = "completed"
 		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"sessionId":%q,"continuationToken":"tok_%d","title":"Check the release notes of build %d","mode":"chat","status":%q,"running":%v,"queued":false,"createdAt":%q,"updatedAt":%q,"principal":"local"}`,
-			id, i, i, status, running, at(i+3600), at(i))
+		fs.rows = append(fs.rows, r)
 	}
-	b.WriteString(`]}`)
-	listing := b.String()
+	list := func() string {
+		if fs.listing != "" {
+			return fs.listing
+		}
+		var b strings.Builder
+		b.WriteString(`{"ok":true,"sessions":[`)
+		for k, r := range fs.rows {
+			if k > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"sessionId":%q,"continuationToken":"tok_%d","title":"Check the release notes of build %d","mode":"chat","status":%q,"running":%v,"queued":false,"createdAt":%q,"updatedAt":%q,"principal":"local"}`,
+				r.id, r.i, r.i, r.status, r.running, at(r.i+3600), r.updated)
+		}
+		b.WriteString(`]}`)
+		fs.listing = b.String()
+		return fs.listing
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fs.hits.Add(1)
+		fs.mu.Lock()
+		defer fs.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		if r.URL.Path == "/a/v1/sessions" {
-			io.WriteString(w, listing)
+			io.WriteString(w, list())
 			return
 		}
-		id, ok := strings.CutPrefix(r.URL.Path, "/a/v1/session/")
-		if id, ok = strings.CutSuffix(id, "/events"); !ok {
+		rest, _ := strings.CutPrefix(r.URL.Path, "/a/v1/session/")
+		if id, _, ok := strings.Cut(rest, "/approvals/"); ok && r.Method == http.MethodPost && fs.parked[id] {
+			fs.parked[id], fs.decided[id] = false, true
+			for k := range fs.rows {
+				if fs.rows[k].id == id {
+					fs.rows[k].status, fs.rows[k].updated = "running", at(-1)
+				}
+			}
+			fs.listing = ""
+			io.WriteString(w, `{"ok":true}`)
+			return
+		}
+		id, ok := strings.CutSuffix(rest, "/events")
+		if !ok {
 			http.NotFound(w, r)
 			return
 		}
 		fs.records.Add(1)
+		fs.reads[id]++
 		evs := []string{
 			ev(0, "turn.started", `{"turnId":"t1","source":"message","message":"check"}`),
 			ev(1, "actions.requested", `{"turnId":"t1","calls":[{"callId":"call_1","toolName":"read","input":{"path":"/repo/README.md"}}]}`),
 			ev(2, "action.result", `{"callId":"call_1","toolName":"read","isError":false,"result":"# x","durationMs":3}`),
 		}
-		if fs.parked[id] {
+		if fs.parked[id] || fs.decided[id] {
 			evs = append(evs, ev(3, "approval.requested", `{"callId":"call_2","toolName":"report_change_issue","input":{"title":"flaky"}}`))
+		}
+		if fs.decided[id] {
+			evs = append(evs, ev(4, "approval.resolved", `{"callId":"call_2","decision":"approve"}`))
 		}
 		fmt.Fprintf(w, `{"ok":true,"events":[%s]}`, strings.Join(evs, ","))
 	}))
@@ -187,5 +235,75 @@ func BenchmarkFleetRefresh(b *testing.B) {
 			b.ReportMetric(float64(fs.hits.Load()-before)/float64(b.N), "requests/refresh")
 			b.ReportMetric(float64(peak)/(1<<20), "heap-MiB")
 		})
+	}
+}
+
+// TestFleetAfterDecision: the refresh after an approval sent from the view
+// reads the decided session's record first, though rows on the screen were
+// never read (they would take every read of the refresh); a call decided
+// elsewhere, its row changed but not read again, is no approval either: a
+// read older than the listing's row says nothing of a call parked now.
+func TestFleetAfterDecision(t *testing.T) {
+	fs := newFleetServer(t, 4001) // parked: the rows 0, 2000 and 4000
+	f := NewFleet(fleetEnv(fs.client))
+	ctx := context.Background()
+	rows, err := f.Refresh(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	visible := visibleIDs(rows, 46)
+	for i := range 3 {
+		if !fs.parked[rows[i].ID] || rows[i].State != top.StateApproval || rows[i].Call == "" {
+			t.Fatalf("row %d is not a parked one, read: %+v", i, rows[i])
+		}
+	}
+	here, elsewhere := rows[0].ID, rows[1].ID
+	state := func(rows []top.Row, id string) top.Row {
+		for _, r := range rows {
+			if r.ID == id {
+				return r
+			}
+		}
+		t.Fatalf("%s not listed", id)
+		return top.Row{}
+	}
+
+	// Decided elsewhere: the refresh's reads go to rows never read.
+	post := func(id string) {
+		resp, err := http.Post(fs.client.Target()+"/v1/session/"+id+"/approvals/call_2", "application/json", strings.NewReader(`{"decision":"approve"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	post(elsewhere)
+	before := fs.readOf(elsewhere)
+	if rows, err = f.Refresh(ctx, visible); err != nil {
+		t.Fatal(err)
+	}
+	if fs.readOf(elsewhere) != before {
+		t.Fatalf("the row decided elsewhere was read again: the test no longer shows a stale read")
+	}
+	if r := state(rows, elsewhere); r.State != top.StateRunning || !r.Parked.IsZero() {
+		t.Errorf("decided elsewhere, the row is %s (parked %v), want running", r.State, r.Parked)
+	}
+
+	// Decided here: read first.
+	p, err := f.Parked(ctx, here)
+	if err != nil || p.CallID != "call_2" {
+		t.Fatalf("Parked: %+v %v", p, err)
+	}
+	if err := f.Decide(ctx, here, p.CallID, true); err != nil {
+		t.Fatal(err)
+	}
+	before = fs.readOf(here)
+	if rows, err = f.Refresh(ctx, visible); err != nil {
+		t.Fatal(err)
+	}
+	if fs.readOf(here) != before+1 {
+		t.Errorf("the decided session's record was not read in the refresh after the decision")
+	}
+	if r := state(rows, here); r.State != top.StateRunning || !r.Parked.IsZero() {
+		t.Errorf("after the approval the row is %s (parked %v), want running", r.State, r.Parked)
 	}
 }

@@ -2,6 +2,7 @@ package devserver
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -19,10 +20,12 @@ import (
 // request deadline covers its lifetime (only each write has one, so a
 // client that stops reading cannot hold it forever), and streams have caps
 // of their own, per principal and in all. An idle stream writes a
-// heartbeat, an empty line, every streamHeartbeat: so there is always
-// something to write, and a client that reads nothing loses its stream
-// even when the session does nothing, while a live reader (and whatever
-// proxy sits between) sees the stream alive.
+// heartbeat, streamHeartbeatSize empty lines, every streamHeartbeat: so
+// there is always something to write, and enough of it that a client that
+// reads nothing fills its connection's buffers (its receive buffer does
+// not grow while it reads nothing) and loses its stream within about a
+// minute even when the session does nothing, while a live reader (and
+// whatever proxy sits between) sees the stream alive and skips the lines.
 
 // Defaults of the stream caps.
 const (
@@ -41,8 +44,12 @@ const (
 	streamWriteTimeout = 30 * time.Second
 	streamLastWrite    = time.Second
 	// streamHeartbeat is how long a stream stays silent before it writes
-	// an empty line (NDJSON readers skip it; agsh does).
-	streamHeartbeat = 15 * time.Second
+	// a heartbeat: streamHeartbeatSize empty lines (NDJSON readers skip
+	// them; agsh does). 32 KiB every 5 s fills the buffers of a loopback
+	// connection nobody reads (a few hundred KiB with the defaults) in
+	// under a minute, and costs a live reader 6.4 KB/s of a silent stream.
+	streamHeartbeat     = 5 * time.Second
+	streamHeartbeatSize = 32 << 10
 	// streamSendBuffer is the kernel's send buffer of a stream's
 	// connection: what a client that reads nothing can leave unread on the
 	// server's side before the writes block (and the write deadline runs).
@@ -228,8 +235,9 @@ func (a *agent) serveStream(c *reqCtx) {
 	}
 }
 
-// heartbeat is what an idle stream writes: an empty line.
-var heartbeat = []byte("\n")
+// heartbeat is what an idle stream writes: streamHeartbeatSize empty
+// lines.
+var heartbeat = bytes.Repeat([]byte("\n"), streamHeartbeatSize)
 
 // tcpConn is the TCP connection a request came on, when it came through
 // the server's listener.

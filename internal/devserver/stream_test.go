@@ -92,21 +92,20 @@ func TestStreamIdleNotRead(t *testing.T) {
 	t.Parallel()
 	cfg := testConfig()
 	cfg.MaxStreamsPerPrincipal = 2
-	devserver.SetStreamTiming(&cfg, 300*time.Millisecond, 200*time.Microsecond, 4096)
+	devserver.SetStreamTiming(&cfg, 300*time.Millisecond, 5*time.Millisecond, 4096)
 	srv := devservertest.Start(t, cfg)
 	exec := srv.AgentURL("executor")
 	c := send(t, exec, "", map[string]any{"message": "hi"})
 	reader := openStream(t, exec, "", c.SessionID, "")
 	reader.until("session.waiting")
 
-	// A client that reads the status line, then nothing, into a small
-	// receive buffer.
+	// A client that reads the status line, then nothing, with the
+	// system's ordinary receive buffer: the heartbeats fill it.
 	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL(), "http://"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	_ = conn.(*net.TCPConn).SetReadBuffer(2048)
 	if _, err := conn.Write([]byte("GET /executor/v1/session/" + c.SessionID + "/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")); err != nil {
 		t.Fatal(err)
 	}

@@ -93,27 +93,31 @@ type record struct {
 
 // Model is the fleet view's bubbletea model.
 type Model struct {
-	cfg    Config
-	ctx    context.Context
-	rows   []Row
-	view   []int // indexes into rows the filter keeps
-	selID  string
-	sel    int
-	top    int
-	w, h   int
-	busy   bool // a refresh is in flight
-	again  bool // refresh again once it lands
-	loaded bool
-	at     time.Time // the last refresh that answered
-	down   time.Time // unreachable since (zero: reachable)
-	why    string
-	mode   mode
-	input  []rune
-	filter string
-	ask    *question
-	status string
-	rec    *record
-	gen    int // refresh generation
+	cfg  Config
+	ctx  context.Context
+	rows []Row
+	// counts and principals are the rows' counts by state and whether any
+	// has a principal, made when they land (not at every redraw).
+	counts     map[string]int
+	principals bool
+	view       []int // indexes into rows the filter keeps
+	selID      string
+	sel        int
+	top        int
+	w, h       int
+	busy       bool // a refresh is in flight
+	again      bool // refresh again once it lands
+	loaded     bool
+	at         time.Time // the last refresh that answered
+	down       time.Time // unreachable since (zero: reachable)
+	why        string
+	mode       mode
+	input      []rune
+	filter     string
+	ask        *question
+	status     string
+	rec        *record
+	gen        int // refresh generation
 }
 
 // New is the model (Run runs it; tests drive it).
@@ -274,6 +278,13 @@ func (m *Model) landed(msg refreshMsg) tea.Cmd {
 	} else {
 		m.down, m.why = time.Time{}, ""
 		m.rows = msg.rows
+		m.counts, m.principals = counts(m.rows), false
+		for i := range m.rows {
+			if m.rows[i].Principal != "" {
+				m.principals = true
+				break
+			}
+		}
 		Sort(m.rows, now, m.cfg.Stale)
 		m.at = now
 		m.loaded = true

@@ -84,14 +84,7 @@ func (m *Model) columns() columns {
 	if m.w < 100 {
 		c.id = 13
 	}
-	havePrincipal := false
-	for i := range m.rows {
-		if m.rows[i].Principal != "" {
-			havePrincipal = true
-			break
-		}
-	}
-	if havePrincipal && m.w >= 120 {
+	if m.principals && m.w >= 120 {
 		c.principal = 16
 	}
 	rest := m.w - fixedWidth - c.id - 1
@@ -198,7 +191,7 @@ func (m *Model) header() string {
 	if !m.loaded && m.down.IsZero() {
 		b.WriteString("reading the sessions… · ")
 	}
-	cs := counts(m.rows)
+	cs := m.counts
 	b.WriteString(strconv.Itoa(len(m.rows)) + " sessions")
 	for _, s := range []string{StateApproval, StateRunning, StateQueued, StateFailed, StateStopped, StateWaiting, StateDone} {
 		if n := cs[s]; n > 0 {
