@@ -50,7 +50,7 @@ var fleetRows = []MetaCommand{
 			"lead there without another turn; 5 at --timeout or when the deployment is lost. It\n" +
 			"follows the record's stream as :tail does, never polling.",
 		Flags: []MetaFlag{
-			{Name: "--for", Placeholder: "<state>", Help: "done, waiting, approval or failed (required)"},
+			{Name: "--for", Placeholder: "<state>", Help: "done, waiting, approval or failed (required)", Required: true},
 			{Name: "--timeout", Placeholder: "<duration>", Help: "give up after this long (exit 5)"},
 		}}, // Run: runWait
 }

@@ -67,3 +67,21 @@ func TestUsagePageAlignsFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestRequiredFlagsUnbracketed: a flag the command cannot run without
+// (:wait's --for, :export's --as) is written without brackets in its usage
+// line, which the error of its absence prints: the line said
+// "[--for <state>]" under "missing --for <state>".
+func TestRequiredFlagsUnbracketed(t *testing.T) {
+	wait, _ := LookupMeta(MetaWait)
+	export, _ := LookupMeta(MetaExport)
+	if got, want := wait.synopsis(), ":wait [session] --for <state> [--timeout <duration>]"; got != want {
+		t.Errorf(":wait: %q, want %q", got, want)
+	}
+	if got, want := export.synopsis(), ":export [session] --as <script|md|json> [-o <file>]"; got != want {
+		t.Errorf(":export: %q, want %q", got, want)
+	}
+	if _, err := readFleetArgs(wait, nil); err == nil || !strings.HasSuffix(err.Error(), "\nusage: :wait [session] --for <state> [--timeout <duration>]") {
+		t.Errorf(":wait without --for: %v", err)
+	}
+}
