@@ -319,3 +319,46 @@ func nodeText(n ast.Node, src []byte) []byte {
 	})
 	return b
 }
+
+// A turn's end and the session's wait are paragraphs of their own in the
+// report, never the continuation of the call above them: read back by a
+// CommonMark parser, neither is inside a list item ("**Turn FAILED**" right
+// under a result's item was part of it).
+func TestExportMarkdownTurnEndOutsideList(t *testing.T) {
+	t.Parallel()
+	c := listedServer(t, []string{
+		ev(0, "turn.started", `{"turnId":"t1","source":"message","message":"run it"}`),
+		ev(1, "actions.requested", `{"turnId":"t1","calls":[{"callId":"call_1","toolName":"ls","input":{}}]}`),
+		ev(2, "action.result", `{"callId":"call_1","toolName":"ls","isError":false,"result":"- /repo/a\n- /repo/b","durationMs":7}`),
+		ev(3, "turn.failed", `{"turnId":"t1","reason":"error","message":"the checks broke"}`),
+		ev(4, "session.waiting", ""),
+	}, nil, `{"sessionId":"ses_1","mode":"chat","title":"nightly"}`)
+	out, err := exportOf(t, c, ExportMarkdown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := []byte(out)
+	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	found := map[string]bool{}
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering || n.Kind() != ast.KindParagraph {
+			return ast.WalkContinue, nil
+		}
+		s := string(nodeText(n, src))
+		for _, w := range []string{"Turn FAILED", "The session waits for a follow-up message."} {
+			if !strings.Contains(s, w) {
+				continue
+			}
+			found[w] = true
+			for p := n.Parent(); p != nil; p = p.Parent() {
+				if p.Kind() == ast.KindListItem || p.Kind() == ast.KindList {
+					t.Errorf("%q is inside a list item: %q\n%s", w, s, out)
+				}
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	if len(found) != 2 {
+		t.Errorf("found %v in\n%s", found, out)
+	}
+}
