@@ -362,3 +362,15 @@ func TestExportMarkdownTurnEndOutsideList(t *testing.T) {
 		t.Errorf("found %v in\n%s", found, out)
 	}
 }
+
+// The script's last line counts in English: "1 event, 1 call", not "1 calls".
+func TestExportScriptCountsOne(t *testing.T) {
+	t.Parallel()
+	c := listedServer(t, []string{
+		ev(0, "actions.requested", `{"calls":[{"callId":"call_1","toolName":"ls","input":{}}]}`),
+	}, nil, `{"sessionId":"ses_1","mode":"chat"}`)
+	out, err := exportOf(t, c, ExportScript)
+	if err != nil || !strings.HasSuffix(out, "# end of the record: 1 event, 1 call\n") {
+		t.Errorf("export: %v\n%s", err, out)
+	}
+}
