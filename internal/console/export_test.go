@@ -374,3 +374,31 @@ func TestExportScriptCountsOne(t *testing.T) {
 		t.Errorf("export: %v\n%s", err, out)
 	}
 }
+
+// A record that cannot be read at all (here an unknown session, 404) is
+// exported as nothing but the error (exit 3): no header of a report or a
+// script for a session the deployment does not have.
+func TestExportUnreadableRecordWritesNothing(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/a/v1/sessions" {
+			fmt.Fprint(w, `{"ok":true,"sessions":[]}`)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, `{"ok":false,"error":"unknown_session","message":"no session ses_1"}`)
+	}))
+	defer srv.Close()
+	c, err := catalog.New(srv.URL+"/a", catalog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, as := range []string{ExportScript, ExportMarkdown} {
+		out, err := exportOf(t, c, as)
+		var ce *catalog.Error
+		if out != "" || !errors.As(err, &ce) || ce.ExitCode() != 3 {
+			t.Errorf("%s: %v, wrote\n%s", as, err, out)
+		}
+	}
+}
