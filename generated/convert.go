@@ -111,6 +111,9 @@ func (s *valueSpec) convertUnion(text string) (any, bool) {
 // allows reports whether a decoded JSON value (numbers as json.Number) is
 // of a type the spec takes.
 func (s *valueSpec) allows(v any) bool {
+	if v == nil && s.null {
+		return true // a nullable's null (["string","null"]), as its schema takes it
+	}
 	switch s.kind {
 	case vString:
 		_, ok := v.(string)

@@ -141,3 +141,38 @@ func TestParseTimeout(t *testing.T) {
 		}
 	}
 }
+
+// A null in --input-json where the schema takes null (a nullable member,
+// ["string","null"] or anyOf [T, null], an array's nullable items) is
+// merged as null: it is what :replay writes for a recorded null no flag
+// reads, and it was refused ("expected a string"). Where the schema takes
+// no null it is still refused.
+func TestMergeInputNullable(t *testing.T) {
+	c, err := Build(json.RawMessage(`{"type":"object","properties":{
+ "since":{"type":["string","null"]},"n":{"anyOf":[{"type":"integer"},{"type":"null"}]},
+ "tags":{"type":"array","items":{"type":["string","null"]}},"q":{"type":"string"}}}`), BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	merge := func(obj string) (string, error) {
+		p, err := c.Parse(nil)
+		if err != nil {
+			return "", err
+		}
+		base, err := DecodeInput([]byte(obj))
+		if err != nil {
+			return "", err
+		}
+		if err := c.Merge(p, base); err != nil {
+			return "", err
+		}
+		return string(p.JSON()), c.Validate(p)
+	}
+	in := `{"n":null,"since":null,"tags":["a",null]}`
+	if got, err := merge(in); err != nil || got != in {
+		t.Errorf("%s: %s, %v", in, got, err)
+	}
+	if _, err := merge(`{"q":null}`); err == nil || err.Error() != `invalid value "null" for member "q" of --input-json: expected a string` {
+		t.Errorf(`{"q":null}: %v`, err)
+	}
+}

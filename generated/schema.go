@@ -32,6 +32,9 @@ type view struct {
 	req     map[string]bool // required names, computed once
 	base    int             // length of the walker stack before this view
 	cyclic  bool            // a reference led back into an ancestor and was cut
+	// nullable: a nullable wrapper (anyOf [T, {"type":"null"}]) pulled T
+	// in; its null counts as a "null" among the types.
+	nullable bool
 }
 
 // prop is one declared property; a name declared by several parts (allOf)
@@ -104,6 +107,9 @@ func (w *walker) flatten(v *view, n *jvalue) error {
 			}
 		case "anyOf", "oneOf":
 			if b := singleBranch(val); b != nil {
+				if len(val.arr) > 1 {
+					v.nullable = true // anyOf [T, {"type":"null"}]: T, and null
+				}
 				if err := w.flatten(v, b); err != nil {
 					return err
 				}
@@ -209,8 +215,9 @@ func (v *view) kw(name string) *jvalue {
 func (v *view) types() (types []string, null, present bool) {
 	t := v.kw("type")
 	if t == nil {
-		return nil, false, false
+		return nil, v.nullable, false
 	}
+	null = v.nullable
 	add := func(s string) {
 		if s == "null" {
 			null = true

@@ -95,3 +95,29 @@ func TestToolNamedHelpWins(t *testing.T) {
 		t.Errorf("agsh --help: status %d\n%s", status, out)
 	}
 }
+
+// TestHelpOfMetaCommand: `help :wait` (one-shot and in the shell) is the
+// meta command's usage, as `:wait --help` prints it; it was "unknown
+// command", with a did-you-mean naming another word.
+func TestHelpOfMetaCommand(t *testing.T) {
+	t.Parallel()
+	srv := startDeployment(t)
+	target := srv.AgentURL("executor")
+	page, status := runAgsh(t, target, ":wait", "--help")
+	if status != 0 || !strings.HasPrefix(page, "usage: :wait") {
+		t.Fatalf(":wait --help: status %d\n%s", status, page)
+	}
+	out, stderr, status := runAgshErr(t, target, "help", ":wait")
+	if status != 0 || out != page || stderr != "" {
+		t.Errorf("agsh help :wait: status %d, stderr %q, stdout\n%s", status, stderr, out)
+	}
+	cmd := agshCommand("--target", target)
+	cmd.Stdin = strings.NewReader("help :top\n")
+	b, err := cmd.Output()
+	if err != nil || !strings.HasPrefix(string(b), "usage: :top") {
+		t.Errorf("the shell's help :top: %v\n%s", err, b)
+	}
+	if _, stderr, status := runAgshErr(t, target, "help", ":nope"); status != 2 || !strings.Contains(stderr, `unknown command ":nope"`) {
+		t.Errorf("help :nope: status %d, %s", status, stderr)
+	}
+}

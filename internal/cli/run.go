@@ -179,7 +179,8 @@ func (a *app) dispatch(ctx context.Context, name string, args []string) int {
 }
 
 // helpWord is agsh's `help [tool]`, its words read (agsh's options taken
-// out): the index, or one tool's page, in the line's format f.
+// out): the index, one tool's page in the line's format f, or a meta
+// command's usage.
 func (a *app) helpWord(ctx context.Context, words []string, f render.Format, stdout, stderr io.Writer) int {
 	var tools []string
 	for _, x := range words {
@@ -194,6 +195,10 @@ func (a *app) helpWord(ctx context.Context, words []string, f render.Format, std
 		}
 		return exitcode.OK
 	case 1:
+		if isMeta(tools[0]) {
+			// help :wait: the meta command's usage, as :wait --help.
+			return a.meta(ctx, []string{tools[0], "--help"}, true, false, stdout, stderr).status
+		}
 		if done, status := a.groupHelp(ctx, tools[0], f, stdout, stderr); done {
 			return status
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/agsh-dev/agsh/internal/command"
 	"github.com/agsh-dev/agsh/internal/exitcode"
@@ -53,7 +54,16 @@ func (a *app) shellRunner(h *shellHandler) *interp.Runner {
 	if f := a.g.Format(); f.IsData() {
 		// Failures of the shell itself get the error line, as a one-shot
 		// command's do (docs/cli.md#the-json-error-line).
-		runner.OnError = func(w io.Writer, _ int, msg string) { writeErrorLine(w, f, command.Usagef("%s", msg)) }
+		runner.OnError = func(w io.Writer, _ int, msg string) {
+			var err error = command.Usagef("%s", msg)
+			if c := h.checked; c != nil && strings.HasSuffix(msg, c.Error()) {
+				// A line the script's check refused: its own code
+				// (unattended), the message as printed.
+				err = &checkedError{msg, c}
+			}
+			h.checked = nil
+			writeErrorLine(w, f, err)
+		}
 	}
 	return runner
 }
@@ -125,6 +135,22 @@ func (h *shellHandler) toolsUsed(s *syntax.Script) []string {
 // command by its Check (a :curl line's command as that command), a tool
 // line resolved and parsed. Only usage errors are answered.
 func (h *shellHandler) Check(ctx context.Context, argv []string, last bool) (int, error) {
+	i, err := h.check(ctx, argv, last)
+	h.checked = err
+	return i, err
+}
+
+// checkedError is a message of the script's check ("line 2: col 1: …")
+// with the error it reports, whose code the JSON error line gives.
+type checkedError struct {
+	msg string
+	err error
+}
+
+func (e *checkedError) Error() string { return e.msg }
+func (e *checkedError) Unwrap() error { return e.err }
+
+func (h *shellHandler) check(ctx context.Context, argv []string, last bool) (int, error) {
 	off := 0
 	if m, ok := meta.LookupMeta(argv[0]); ok {
 		l, err := command.CheckMeta(argv)
@@ -214,6 +240,9 @@ type shellHandler struct {
 	// bound: the shell bound its session and loaded the listing (the
 	// session line is printed when it exits).
 	bound bool
+	// checked is the error of the line the script's check read last (its
+	// message follows at once).
+	checked error
 	// format is the format the pipeline's tool was given (zero: the run's).
 	format render.Format
 	// notes are the notices of the pipeline's tool, printed after the

@@ -311,3 +311,31 @@ func TestGuardAsksOnTTY(t *testing.T) {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// TestUnattendedScriptJSONCode: under --output json, a script refused at
+// its check for a write or a decision gets the JSON error line of the
+// refusal, "error":"unattended" (docs/cli.md#the-json-error-line), as a
+// one-shot does, not "usage".
+func TestUnattendedScriptJSONCode(t *testing.T) {
+	t.Parallel()
+	srv := startDeployment(t)
+	direct := srv.AgentURL("executor")
+	id := newSession(t, direct, "hello")
+	env := []string{"AGENT_SHELL_TARGET=" + direct}
+	for _, script := range []string{
+		"ls /repo\nreport_change_issue --title x\n",
+		":deny call_x\n",
+	} {
+		stdout, stderr, status := runUnattended(t, strings.NewReader(script), env, "--session", id, "--output", "json")
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if status != 2 || stdout != "" || len(lines) != 2 || !strings.HasPrefix(lines[1], `{"error":"unattended","message":"line `) ||
+			!strings.HasSuffix(lines[1], `","status":0,"exit":2}`) {
+			t.Errorf("%q: status %d, stdout %q, stderr\n%s", script, status, stdout, stderr)
+		}
+	}
+	// Another usage error of the check keeps its code.
+	_, stderr, status := runUnattended(t, strings.NewReader(":wait --for never\n"), env, "--session", id, "--output", "json")
+	if status != 2 || !strings.Contains(stderr, `{"error":"usage","message":"line 1: col`) {
+		t.Errorf(":wait --for never: status %d, stderr\n%s", status, stderr)
+	}
+}

@@ -91,3 +91,14 @@ func TestUsageWidth(t *testing.T) {
 		t.Errorf("wrapWords = %q", got)
 	}
 }
+
+// agsh --help writes a meta command's required flag without brackets, its
+// others in them, as the command's own usage line does.
+func TestUsageRequiredMetaFlags(t *testing.T) {
+	u := Usage()
+	for _, want := range []string{"--for <state> [--timeout <duration>]", "--as <script|md|json> [-o <file>]"} {
+		if !strings.Contains(u, want) {
+			t.Errorf("agsh --help lacks %q", want)
+		}
+	}
+}

@@ -195,9 +195,11 @@ func helpItems(usage string) map[string][]string {
 		}
 		term = strings.Join(strings.Fields(term), " ")
 		switch {
-		case term == "" && sec == "META COMMANDS" && len(line) > col:
-			for _, m := range regexp.MustCompile(`\[([^\]]+)\]`).FindAllStringSubmatch(line[col:], -1) {
-				items[sec] = append(items[sec], meta+" "+m[1])
+		case term == "" && sec == "META COMMANDS" && len(line) > col && strings.ContainsAny(line[col:col+1], "[-"):
+			// The flags' line: a flag in brackets, or a required one
+			// without them.
+			for _, m := range regexp.MustCompile(`\[([^\]]+)\]|(--?[\w-]+(?: <[^>]+>)?)`).FindAllStringSubmatch(line[col:], -1) {
+				items[sec] = append(items[sec], meta+" "+m[1]+m[2])
 			}
 		case term != "":
 			items[sec] = append(items[sec], term)

@@ -94,7 +94,7 @@ func Usage() string {
 		if len(m.Flags) > 0 {
 			var fs []string
 			for _, f := range m.Flags {
-				fs = append(fs, "["+metaFlagSpelling(f)+"]")
+				fs = append(fs, f.Synopsis())
 			}
 			helpItem(&b, "", strings.Join(fs, " "))
 		}

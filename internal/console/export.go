@@ -126,6 +126,12 @@ func Export(ctx context.Context, e Env, id string, o ExportOptions) (err error) 
 		return x.event(ev, f)
 	})
 	x.flush(true)
+	if rerr != nil && x.events == 0 && x.err == nil {
+		// Nothing of the record could be read (an unknown session, a
+		// refusal, no connection): no report of nothing, the error alone.
+		x.w.Reset(e.Out)
+		return rerr
+	}
 	if rerr != nil && x.err == nil {
 		x.f.cut(rerr)
 	}

@@ -128,7 +128,9 @@ func (m *mdWriter) item(it *xItem) {
 	case itemTurnQueued:
 		x.str("\nA turn " + mdCode(it.turnID) + " was queued at " + mdCode(it.at) + " (position " + mdText(it.word) + ").\n\n")
 	case itemTurnEnd:
-		line := "**Turn " + mdText(it.word) + "** at " + mdCode(it.at)
+		// A paragraph of its own: right under a call's list item it would
+		// continue that item's last line (a lazy continuation).
+		line := "\n**Turn " + mdText(it.word) + "** at " + mdCode(it.at)
 		if it.reason != "" {
 			line += " (" + mdText(it.reason) + ")"
 		}
@@ -141,7 +143,7 @@ func (m *mdWriter) item(it *xItem) {
 	case itemMessage:
 		x.str("\n**Model** (" + mdCode(it.at) + "):\n\n" + mdFence("", it.text) + "\n")
 	case itemWaiting:
-		x.str("*The session waits for a follow-up message.*\n\n")
+		x.str("\n*The session waits for a follow-up message.*\n\n")
 	case itemDropped:
 		x.str("\n> **The deployment dropped " + mdText(droppedText(it)) +
 			"**: the report starts at event " + strconv.FormatInt(it.index+1, 10) + ".\n\n")

@@ -128,12 +128,20 @@ func (s *scriptWriter) cut(err error) {
 
 func (s *scriptWriter) end() {
 	x := s.x
-	line := "end of the record: " + strconv.Itoa(x.events) + " events, " + strconv.Itoa(x.calls) + " calls"
+	line := "end of the record: " + counted(x.events, "event") + ", " + counted(x.calls, "call")
 	if x.leftOut > 0 {
 		line += ", " + strconv.Itoa(x.leftOut) + " of them left out"
 	}
 	x.str("\n")
 	s.comment(line)
+}
+
+// counted is n nouns: "1 call", "2 calls".
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // resultLine is a result's outcome, duration and first line, for one line.

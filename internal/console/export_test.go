@@ -319,3 +319,86 @@ func nodeText(n ast.Node, src []byte) []byte {
 	})
 	return b
 }
+
+// A turn's end and the session's wait are paragraphs of their own in the
+// report, never the continuation of the call above them: read back by a
+// CommonMark parser, neither is inside a list item ("**Turn FAILED**" right
+// under a result's item was part of it).
+func TestExportMarkdownTurnEndOutsideList(t *testing.T) {
+	t.Parallel()
+	c := listedServer(t, []string{
+		ev(0, "turn.started", `{"turnId":"t1","source":"message","message":"run it"}`),
+		ev(1, "actions.requested", `{"turnId":"t1","calls":[{"callId":"call_1","toolName":"ls","input":{}}]}`),
+		ev(2, "action.result", `{"callId":"call_1","toolName":"ls","isError":false,"result":"- /repo/a\n- /repo/b","durationMs":7}`),
+		ev(3, "turn.failed", `{"turnId":"t1","reason":"error","message":"the checks broke"}`),
+		ev(4, "session.waiting", ""),
+	}, nil, `{"sessionId":"ses_1","mode":"chat","title":"nightly"}`)
+	out, err := exportOf(t, c, ExportMarkdown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := []byte(out)
+	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	found := map[string]bool{}
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering || n.Kind() != ast.KindParagraph {
+			return ast.WalkContinue, nil
+		}
+		s := string(nodeText(n, src))
+		for _, w := range []string{"Turn FAILED", "The session waits for a follow-up message."} {
+			if !strings.Contains(s, w) {
+				continue
+			}
+			found[w] = true
+			for p := n.Parent(); p != nil; p = p.Parent() {
+				if p.Kind() == ast.KindListItem || p.Kind() == ast.KindList {
+					t.Errorf("%q is inside a list item: %q\n%s", w, s, out)
+				}
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	if len(found) != 2 {
+		t.Errorf("found %v in\n%s", found, out)
+	}
+}
+
+// The script's last line counts in English: "1 event, 1 call", not "1 calls".
+func TestExportScriptCountsOne(t *testing.T) {
+	t.Parallel()
+	c := listedServer(t, []string{
+		ev(0, "actions.requested", `{"calls":[{"callId":"call_1","toolName":"ls","input":{}}]}`),
+	}, nil, `{"sessionId":"ses_1","mode":"chat"}`)
+	out, err := exportOf(t, c, ExportScript)
+	if err != nil || !strings.HasSuffix(out, "# end of the record: 1 event, 1 call\n") {
+		t.Errorf("export: %v\n%s", err, out)
+	}
+}
+
+// A record that cannot be read at all (here an unknown session, 404) is
+// exported as nothing but the error (exit 3): no header of a report or a
+// script for a session the deployment does not have.
+func TestExportUnreadableRecordWritesNothing(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/a/v1/sessions" {
+			fmt.Fprint(w, `{"ok":true,"sessions":[]}`)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		fmt.Fprint(w, `{"ok":false,"error":"unknown_session","message":"no session ses_1"}`)
+	}))
+	defer srv.Close()
+	c, err := catalog.New(srv.URL+"/a", catalog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, as := range []string{ExportScript, ExportMarkdown} {
+		out, err := exportOf(t, c, as)
+		var ce *catalog.Error
+		if out != "" || !errors.As(err, &ce) || ce.ExitCode() != 3 {
+			t.Errorf("%s: %v, wrote\n%s", as, err, out)
+		}
+	}
+}

@@ -27,7 +27,7 @@ func spell(s catalog.Setting) string { return spelling[s] }
 // what happened, the command line names its own flags and variables.
 var advice = map[string]string{
 	catalog.CodeWorkspaceUnavailable:     "; retry later or pass --session <another id>",
-	catalog.CodeUnknownSession:           "; pass a session id it lists, or omit --session to bind to the latest",
+	catalog.CodeUnknownSession:           "; :sessions lists the ones it has",
 	catalog.CodeInvalidContinuationToken: "; check --continuation-token, or pass --session <id>",
 	catalog.CodeConflictingBinding:       "; pass only one of --session and --continuation-token",
 	catalog.CodeUnauthorized:             "; pass --bearer-token (or set AGENT_SHELL_BEARER_TOKEN), or run agent-sdk login",

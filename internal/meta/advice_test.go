@@ -44,6 +44,10 @@ func TestAdvise(t *testing.T) {
 		{catalog.NoTarget(), "no target deployment: pass --target <url|name> or set AGENT_SHELL_TARGET"},
 		{fmt.Errorf("w: %w", catalog.NoTarget()), "w: no target deployment: pass --target <url|name> or set AGENT_SHELL_TARGET"},
 		{errors.New("plain"), "plain"},
+		// An unknown session is as often an operand (:trace ses_x, :wait
+		// ses_x) as --session: the advice names the listing, not the flag.
+		{&catalog.Error{ErrCode: catalog.CodeUnknownSession, Status: 404, Remote: true, Message: "no session ses_x", SessionID: "ses_x"},
+			"the deployment does not know session ses_x: no session ses_x; :sessions lists the ones it has"},
 	}
 	for _, tc := range cases {
 		if got := Advise(tc.err); got != tc.want {

@@ -39,6 +39,9 @@ type MetaFlag struct {
 	Max int
 	// Values, when set, are the values it takes.
 	Values []string
+	// Required: a usage line writes it without brackets (the command's
+	// Run or Check refuses a line without it).
+	Required bool
 }
 
 // MetaOperand is a positional operand of a meta command.
@@ -78,7 +81,7 @@ var consoleRows = []MetaCommand{
 	{Name: MetaExport, Usage: ":export [session]", Summary: "the record as an agsh script that repeats its calls, a Markdown report, or JSON",
 		Operands: []MetaOperand{sessionOperand}, Writes: true,
 		Flags: []MetaFlag{
-			{Name: "--as", Placeholder: "<script|md|json>", Help: "script: the calls as command lines; md: a report; json: :trace --output json",
+			{Name: "--as", Placeholder: "<script|md|json>", Required: true, Help: "script: the calls as command lines; md: a report; json: :trace --output json",
 				Values: console.ExportFormats},
 			{Name: "-o", Placeholder: "<file>", Help: "write it to this file (whole, then renamed into place) instead of standard output"},
 		},
@@ -234,14 +237,22 @@ func (m *MetaCommand) synopsis() string {
 	var b strings.Builder
 	b.WriteString(m.Usage)
 	for _, f := range m.Flags {
-		b.WriteString(" [")
-		b.WriteString(f.Name)
-		if f.Placeholder != "" {
-			b.WriteString(" " + f.Placeholder)
-		}
-		b.WriteString("]")
+		b.WriteString(" " + f.Synopsis())
 	}
 	return b.String()
+}
+
+// Synopsis is the flag as a usage line writes it: "[--tool <name>]", or
+// "--for <state>" when it is Required.
+func (f MetaFlag) Synopsis() string {
+	s := f.Name
+	if f.Placeholder != "" {
+		s += " " + f.Placeholder
+	}
+	if f.Required {
+		return s
+	}
+	return "[" + s + "]"
 }
 
 // usagePage is a meta command's --help.
@@ -250,12 +261,17 @@ func (m *MetaCommand) usagePage() string {
 	fmt.Fprintf(&b, "usage: %s\n\n%s.\n", m.synopsis(), upperFirst(m.Summary))
 	if len(m.Flags) > 0 {
 		b.WriteString("\nFlags:\n")
-		for _, f := range m.Flags {
-			term := f.Name
+		terms := make([]string, len(m.Flags))
+		width := 18 // the help column: past the longest term
+		for i, f := range m.Flags {
+			terms[i] = f.Name
 			if f.Placeholder != "" {
-				term += " " + f.Placeholder
+				terms[i] += " " + f.Placeholder
 			}
-			fmt.Fprintf(&b, "  %-18s %s\n", term, f.Help)
+			width = max(width, len(terms[i]))
+		}
+		for i, f := range m.Flags {
+			fmt.Fprintf(&b, "  %-*s %s\n", width, terms[i], f.Help)
 		}
 	}
 	for _, op := range m.Operands {

@@ -50,7 +50,7 @@ var fleetRows = []MetaCommand{
 			"lead there without another turn; 5 at --timeout or when the deployment is lost. It\n" +
 			"follows the record's stream as :tail does, never polling.",
 		Flags: []MetaFlag{
-			{Name: "--for", Placeholder: "<state>", Help: "done, waiting, approval or failed (required)"},
+			{Name: "--for", Placeholder: "<state>", Help: "done, waiting, approval or failed (required)", Required: true},
 			{Name: "--timeout", Placeholder: "<duration>", Help: "give up after this long (exit 5)"},
 		}}, // Run: runWait
 }
@@ -103,7 +103,8 @@ func readFleetArgs(m *MetaCommand, args []string) (fleetArgs, error) {
 		}
 		d, err := time.ParseDuration(v)
 		if err != nil || d < min || d > max {
-			return 0, Usagef("%s: %s takes a duration from %s to %s (2s, 500ms, 1m30s), not %q", m.Name, flag, min, max, clipWord(v))
+			return 0, Usagef("%s: %s takes a duration from %s to %s (%s), not %q", m.Name, flag, shortDur(min), shortDur(max),
+				strings.Join(durExamples(min, max), ", "), clipWord(v))
 		}
 		return d, nil
 	}
@@ -124,6 +125,30 @@ func readFleetArgs(m *MetaCommand, args []string) (fleetArgs, error) {
 		fa.timeout, err = dur("--timeout", time.Millisecond, maxTimeout)
 	}
 	return fa, err
+}
+
+// shortDur is d as a flag takes it, without its zero parts: 1h, not 1h0m0s.
+func shortDur(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// durExamples are up to three durations a flag bounded by min and max
+// takes, for its usage error.
+func durExamples(min, max time.Duration) []string {
+	var out []string
+	for _, e := range []time.Duration{500 * time.Millisecond, 2 * time.Second, 90 * time.Second, 10 * time.Minute} {
+		if e >= min && e <= max && len(out) < 3 {
+			out = append(out, shortDur(e))
+		}
+	}
+	return out
 }
 
 // runTop is :top: the fleet view on the terminal, or a refusal off one.

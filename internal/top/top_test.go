@@ -394,3 +394,69 @@ func TestVisibleAreTheScreensRows(t *testing.T) {
 		t.Errorf("visible %d: %v", len(last), last)
 	}
 }
+
+// TestFooterKeepsHelpAndQuit: on a narrow screen the footer leaves keys
+// out, never "? keys" and "q quit" (at 80 columns the whole line was cut
+// before "quit").
+func TestFooterKeepsHelpAndQuit(t *testing.T) {
+	for _, w := range []int{40, 80, 200} {
+		d := newDriver(t, &fakeSource{rows: fleetRows()}, w, 24)
+		lines := strings.Split(d.screen(), "\n")
+		foot := lines[len(lines)-1]
+		if !strings.HasSuffix(foot, "? keys · q quit") || runewidth.StringWidth(foot) > w || strings.Contains(foot, "…") {
+			t.Errorf("%d columns: footer %q", w, foot)
+		}
+		if w == 200 && !strings.HasPrefix(foot, "j/k move · ⏎ record · a/d approve/deny") {
+			t.Errorf("%d columns: footer %q lacks keys", w, foot)
+		}
+	}
+}
+
+// TestHelpPageWraps: the ? page is wrapped to the width, nothing cut with
+// "…", each key's text whole, within the screen's height.
+func TestHelpPageWraps(t *testing.T) {
+	for _, w := range []int{60, 80, 200} {
+		d := newDriver(t, &fakeSource{rows: fleetRows()}, w, 30)
+		d.key("?")
+		scr := d.screen()
+		lines := strings.Split(scr, "\n")
+		if len(lines) > 30 {
+			t.Errorf("%d columns: %d lines, taller than the screen", w, len(lines))
+		}
+		for _, l := range lines {
+			if runewidth.StringWidth(l) > w || strings.Contains(l, "…") {
+				t.Errorf("%d columns: a cut line %q", w, l)
+			}
+		}
+		flat := strings.Join(strings.Fields(scr), " ")
+		for _, want := range []string{"then y sends; n or any other key sends nothing", "followed live as :tail does (Esc back)",
+			"Any key leaves this page."} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("%d columns: the page lacks %q:\n%s", w, want, scr)
+			}
+		}
+	}
+}
+
+// TestWrapBreaksAtSpaces: an approval's command line wraps between its
+// words, so no flag is split ("-" at a line's end, "-files" on the next).
+func TestWrapBreaksAtSpaces(t *testing.T) {
+	line := "report_change_issue --title='Flaky test in billing (demo 1)' --severity=high --files=billing/charge_test.go"
+	got := wrap("  ", line, 80)
+	if len(got) != 2 || strings.Join(strings.Fields(strings.Join(got, " ")), " ") != line {
+		t.Fatalf("wrap: %q", got)
+	}
+	for _, l := range got {
+		if runewidth.StringWidth(l) > 80 || !strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "   ") {
+			t.Errorf("line %q", l)
+		}
+	}
+	if !strings.HasPrefix(got[1], "  --files=") {
+		t.Errorf("the flag was split: %q", got)
+	}
+	// A word longer than the line still breaks where the line ends.
+	long := strings.Repeat("x", 30)
+	if got := wrap("", long, 20); len(got) != 2 || got[0] != long[:20] || got[1] != long[20:] {
+		t.Errorf("a long word: %q", got)
+	}
+}

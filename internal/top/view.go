@@ -2,6 +2,7 @@ package top
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -228,14 +229,31 @@ func (m *Model) statusLine() string {
 
 // footer is the keys.
 func (m *Model) footer() string {
-	var s string
-	switch m.mode {
-	case modeAsk:
-		s = "y yes · n or any other key no · j/k scroll · Esc back"
-	default:
-		s = "j/k move · ⏎ record · a/d approve/deny · s stop · m say · / filter · ? keys · q quit"
+	keys := listKeys
+	if m.mode == modeAsk {
+		keys = askKeys
 	}
-	return m.style(sgrFaint, cut(s, m.w))
+	return m.style(sgrFaint, cut(fitKeys(keys, m.w), m.w))
+}
+
+// The footer's keys; the last two always show (a narrow screen drops the
+// ones before them, from the last), so that ? and the way out stay in sight.
+var (
+	listKeys = []string{"j/k move", "⏎ record", "a/d approve/deny", "s stop", "m say", "/ filter", "? keys", "q quit"}
+	askKeys  = []string{"y yes", "n or any other key no", "j/k scroll", "Esc back"}
+)
+
+// fitKeys joins keys with " · ", leaving out those before the last two,
+// from the last of them, until the line fits w cells.
+func fitKeys(keys []string, w int) string {
+	keys = slices.Clone(keys)
+	for {
+		s := strings.Join(keys, " · ")
+		if runewidth.StringWidth(s) <= w || len(keys) <= 2 {
+			return s
+		}
+		keys = slices.Delete(keys, len(keys)-3, len(keys)-2)
+	}
 }
 
 // questionLines are an approval's, a denial's or a stop's question: the
@@ -272,24 +290,48 @@ func (m *Model) questionLines() []string {
 }
 
 // wrap breaks safe text into lines of at most w cells, each after indent:
-// nothing is cut.
+// nothing is cut. It breaks at a space where it can (the space is dropped),
+// so that a flag or an id is not split; a word longer than the line is
+// broken where the line ends.
 func wrap(indent, s string, w int) []string {
-	room := max(w-runewidth.StringWidth(indent), 8)
+	return wrapHang(indent, indent, s, w)
+}
+
+// wrapHang is wrap with the first line after first and the others after
+// indent (a hanging indent).
+func wrapHang(first, indent, s string, w int) []string {
 	var out []string
+	lead := first
+	room := func() int { return max(w-runewidth.StringWidth(lead), 8) }
 	var line strings.Builder
 	n := 0
-	for _, r := range s {
-		rw := runewidth.RuneWidth(r)
-		if n+rw > room {
-			out = append(out, indent+line.String())
-			line.Reset()
-			n = 0
+	flush := func() {
+		out = append(out, lead+line.String())
+		lead = indent
+		line.Reset()
+		n = 0
+	}
+	for i, word := range strings.Split(s, " ") {
+		ww := runewidth.StringWidth(word)
+		if i > 0 {
+			if n > 0 && n+1+ww > room() {
+				flush()
+			} else if n > 0 {
+				line.WriteByte(' ')
+				n++
+			}
 		}
-		line.WriteRune(r)
-		n += rw
+		for _, r := range word {
+			rw := runewidth.RuneWidth(r)
+			if n+rw > room() && n > 0 {
+				flush()
+			}
+			line.WriteRune(r)
+			n += rw
+		}
 	}
 	if line.Len() > 0 || len(out) == 0 {
-		out = append(out, indent+line.String())
+		out = append(out, lead+line.String())
 	}
 	return out
 }
@@ -317,26 +359,35 @@ func (m *Model) recordView() string {
 	return strings.Join(lines, "\n")
 }
 
-// helpText is the keys, under ?.
-const helpText = `Keys of :top
-  j, k, ↑, ↓      move (PgUp, PgDn, g, G: a page, the ends)
-  Enter           the session's record as :trace shows it, followed live as :tail does (Esc back)
-  a, d            approve or deny its parked call: the call's whole arguments and the session id
-                  are shown first, then y sends; n or any other key sends nothing
-  s               stop its running turn (asks y/N)
-  m               a message to it (:say): Enter sends, Esc abandons
-  /               filter by text (id, title, tool); Esc clears
-  r               refresh now
-  q, Ctrl-C       quit
+// helpKeys are the keys, under ?, each with what it does.
+var helpKeys = [][2]string{
+	{"j, k, ↑, ↓", "move (PgUp, PgDn, g, G: a page, the ends)"},
+	{"Enter", "the session's record as :trace shows it, followed live as :tail does (Esc back)"},
+	{"a, d", "approve or deny its parked call: the call's whole arguments and the session id are shown first, then y sends; n or any other key sends nothing"},
+	{"s", "stop its running turn (asks y/N)"},
+	{"m", "a message to it (:say): Enter sends, Esc abandons"},
+	{"/", "filter by text (id, title, tool); Esc clears"},
+	{"r", "refresh now"},
+	{"q, Ctrl-C", "quit"},
+}
 
-Rows come first when they need you: parked approvals (oldest first), turns failed in the
-last hour, running turns with no event for a while (IDLE ends in !), then the rest by last
-activity. Any key leaves this page.`
+// helpNote follows the keys.
+const helpNote = "Rows come first when they need you: parked approvals (oldest first), turns failed in the " +
+	"last hour, running turns with no event for a while (IDLE ends in !), then the rest by last " +
+	"activity. Any key leaves this page."
 
+// helpView is the keys page, wrapped to the width (nothing cut but what
+// falls below the screen's last line).
 func (m *Model) helpView() string {
-	var out []string
-	for _, l := range strings.Split(helpText, "\n") {
-		out = append(out, cut(l, m.w))
+	w := max(m.w, 20)
+	out := []string{cut("Keys of :top", w)}
+	for _, k := range helpKeys {
+		out = append(out, wrapHang(fit("  "+k[0], 18), strings.Repeat(" ", 18), k[1], w)...)
+	}
+	out = append(out, "")
+	out = append(out, wrap("", helpNote, w)...)
+	if m.h > 0 && len(out) > m.h {
+		out = out[:m.h]
 	}
 	return strings.Join(out, "\n")
 }
