@@ -88,6 +88,9 @@ func (c *Client) streamCall(ctx context.Context, r *request, resp *http.Response
 	// result cannot grow agsh up to the streamed bound.
 	held := b.in.limit
 	b.in.limit = max(b.in.limit, c.opts.MaxStreamedBytes)
+	if d, ok := w.(jsontext.Declared); ok && s.size > 0 {
+		d.Declared(s.size - int64(len(s.held)))
+	}
 	if err := s.copyString(w); err != nil {
 		return nil, true, c.streamError(ctx, r, resp, b, err)
 	}

@@ -160,3 +160,42 @@ func TestCallStreamFlatBig(t *testing.T) {
 type countWriter int
 
 func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
+
+// declaredWriter records what it is told of the answer's declared length.
+type declaredWriter struct {
+	bytes.Buffer
+	told []int64
+}
+
+func (d *declaredWriter) Declared(n int64) { d.told = append(d.told, n) }
+
+// TestCallStreamDeclared: a writer that takes it (jsontext.Declared) is
+// told, once and before the text, how many bytes of a declared answer
+// follow the string's opening quote; of an answer of unknown length it is
+// told nothing.
+func TestCallStreamDeclared(t *testing.T) {
+	streamSmall(t)
+	body := `{"ok":true,"isError":false, "result":"line\none","durationMs":12}`
+	for _, declared := range []bool{true, false} {
+		c, _ := serve(t, "", func(w http.ResponseWriter, r *http.Request) {
+			_, _ = io.Copy(io.Discard, r.Body)
+			if !declared {
+				w.WriteHeader(200)
+				w.(http.Flusher).Flush() // chunked: no declared length
+			}
+			_, _ = io.WriteString(w, body)
+		})
+		var got declaredWriter
+		res, err := c.CallStream(context.Background(), "read", nil, Binding{}, func() io.Writer { return &got })
+		if err != nil || !res.Streamed || got.String() != `line\none` {
+			t.Fatalf("declared %v: %+v %q %v", declared, res, got.String(), err)
+		}
+		want := []int64{int64(len(body) - strings.Index(body, `"line`) - 1)}
+		if !declared {
+			want = nil
+		}
+		if !reflect.DeepEqual(got.told, want) {
+			t.Errorf("declared %v: told %v, want %v", declared, got.told, want)
+		}
+	}
+}

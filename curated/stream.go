@@ -33,6 +33,7 @@ type Stream struct {
 	// (docs/rendering.md#hold-or-stream); nheld bytes in all.
 	held  [][]byte
 	nheld int
+	limit int  // how much is held: HoldLimit, or less (Declared)
 	lines bool // past HoldLimit: reformatting line by line
 	// Up to two complete lines wait (a read's closing notice is a blank
 	// line and a bracketed one): slices of the runs until EndRuns, then
@@ -56,7 +57,7 @@ type Stream struct {
 // NewStream returns the reformatting stream of the command of spec
 // (Spec.Streams) onto w.
 func NewStream(w io.Writer, spec *Spec, opts ReformatOptions) *Stream {
-	return &Stream{w: w, spec: spec, command: spec.Name, opts: opts}
+	return &Stream{w: w, spec: spec, command: spec.Name, opts: opts, limit: HoldLimit}
 }
 
 // StreamEnd is what a Stream leaves to its caller.
@@ -105,13 +106,11 @@ func (s *Stream) WriteRun(text []byte, nl bool) error {
 		if nl {
 			n++
 		}
-		if s.nheld+n <= HoldLimit {
+		if s.nheld+n <= s.limit {
 			s.hold(text, nl)
 			return nil
 		}
-		s.lines = true
-		s.fmt = s.spec.lines(s.opts)
-		s.rl, s.read = s.fmt.(*readLines)
+		s.startLines()
 		// The held lines are reformatted where they are (a line cut by
 		// the end of a chunk is joined in part); what still waits is
 		// copied at EndRuns, so that the held text is let go.
@@ -135,6 +134,34 @@ func (s *Stream) WriteRun(text []byte, nl bool) error {
 	return s.err
 }
 
+// startLines turns the stream to reformatting line by line.
+func (s *Stream) startLines() {
+	s.lines = true
+	s.fmt = s.spec.lines(s.opts)
+	s.rl, s.read = s.fmt.(*readLines)
+}
+
+// DeclaredHold is what a stream holds of a text whose answer is declared
+// longer than HoldLimit (Declared).
+const DeclaredHold = 64 << 10
+
+// Declared tells the stream, before its first run, that the answer its
+// text comes in is declared n more bytes long from the text's first byte
+// on (jsontext.Declared). Above HoldLimit the text is taken to be past it:
+// only DeclaredHold of it is held, so that a text that ends within it is
+// still reformatted whole, and a longer one is reformatted line by line
+// from its first line on. Holding HoldLimit would only cost a copy of it
+// into fresh memory (a one-shot read of 50 MiB spent a tenth of its CPU
+// time on it). Such an answer whose text is shorter than HoldLimit (the
+// rest of the answer is not its text) gets the line-by-line rule: from a
+// line not in the format on, the rest prints as received, with a note
+// (docs/rendering.md#hold-or-stream).
+func (s *Stream) Declared(n int64) {
+	if n > HoldLimit && !s.lines && s.nheld == 0 {
+		s.limit = DeclaredHold
+	}
+}
+
 // hold appends a run to the held text. A chunk that is full is kept as
 // it is and the next one is as large as all before it (64 KiB at first),
 // so that the held text is written once, into at most HoldLimit of fresh
@@ -145,7 +172,7 @@ func (s *Stream) hold(text []byte, nl bool) {
 	for len(text) > 0 || nl {
 		last := len(s.held) - 1
 		if last < 0 || len(s.held[last]) == cap(s.held[last]) {
-			c := min(max(s.nheld, 64<<10), HoldLimit-s.nheld)
+			c := min(max(s.nheld, 64<<10), s.limit-s.nheld)
 			s.held = append(s.held, make([]byte, 0, c))
 			last++
 		}

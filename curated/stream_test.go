@@ -309,3 +309,72 @@ func TestStreamSmallWritesBig(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamDeclared: told that the answer is declared longer than
+// HoldLimit from the text on, the stream holds DeclaredHold at most: a
+// text in the format comes out as the whole-text reformatter makes it
+// (held whole when it is that short, else line by line), and a longer one
+// that is not prints as received from its first bad line, with the note of
+// the line-by-line rule. Told HoldLimit or less, it holds as before.
+func TestStreamDeclared(t *testing.T) {
+	for i, c := range []streamCase{
+		{"read", bigRead(300<<10, ""), ReformatOptions{}, 1},
+		{"read", bigRead(300<<10, "[Showing lines 1-9 of 99. Use offset=10 to continue.]"), ReformatOptions{Numbers: true}, 2},
+		{"read", "File is empty.", ReformatOptions{}, 3},
+		{"grep", bigGrep(200 << 10), ReformatOptions{}, 4},
+		{"grep", "No matches found", ReformatOptions{}, 5},
+	} {
+		want, ok := Reformat(c.command, c.text, c.opts)
+		if !ok {
+			t.Fatalf("case %d: not in the format", i)
+		}
+		var out bytes.Buffer
+		s := NewStream(&out, mustSpec(c.command), c.opts)
+		s.Declared(HoldLimit + 1)
+		for p := []byte(c.text); len(p) > 0; {
+			n := min(len(p), 64<<10)
+			if _, err := s.Write(p[:n]); err != nil {
+				t.Fatal(err)
+			}
+			if held := heldCap(s); held > DeclaredHold {
+				t.Fatalf("case %d: holding %d bytes", i, held)
+			}
+			p = p[n:]
+		}
+		end, err := s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out.String(); got != want.Stdout {
+			t.Errorf("case %d: output differs at %d", i, firstDiff(got, want.Stdout))
+		}
+		if !reflect.DeepEqual(end.Notes, want.Notes) || end.Status != want.Status || end.Verbatim {
+			t.Errorf("case %d: end %+v, want notes %q status %d", i, end, want.Notes, want.Status)
+		}
+	}
+	text := bigRead(DeclaredHold, "") + "\nnot numbered\n     3|three"
+	good, _ := ReformatRead(bigRead(DeclaredHold, ""), false)
+	for _, declared := range []int64{HoldLimit + 1, HoldLimit, 0} {
+		var out bytes.Buffer
+		s := NewStream(&out, mustSpec("read"), ReformatOptions{})
+		s.Declared(declared)
+		for p := []byte(text); len(p) > 0; {
+			n := min(len(p), 16<<10)
+			if _, err := s.Write(p[:n]); err != nil {
+				t.Fatal(err)
+			}
+			p = p[n:]
+		}
+		end, err := s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, notes := text, 0 // held: verbatim whole, no note
+		if declared > HoldLimit {
+			want, notes = good.Stdout+"\nnot numbered\n     3|three", 1
+		}
+		if got := out.String(); got != want || len(end.Notes) != notes || !end.Verbatim {
+			t.Errorf("declared %d: output differs at %d, end %+v", declared, firstDiff(got, want), end)
+		}
+	}
+}

@@ -57,6 +57,14 @@ func NewResultStream(sink TextSink) *ResultStream {
 	return s
 }
 
+// Declared passes the answer's declared length on to the sink, when it
+// takes it (jsontext.Declared).
+func (s *ResultStream) Declared(n int64) {
+	if d, ok := s.sink.(jsontext.Declared); ok {
+		d.Declared(n)
+	}
+}
+
 // Write decodes p (the next bytes of the token's content).
 func (s *ResultStream) Write(p []byte) (int, error) {
 	if s.err != nil {

@@ -37,6 +37,15 @@ type PlainRunWriter interface {
 	WritePlainRun(text []byte, nl bool) error
 }
 
+// Declared is a writer of a streamed string told, before its first bytes,
+// how long the answer it comes in is declared to be from the string's
+// content on (its declared length less what came before): the content
+// as received is at most n bytes. A writer that would hold the first part
+// of a text may decide from it that the text is long.
+type Declared interface {
+	Declared(n int64)
+}
+
 // ErrBadString is the error of a string that is not valid JSON.
 var ErrBadString = errors.New("invalid JSON: a bad escape or a control character in the result string")
 

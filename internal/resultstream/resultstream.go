@@ -128,6 +128,7 @@ func (c curatedSink) Write(p []byte) (int, error)         { return c.s.Write(p) 
 func (c curatedSink) WriteRun(text []byte, nl bool) error { return c.s.WriteRun(text, nl) }
 func (c curatedSink) EndRuns() error                      { return c.s.EndRuns() }
 func (c curatedSink) Close() error                        { return nil }
+func (c curatedSink) Declared(n int64)                    { c.s.Declared(n) }
 
 // FeedHeld writes a held answer's text result (ok and isError came after
 // it) through the chain of f when the output is a data format: from the

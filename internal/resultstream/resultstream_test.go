@@ -3,11 +3,13 @@ package resultstream
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"github.com/agsh-dev/agsh/curated"
 	"strings"
 	"testing"
 
 	"github.com/agsh-dev/agsh/catalog"
+	"github.com/agsh-dev/agsh/internal/jsontext"
 	"github.com/agsh-dev/agsh/internal/wire"
 	"github.com/agsh-dev/agsh/render"
 )
@@ -135,4 +137,36 @@ func formatOf(json bool) render.Format {
 func spec(name string) *curated.Spec {
 	s, _ := curated.Lookup(name)
 	return s
+}
+
+// TestChainDeclared: the answer's declared length reaches the read
+// reformatter through the chain (jsontext.Declared): declared longer than
+// curated.HoldLimit, a text past curated.DeclaredHold is reformatted line
+// by line, so that a line not in the format prints from it on as received
+// with a note; not told, the text is held and prints verbatim whole.
+func TestChainDeclared(t *testing.T) {
+	var b strings.Builder
+	for i := 1; b.Len() <= 2*curated.DeclaredHold; i++ {
+		fmt.Fprintf(&b, `%6d|line %d\n`, i, i)
+	}
+	content := b.String() + `not numbered`
+	for _, told := range []bool{true, false} {
+		var w bytes.Buffer
+		s := New(&w, Options{Spec: spec("read"), Last: true})
+		sw := s.Func()()
+		if told {
+			sw.(jsontext.Declared).Declared(curated.HoldLimit + 1)
+		}
+		if _, err := sw.Write([]byte(content)); err != nil {
+			t.Fatal(err)
+		}
+		var notes []string
+		if _, err := s.Finish(nil, func(n string) { notes = append(notes, n) }); err != nil {
+			t.Fatal(err)
+		}
+		out := w.String()
+		if reformatted := strings.HasPrefix(out, "line 1\n"); reformatted != told || (len(notes) == 1) != told || !strings.HasSuffix(out, "\nnot numbered\n") {
+			t.Errorf("told %v: %.40q ... notes %q", told, out, notes)
+		}
+	}
 }
