@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agsh-dev/agsh/internal/jsontext"
 	"github.com/agsh-dev/agsh/render"
 )
 
@@ -23,7 +24,7 @@ func readContent(mb int) []byte {
 }
 
 // benchChain writes content through the chain of o in 64 KiB pieces, as
-// catalog.CallStream does.
+// catalog.CallStream does, telling it first the declared length.
 func benchChain(b *testing.B, o Options) {
 	content := readContent(50)
 	b.SetBytes(int64(len(content)))
@@ -31,6 +32,9 @@ func benchChain(b *testing.B, o Options) {
 	for b.Loop() {
 		s := New(io.Discard, o)
 		w := s.Func()()
+		if d, ok := w.(jsontext.Declared); ok {
+			d.Declared(int64(len(content)) + 1)
+		}
 		for p := content; len(p) > 0; {
 			n := min(len(p), 64<<10)
 			if _, err := w.Write(p[:n]); err != nil {
