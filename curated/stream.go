@@ -101,6 +101,19 @@ func (s *Stream) WriteRun(text []byte, nl bool) error {
 	if s.err != nil {
 		return s.err
 	}
+	if s.read && nl && s.nwait == 2 && len(s.part) == 0 && !s.raw {
+		// The common step of a read past the hold: a whole line, two
+		// waiting before it; the first of them is reformatted.
+		if out, ok := s.rl.line(s.out, s.wait[0], s.n == 0); ok {
+			s.wait[0], s.wait[1] = s.wait[1], text
+			s.out = out
+			s.n++
+			if len(s.out) >= flushSize {
+				s.put(nil)
+			}
+			return s.err
+		}
+	}
 	if !s.lines {
 		n := len(text)
 		if nl {
