@@ -454,6 +454,13 @@ func TestWrapBreaksAtSpaces(t *testing.T) {
 	if !strings.HasPrefix(got[1], "  --files=") {
 		t.Errorf("the flag was split: %q", got)
 	}
+	// Wrapped again (the question wraps each of its lines), a line keeps
+	// its indentation.
+	for _, l := range got {
+		if again := wrap("", l, 80); len(again) != 1 || again[0] != l {
+			t.Errorf("wrapped again: %q, want %q", again, l)
+		}
+	}
 	// A word longer than the line still breaks where the line ends.
 	long := strings.Repeat("x", 30)
 	if got := wrap("", long, 20); len(got) != 2 || got[0] != long[:20] || got[1] != long[20:] {

@@ -300,6 +300,11 @@ func wrap(indent, s string, w int) []string {
 // wrapHang is wrap with the first line after first and the others after
 // indent (a hanging indent).
 func wrapHang(first, indent, s string, w int) []string {
+	// Leading spaces are the first line's (a line wrapped again keeps its
+	// indentation).
+	trimmed := strings.TrimLeft(s, " ")
+	first += s[:len(s)-len(trimmed)]
+	s = trimmed
 	var out []string
 	lead := first
 	room := func() int { return max(w-runewidth.StringWidth(lead), 8) }
