@@ -36,6 +36,10 @@ type app struct {
 	spinOut io.Writer            // standard error's terminal, for the spinner and the write guard's question (not held by the pager)
 	term    *repl.Terminal       // the running REPL's terminal, which a question is asked through; nil outside the REPL
 	late    []command.LateOption // connection options after the command name
+	// taken: the launch's scan took every one of agsh's options from the
+	// one-shot command's words (command.Line.Taken): they are not walked
+	// again (commandLine).
+	taken bool
 	// answerBound, when set, bounds every answer below the usual bounds
 	// (shell completion's requests).
 	answerBound int64
@@ -83,6 +87,17 @@ func (a *app) withDebug(ctx context.Context, w io.Writer) context.Context {
 		return ctx
 	}
 	return catalog.WithDebug(ctx, w)
+}
+
+// commandLine is the line of a command's words (after its name): a
+// one-shot command's were read by the launch's scan, and are not walked
+// again when it took every one of agsh's options (a.taken); the shell's
+// are scanned here.
+func (a *app) commandLine(words []string, inShell bool) command.Line {
+	if !inShell && a.taken {
+		return command.ScannedWords(words)
+	}
+	return command.ScanWords(words)
 }
 
 // errWriter writes on the app's standard error as it is at the time of the

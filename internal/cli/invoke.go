@@ -44,7 +44,8 @@ type toolRequest struct {
 
 // inputJSON is the --input-json the line's words give (the shell's: a
 // one-shot line's is the launch's), present false when none: the words
-// are read for it once, whoever asks.
+// are read for it once, whoever asks, and not at all when the launch's
+// scan already took every one of agsh's options from them (app.taken).
 func (r *toolRequest) inputJSON() (value string, present bool) {
 	if !r.inputRead {
 		r.input, r.hasInput = command.OptionValue(r.args, "--input-json")

@@ -57,6 +57,7 @@ func Main(args []string, ios *iostreams.IOStreams, e Env) int {
 
 	a := newApp(ios, e, g)
 	a.late = line.Late()
+	a.taken = line.Taken()
 	a.debug = debugWanted(e.Getenv("AGSH_DEBUG"))
 	a.yesEnv = yesWanted(e.Getenv("AGSH_YES"))
 	defer a.flush()
@@ -93,7 +94,7 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 	if isMeta(name) {
 		// A meta command's page needs no deployment (agsh :trace --help:
 		// the scan took the --help as agsh's, a.g.Help).
-		if page, ok := command.MetaPage(append([]string{name}, args...), a.g.Help); ok {
+		if page, ok := command.MetaPage(name, a.commandLine(args, false), a.g.Help); ok {
 			if err := a.writeValue(a.out, a.errOut, render.Value{Text: page, Final: true}, render.Text, ""); err != nil {
 				return a.report(ctx, a.errOut, err)
 			}
@@ -171,6 +172,9 @@ func (a *app) dispatch(ctx context.Context, name string, args []string) int {
 		}
 	}
 	req := &toolRequest{name: name, args: args, help: a.g.Help, last: true, stdout: a.out, stderr: a.errOut}
+	// The launch's scan took any --input-json of the words (a.g's): they
+	// are not walked again for one.
+	req.inputRead = a.taken
 	return a.runTool(ctx, req).status
 }
 

@@ -32,6 +32,21 @@ func (a *app) shell(ctx context.Context) int {
 		return a.report(ctx, a.errOut, err)
 	}
 	h := &shellHandler{a: a, table: command.NewTable(nil)}
+	runner := a.shellRunner(h)
+	var status int
+	if !a.ios.InTTY {
+		status = a.script(ctx, h, runner)
+	} else {
+		status = a.interactive(ctx, h, runner)
+	}
+	a.flush()
+	a.sessionLine(h.bound)
+	return status
+}
+
+// shellRunner is the interpreter the shell's lines run in, script, line
+// shell and REPL alike.
+func (a *app) shellRunner(h *shellHandler) *interp.Runner {
 	runner := &interp.Runner{Handler: h, Renderer: h, Stdout: a.out, Stderr: a.errOut, Prefix: "agsh: "}
 	if a.ios.ErrTTY || a.ios.InTTY && a.ios.OutTTY { // the REPL prints stderr on the terminal
 		runner.Clean = render.SafeLabel
@@ -50,15 +65,7 @@ func (a *app) shell(ctx context.Context) int {
 			writeErrorLine(w, f, err)
 		}
 	}
-	var status int
-	if !a.ios.InTTY {
-		status = a.script(ctx, h, runner)
-	} else {
-		status = a.interactive(ctx, h, runner)
-	}
-	a.flush()
-	a.sessionLine(h.bound)
-	return status
+	return runner
 }
 
 // launch binds the session and loads the catalog (in parallel:
@@ -151,7 +158,7 @@ func (h *shellHandler) check(ctx context.Context, argv []string, last bool) (int
 			return errorWord(argv, err), err
 		}
 		if !m.Wraps {
-			return 0, h.checkDecision(ctx, argv)
+			return 0, h.checkDecision(ctx, argv[0], l)
 		}
 		// The words after the meta command's name are a command line.
 		rest := l.Args
@@ -197,9 +204,10 @@ func (h *shellHandler) checkWrite(r *toolRequest) error {
 
 // checkDecision refuses, at a script's check, a decision (:approve, :deny)
 // without --yes: the decision is what a one-shot would refuse, found by
-// the same reads, and is never sent (confirm refuses it before).
-func (h *shellHandler) checkDecision(ctx context.Context, argv []string) error {
-	if argv[0] != meta.MetaApprove && argv[0] != meta.MetaDeny || h.a.ios.InTTY || !h.a.mayAsk(false) {
+// the same reads, and is never sent (confirm refuses it before). l is the
+// line's words as the check scanned them (command.CheckMeta).
+func (h *shellHandler) checkDecision(ctx context.Context, name string, l command.Line) error {
+	if name != meta.MetaApprove && name != meta.MetaDeny || h.a.ios.InTTY || !h.a.mayAsk(false) {
 		return nil
 	}
 	var refused *unattendedError
@@ -213,7 +221,7 @@ func (h *shellHandler) checkDecision(ctx context.Context, argv []string) error {
 			return errCheckOnly
 		},
 	}
-	if _, _, err := command.RunMeta(ctx, m, argv); !errors.Is(err, errCheckOnly) || refused == nil {
+	if _, _, err := command.RunMeta(ctx, m, name, l); !errors.Is(err, errCheckOnly) || refused == nil {
 		return nil // --yes on the line, or what the line meets when it runs
 	}
 	return refused

@@ -28,6 +28,10 @@ type Line struct {
 	Err error
 	// words are the words scanned (ValueArgs gives them back as they were).
 	words []string
+	// kept: a word after grep's -e spelled like one of agsh's options
+	// stands among Args (TakesWord), so Args are not free of agsh's
+	// spellings (see Taken).
+	kept bool
 }
 
 // Given is one of agsh's options on a line.
@@ -62,6 +66,14 @@ func ScanWords(words []string) Line {
 // options that stands on every command line (--input-json, --timeout), as
 // ScanWords reads --output; present false when they give none.
 func OptionValue(words []string, name string) (value string, present bool) {
+	// The word after grep's -e is the command's (TakesWord), whatever it
+	// is spelled like: `grep -e --input-json` searches for "--input-json".
+	for i := 0; i < len(words) && words[i] != "--"; i++ {
+		if TakesWord(words[i]) && i+1 < len(words) {
+			rest := append(append([]string(nil), words[:i]...), words[i+2:]...)
+			return OptionValue(rest, name)
+		}
+	}
 	for _, g := range scan(words, false, []string{name}).Given {
 		if g.Option.Name == name {
 			value, present = g.Value, true
@@ -85,6 +97,10 @@ func scan(args []string, named bool, only []string) Line {
 		}
 		if hasName && TakesWord(a) && i+1 < len(args) && named {
 			l.Args = append(l.Args, a, args[i+1])
+			name, _, _ := strings.Cut(args[i+1], "=")
+			if _, ok := generated.LookupGlobal(name); ok {
+				l.kept = true
+			}
 			i++
 			continue
 		}
@@ -123,6 +139,19 @@ func scan(args []string, named bool, only []string) Line {
 	}
 	return l
 }
+
+// Taken reports that the scan of agsh's command line (Scan) left none of
+// agsh's spellings among the command's words: it found the command name,
+// and every one of its options before "--" was taken as agsh's. Those
+// words then need no second walk (ScannedWords): ScanWords and OptionValue
+// would find nothing in them. Only a word after grep's -e spelled like one
+// of agsh's options is left among them (TakesWord).
+func (l Line) Taken() bool { return l.Err == nil && l.Name != "" && !l.kept }
+
+// ScannedWords is the Line of a command's words that a Taken Scan already
+// read (agsh's options taken out), as ScanWords would read them, without
+// walking them again: no option of agsh's, every word the command's.
+func ScannedWords(words []string) Line { return Line{Args: words, words: words} }
 
 // values are the options in force: the last value of each, except that a
 // connection option given both before and after the command name keeps

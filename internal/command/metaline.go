@@ -13,15 +13,16 @@ import (
 
 // MetaPage is what a meta command line prints without a deployment: its
 // --help page (help: the line's scan took its --help as agsh's), or
-// :help's list; ok is false for any other line.
-func MetaPage(argv []string, help bool) (page string, ok bool) {
-	m, found := meta.LookupMeta(argv[0])
+// :help's list; ok is false for any other line. l is the line of the
+// command's words (ScanWords, or ScannedWords after a Taken Scan).
+func MetaPage(name string, l Line, help bool) (page string, ok bool) {
+	m, found := meta.LookupMeta(name)
 	switch {
 	case !found:
 		return "", false
-	case help || meta.AsksHelp(ScanWords(argv[1:]).Args):
+	case help || meta.AsksHelp(l.Args):
 		return m.Page(), true
-	case m.Name == meta.MetaHelp && len(argv) == 1:
+	case m.Name == meta.MetaHelp && len(l.words) == 0:
 		return meta.MetaHelpText(), true
 	}
 	return "", false
@@ -67,19 +68,19 @@ func takeYes(args []string) ([]string, bool) {
 	return out, yes
 }
 
-// RunMeta runs a meta command line (argv[0] is its name), scanned once:
-// what it produced, and the line's format (m.Format, the run's, unless the
-// line gives --output), which the command received.
-func RunMeta(ctx context.Context, m *meta.MetaRun, argv []string) (res meta.MetaResult, f render.Format, err error) {
-	mc, ok := meta.LookupMeta(argv[0])
-	l := ScanWords(argv[1:])
+// RunMeta runs a meta command line, name and the line of its words as
+// scanned (ScanWords, or ScannedWords after a Taken Scan): what it
+// produced, and the line's format (m.Format, the run's, unless the line
+// gives --output), which the command received.
+func RunMeta(ctx context.Context, m *meta.MetaRun, name string, l Line) (res meta.MetaResult, f render.Format, err error) {
+	mc, ok := meta.LookupMeta(name)
 	f, _ = l.Format(m.Format)
 	if ok && meta.AsksHelp(l.Args) {
 		// --help before anything is checked, as a tool's.
 		return meta.MetaResult{Value: render.Value{Text: mc.Page(), Final: true}}, f, nil
 	}
 	if !ok {
-		return res, f, Usagef("unknown meta command %q; :help lists them", argv[0])
+		return res, f, Usagef("unknown meta command %q; :help lists them", name)
 	}
 	if err := checkMeta(mc, l); err != nil {
 		return res, f, err
