@@ -193,7 +193,7 @@ func runWait(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
 	}
 	state := a.values["--for"]
 	if m.Live {
-		m.note("waiting for " + ch.ID + " to be " + state + " (Ctrl-C stops waiting; the agent goes on)…")
+		m.note("waiting for " + ch.ID + " to be " + console.WaitPhrase(state) + " (Ctrl-C stops waiting; the agent goes on)…")
 	}
 	out, err := console.Wait(ctx, m.consoleEnv(ctx), ch.ID, console.WaitOptions{For: state, Timeout: a.timeout, Task: mode == "task"})
 	if out == nil {
@@ -219,14 +219,14 @@ func runWait(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
 // session does when that is another word (a chat session done with its
 // turn waits for a message: "is done (event 4; the session is waiting)").
 func waitLine(out *console.WaitOutcome) string {
-	line := out.Session + " is " + out.For + " ("
+	line := out.Session + " is " + console.WaitPhrase(out.For) + " ("
 	if out.Index >= 0 {
 		line += "event " + itoa64(out.Index)
 	} else {
 		line += "already"
 	}
 	if out.State != out.For {
-		line += "; the session is " + out.State
+		line += "; the session is " + console.WaitPhrase(out.State)
 	}
 	return line + ")"
 }

@@ -99,6 +99,7 @@ func TestWaitLine(t *testing.T) {
 		{console.WaitOutcome{Session: "ses_1", For: "done", Reached: true, State: "waiting", Index: 4}, "ses_1 is done (event 4; the session is waiting)"},
 		{console.WaitOutcome{Session: "ses_1", For: "waiting", Reached: true, State: "waiting", Index: -1}, "ses_1 is waiting (already)"},
 		{console.WaitOutcome{Session: "ses_1", For: "done", Reached: true, State: "done", Index: 7}, "ses_1 is done (event 7)"},
+		{console.WaitOutcome{Session: "ses_1", For: "approval", Reached: true, State: "approval", Index: 3}, "ses_1 is asking for approval (event 3)"},
 	} {
 		if got := waitLine(&c.out); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.out, got, c.want)
