@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -84,6 +85,16 @@ func Export(ctx context.Context, e Env, id string, o ExportOptions) (err error) 
 		o.Now = time.Now()
 	}
 	if o.File != "" {
+		if fi, serr := os.Stat(o.File); serr == nil && fi.IsDir() {
+			// -o . or -o reports/: the rename would fail after the whole
+			// record was read, naming the temporary file.
+			name := map[string]string{ExportMarkdown: "report.md", ExportJSON: "record.json"}[o.As]
+			if name == "" {
+				name = "session.agsh"
+			}
+			return &ExportFileError{File: o.File, Err: errors.New("it is a directory; name a file (-o " +
+				filepath.Join(o.File, name) + ")")}
+		}
 		dir := filepath.Dir(o.File)
 		f, ferr := os.CreateTemp(dir, ".agsh-export-*")
 		if ferr != nil {
