@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -98,6 +99,13 @@ func Export(ctx context.Context, e Env, id string, o ExportOptions) (err error) 
 		dir := filepath.Dir(o.File)
 		f, ferr := os.CreateTemp(dir, ".agsh-export-*")
 		if ferr != nil {
+			// Said of the directory: the temporary file's name is agsh's.
+			switch {
+			case errors.Is(ferr, fs.ErrNotExist):
+				ferr = errors.New("there is no directory " + dir)
+			case errors.Is(ferr, fs.ErrPermission):
+				ferr = errors.New("permission denied to create a file in " + dir)
+			}
 			return &ExportFileError{File: o.File, Err: ferr}
 		}
 		defer func() {

@@ -421,4 +421,11 @@ func TestExportFileIsADirectory(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".agsh-export-*")); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
 	}
+	// A directory that does not exist is said so, without agsh's
+	// temporary file name.
+	missing := filepath.Join(dir, "no", "x.md")
+	err = Export(context.Background(), e, "ses_1", ExportOptions{As: ExportMarkdown, File: missing})
+	if err == nil || err.Error() != "cannot write "+strconv.Quote(missing)+": there is no directory "+filepath.Dir(missing) {
+		t.Errorf("-o %s: %v", missing, err)
+	}
 }
