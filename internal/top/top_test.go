@@ -467,3 +467,23 @@ func TestWrapBreaksAtSpaces(t *testing.T) {
 		t.Errorf("a long word: %q", got)
 	}
 }
+
+// TestFooterWhileTyping: while a filter or a message is typed, the footer
+// says how the line ends, not the list's keys (q there is a letter, not
+// quit).
+func TestFooterWhileTyping(t *testing.T) {
+	d := newDriver(t, &fakeSource{rows: fleetRows()}, 80, 24)
+	foot := func() string { l := strings.Split(d.screen(), "\n"); return l[len(l)-1] }
+	d.key("/")
+	if f := foot(); f != "type to filter · Enter keeps it · Esc clears it" {
+		t.Errorf("filter: footer %q", f)
+	}
+	d.key("esc", "m")
+	if f := foot(); f != "type the message · Enter sends it · Esc abandons it" {
+		t.Errorf("say: footer %q", f)
+	}
+	d.key("esc")
+	if f := foot(); !strings.HasSuffix(f, "q quit") {
+		t.Errorf("list: footer %q", f)
+	}
+}

@@ -230,8 +230,13 @@ func (m *Model) statusLine() string {
 // footer is the keys.
 func (m *Model) footer() string {
 	keys := listKeys
-	if m.mode == modeAsk {
+	switch m.mode {
+	case modeAsk:
 		keys = askKeys
+	case modeFilter: // typed keys are the line's: q is a letter there
+		keys = filterKeys
+	case modeSay:
+		keys = sayKeys
 	}
 	return m.style(sgrFaint, cut(fitKeys(keys, m.w), m.w))
 }
@@ -241,6 +246,9 @@ func (m *Model) footer() string {
 var (
 	listKeys = []string{"j/k move", "⏎ record", "a/d approve/deny", "s stop", "m say", "/ filter", "? keys", "q quit"}
 	askKeys  = []string{"y yes", "n or any other key no", "j/k scroll", "Esc back"}
+	// While a line is typed, the footer says how it ends.
+	filterKeys = []string{"type to filter", "Enter keeps it", "Esc clears it"}
+	sayKeys    = []string{"type the message", "Enter sends it", "Esc abandons it"}
 )
 
 // fitKeys joins keys with " · ", leaving out those before the last two,
