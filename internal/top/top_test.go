@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -458,5 +460,31 @@ func TestWrapBreaksAtSpaces(t *testing.T) {
 	long := strings.Repeat("x", 30)
 	if got := wrap("", long, 20); len(got) != 2 || got[0] != long[:20] || got[1] != long[20:] {
 		t.Errorf("a long word: %q", got)
+	}
+}
+
+// TestQueuedIsItsOwnState: a queued row shows QUEUED, the header counts it
+// as the others, and it sorts with the rest by activity (never as a silent
+// running turn, however long since its last event).
+func TestQueuedIsItsOwnState(t *testing.T) {
+	rows := append(fleetRows(),
+		Row{ID: "ses_queu0000000008", State: StateQueued, Title: "behind a turn", Created: t0.Add(-40 * time.Minute), Activity: t0.Add(-10 * time.Minute)})
+	sorted := slices.Clone(rows)
+	Sort(sorted, t0, 2*time.Minute)
+	var got []string
+	for _, r := range sorted {
+		got = append(got, r.ID[4:8])
+	}
+	if want := "park park fail slow busy queu idle oldf"; strings.Join(got, " ") != want {
+		t.Errorf("order %v, want %s", got, want)
+	}
+	d := newDriver(t, &fakeSource{rows: rows}, 120, 24)
+	scr := d.screen()
+	lines := strings.Split(scr, "\n")
+	if !strings.Contains(lines[0], "8 sessions · 2 approval · 2 running · 1 queued · 2 failed · 1 waiting") {
+		t.Errorf("header %q", lines[0])
+	}
+	if !regexp.MustCompile(`(?m)^  QUEUED +40m +10m +ses_queu0000000008 `).MatchString(scr) {
+		t.Errorf("no QUEUED row:\n%s", scr)
 	}
 }

@@ -166,10 +166,9 @@ func (m *Model) row(c columns, r *Row, selected bool, now time.Time) string {
 		idle += "!"
 	}
 	state := clean(r.State)
-	if state == StateApproval {
-		state = "APPROVAL"
-	} else if state == StateFailed {
-		state = "FAILED"
+	switch state {
+	case StateApproval, StateFailed, StateQueued:
+		state = strings.ToUpper(state)
 	}
 	line := m.rowLine(c, mark, state, since(now, r.Created), idle, clean(r.ID), clean(r.Call), clean(r.Title), clean(r.Principal))
 	switch {
