@@ -488,3 +488,31 @@ func TestQueuedIsItsOwnState(t *testing.T) {
 		t.Errorf("no QUEUED row:\n%s", scr)
 	}
 }
+
+// TestNarrowIDsStayApart: below 100 columns an id is cut to ses_ and 8
+// characters; when two ids on the screen share those, the column widens
+// until the cut tells them apart, and every line still fits.
+func TestNarrowIDsStayApart(t *testing.T) {
+	rows := []Row{
+		{ID: "ses_a1b2c3d4e5f60001", State: StateRunning, Title: "one", Created: t0.Add(-time.Minute), Activity: t0.Add(-time.Second)},
+		{ID: "ses_a1b2c3d4ffff0002", State: StateWaiting, Title: "two", Created: t0.Add(-time.Hour), Activity: t0.Add(-time.Minute)},
+	}
+	d := newDriver(t, &fakeSource{rows: rows}, 80, 24)
+	scr := d.screen()
+	for _, want := range []string{" ses_a1b2c3d4e… ", " ses_a1b2c3d4f… "} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("no %q on the screen:\n%s", want, scr)
+		}
+	}
+	for _, l := range strings.Split(scr, "\n") {
+		if runewidth.StringWidth(l) > 80 {
+			t.Errorf("a line of %d: %q", runewidth.StringWidth(l), l)
+		}
+	}
+	// Ids apart within the cut keep it.
+	rows[1].ID = "ses_99887766ffff0002"
+	d = newDriver(t, &fakeSource{rows: rows}, 80, 24)
+	if scr := d.screen(); !strings.Contains(scr, " ses_a1b2c3d4… ") || !strings.Contains(scr, " ses_99887766… ") {
+		t.Errorf("the cut widened for ids apart:\n%s", scr)
+	}
+}
