@@ -320,3 +320,24 @@ func TestWriteSessionsWholeIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestListedStateQueued: a row whose queued is true is queued, whether a
+// turn runs ahead of it (running: true, status running) or none does (the
+// development deployment's status is then running too); a parked call
+// still comes first.
+func TestListedStateQueued(t *testing.T) {
+	for _, tt := range []struct {
+		row  catalog.Session
+		want string
+	}{
+		{catalog.Session{Status: "running", Running: true, Queued: true}, StateQueued},
+		{catalog.Session{Status: "running", Queued: true}, StateQueued},
+		{catalog.Session{Status: "waiting", Queued: true}, StateQueued},
+		{catalog.Session{Status: "running", Running: true}, StateRunning},
+		{catalog.Session{Status: "waiting_approval", Running: true, Queued: true}, StateApproval},
+	} {
+		if got := ListedState(tt.row); got != tt.want {
+			t.Errorf("%+v: %s, want %s", tt.row, got, tt.want)
+		}
+	}
+}
