@@ -89,15 +89,15 @@ func (a *app) withDebug(ctx context.Context, w io.Writer) context.Context {
 	return catalog.WithDebug(ctx, w)
 }
 
-// commandLine is the line of a command's words (after its name): a
-// one-shot command's were read by the launch's scan, and are not walked
+// commandLine is the line of meta command name's words (after its name):
+// a one-shot command's were read by the launch's scan, and are not walked
 // again when it took every one of agsh's options (a.taken); the shell's
 // are scanned here.
-func (a *app) commandLine(words []string, inShell bool) command.Line {
+func (a *app) commandLine(name string, words []string, inShell bool) command.Line {
 	if !inShell && a.taken {
 		return command.ScannedWords(words)
 	}
-	return command.ScanWords(words)
+	return command.ScanMetaWords(name, words)
 }
 
 // errWriter writes on the app's standard error as it is at the time of the

@@ -74,8 +74,16 @@ func (e *unattendedError) ExitCode() int { return exitcode.Usage }
 // Code names it in the JSON error line.
 func (e *unattendedError) Code() string { return "unattended" }
 
-// yesWanted reports whether AGSH_YES says yes: set, and neither empty nor 0.
-func yesWanted(v string) bool { return v != "" && v != "0" }
+// yesWanted reports whether AGSH_YES says yes: set, and not empty nor a
+// word for no (0, false, no, off, any case): AGSH_YES=false must not let
+// writes through.
+func yesWanted(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "0", "false", "no", "off":
+		return false
+	}
+	return true
+}
 
 // yes reports whether the question is skipped: --yes on the line (line),
 // at launch, or AGSH_YES.

@@ -63,7 +63,7 @@ func (a *app) meta(ctx context.Context, argv []string, last, inShell bool, stdou
 	if last && a.ios.InTTY && a.ios.OutTTY {
 		m.Screen = a.fullScreen
 	}
-	res, f, err := command.RunMeta(ctx, m, argv[0], a.commandLine(argv[1:], inShell))
+	res, f, err := command.RunMeta(ctx, m, argv[0], a.commandLine(argv[0], argv[1:], inShell))
 	if piped != nil && piped.over {
 		err = command.Usagef("%s wrote more than 64 MiB into the pipeline; narrow it (--last, --type, --tool)", argv[0])
 	}

@@ -98,6 +98,7 @@ var optionEdgeLines = []struct {
 	{"E", []string{":curl", "grep", "-e", "--output", "json", "/repo"}},
 	{"E", []string{":curl", "read", "--input-json", `{"path":"/repo/README.md"}`}},
 	{"E", []string{"grep", "-e", "--input-json", "/repo", "--output", "json"}},
+	{"E", []string{"grep", "-e", "--output", "json", "/repo"}},
 	{"E", []string{":help"}},
 	{"E", []string{":help", "--output", "json"}},
 	{"P", []string{"metrics_get_panel", "--uid", "u", "--panel-id", "2", "--timeout-2", "30s", "--output", "json"}},

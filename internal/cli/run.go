@@ -94,7 +94,7 @@ func (a *app) oneShot(ctx context.Context, name string, args []string) int {
 	if isMeta(name) {
 		// A meta command's page needs no deployment (agsh :trace --help:
 		// the scan took the --help as agsh's, a.g.Help).
-		if page, ok := command.MetaPage(name, a.commandLine(args, false), a.g.Help); ok {
+		if page, ok := command.MetaPage(name, a.commandLine(name, args, false), a.g.Help); ok {
 			if err := a.writeValue(a.out, a.errOut, render.Value{Text: page, Final: true}, render.Text, ""); err != nil {
 				return a.report(ctx, a.errOut, err)
 			}

@@ -288,3 +288,59 @@ func deleteFaults(t *testing.T, exe string) {
 	}
 	resp.Body.Close()
 }
+
+// TestSessionsQueuedBehindRunning: a follow-up queued behind a running turn
+// makes the session queued (the listing's queued: true) in :sessions, its
+// --state queued filter and a piped --watch, not running.
+func TestSessionsQueuedBehindRunning(t *testing.T) {
+	t.Parallel()
+	exe := startDeployment(t).AgentURL("executor")
+	busy := createSession(t, exe, "sleep 10m")
+	waitState(t, exe, busy, "running")
+	cmd := agshCommand("--target", exe, ":sessions", "--watch", "--interval", "100ms")
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Signal(syscall.SIGINT); cmd.Wait() }()
+	r := bufio.NewReader(stdout)
+	lines := make(chan string)
+	go func() {
+		for {
+			l, err := r.ReadString('\n')
+			if err != nil {
+				close(lines)
+				return
+			}
+			lines <- l
+		}
+	}()
+	for l := range lines {
+		if strings.Contains(l, busy) && strings.Contains(l, "running") {
+			break
+		}
+	}
+	if out, err := agshCommand("--target", exe, "--session", busy, "--yes", ":say", "say later").CombinedOutput(); err != nil ||
+		!strings.Contains(string(out), "queued") {
+		t.Fatalf(":say: %v %s", err, out)
+	}
+	want := regexp.MustCompile(`^\d\d:\d\d:\d\d  ` + busy + `  queued  \(was running\)  console e2e\n$`)
+	select {
+	case l := <-lines:
+		if !want.MatchString(l) {
+			t.Errorf("the watch's change %q", l)
+		}
+	case <-time.After(30 * time.Second): // a hang detector
+		t.Fatal("no change from the watch")
+	}
+	for _, state := range []string{"queued", "running"} {
+		out, err := agshCommand("--target", exe, ":sessions", "--output", "json", "--state", state).Output()
+		var rows []struct{ ID, State string }
+		if err != nil || json.Unmarshal(out, &rows) != nil {
+			t.Fatalf("--state %s: %v %s", state, err, out)
+		}
+		if n := len(rows); state == "queued" && (n != 1 || rows[0].ID != busy || rows[0].State != "queued") || state == "running" && n != 0 {
+			t.Errorf("--state %s: %s", state, out)
+		}
+	}
+}

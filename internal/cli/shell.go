@@ -118,7 +118,7 @@ func (h *shellHandler) toolsUsed(s *syntax.Script) []string {
 			}
 			argv := pl.Commands[0].Args()
 			if m, ok := meta.LookupMeta(argv[0]); ok && m.Wraps {
-				if rest := command.ScanWords(argv[1:]).Args; len(rest) > 0 {
+				if rest := command.ScanMetaWords(argv[0], argv[1:]).Args; len(rest) > 0 {
 					argv = rest
 				}
 			}
@@ -171,7 +171,7 @@ func (h *shellHandler) check(ctx context.Context, argv []string, last bool) (int
 	req := &toolRequest{name: argv[0], tool: h.table.ToolName(argv[0]), args: argv[1:], inShell: true, last: last,
 		stdout: io.Discard, stderr: io.Discard}
 	if !last {
-		req.args = command.ScanWords(argv[1:]).ValueArgs()
+		req.args = command.ScanToolWords(argv[1:]).ValueArgs()
 	}
 	err := h.a.resolveTool(ctx, req)
 	help := false
@@ -281,7 +281,7 @@ func (h *shellHandler) Call(ctx context.Context, argv []string, last bool, stdou
 	var help bytes.Buffer
 	if !last {
 		// The tool's --output is the pipeline's: it renders the last value.
-		l := command.ScanWords(argv[1:])
+		l := command.ScanToolWords(argv[1:])
 		h.format, _ = l.Format(h.a.g.Format()) // a bad value: the tool says so
 		// A tool before a pipe writes on standard output only its help
 		// (read --help | head): that text is the value the filters get.

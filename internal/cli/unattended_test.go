@@ -339,3 +339,15 @@ func TestUnattendedScriptJSONCode(t *testing.T) {
 		t.Errorf(":wait --for never: status %d, stderr\n%s", status, stderr)
 	}
 }
+
+// TestYesWanted: AGSH_YES says yes when set to anything but empty or a
+// word for no; AGSH_YES=false (or no, off, 0, in any case) lets no write
+// through unattended.
+func TestYesWanted(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "0": false, "false": false, "FALSE": false, "No": false, "off": false, " 0 ": false,
+		"1": true, "yes": true, "true": true, "y": true} {
+		if got := yesWanted(v); got != want {
+			t.Errorf("AGSH_YES=%q: %v, want %v", v, got, want)
+		}
+	}
+}

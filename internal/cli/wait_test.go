@@ -139,3 +139,21 @@ func TestWaitInTmux(t *testing.T) {
 	s.keys("C-c")
 	s.waitFor("[exited 130]")
 }
+
+// TestWaitApprovalWording: the approval state reads as English in :wait's
+// lines ("is asking for approval", "to be asking for approval"), not "is
+// approval".
+func TestWaitApprovalWording(t *testing.T) {
+	t.Parallel()
+	exe := startDeployment(t).AgentURL("executor")
+	parked := createSession(t, exe, `call report_change_succeeded {"summary": "fine"}`)
+	waitState(t, exe, parked, "waiting_approval")
+	for _, c := range []waitCase{
+		{name: "reached", args: []string{":wait", parked, "--for", "approval"}, exit: 0,
+			stdout: regexp.MustCompile(`^` + parked + ` is asking for approval \(already\)\n$`)},
+		{name: "timeout", args: []string{":wait", parked, "--for", "done", "--timeout", "300ms"}, exit: 5,
+			stderr: "timed out after 300ms waiting for " + parked + " to be done (it is asking for approval)"},
+	} {
+		runWaitCase(t, exe, c)
+	}
+}

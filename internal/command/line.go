@@ -50,17 +50,40 @@ type Given struct {
 // A tool property never takes an option's spelling (docs/mapping.md#names),
 // so any word spelled like one is agsh's.
 func Scan(args []string) Line {
-	return scan(args, true, nil)
+	return scan(args, true, nil, eAfterName)
 }
 
-// ScanWords scans a command's words (after its name, one-shot or in the
-// shell) for the options agsh reads on every command line, --output: the
-// others are left to the command, which parses or refuses them. An
+// ScanWords scans a meta command's words (after its name, one-shot or in
+// the shell) for the options agsh reads on every command line, --output:
+// the others are left to the command, which parses or refuses them. An
 // --output without a value stays a word, for the command to refuse; values
-// are not checked (the caller parses the --output it reads).
+// are not checked (the caller parses the --output it reads). A meta
+// command has no -e of grep's: every --output is agsh's (ScanMetaWords
+// reads a wrapped command line).
 func ScanWords(words []string) Line {
-	return scan(words, false, []string{"--output"})
+	return scan(words, false, []string{"--output"}, eNever)
 }
+
+// ScanToolWords is ScanWords for a tool's words after its name (the
+// shell's words of a tool before a pipe): the word after grep's -e is the
+// command's whatever its spelling (TakesWord), as on a one-shot line, so
+// `grep -e --output json /repo | head` searches for "--output".
+func ScanToolWords(words []string) Line {
+	return scan(words, false, []string{"--output"}, eAlways)
+}
+
+// eRule is where a scan reads the word after -e as the command's
+// (TakesWord).
+type eRule int
+
+const (
+	eAfterName eRule = iota // after the command name (Scan)
+	eNever                  // nowhere: a meta command's own words
+	eAlways                 // everywhere: a tool's words after its name
+	// eAfterWord: after the first word that is not a flag, a wrapped
+	// command line's name (:curl grep -e --output json /repo).
+	eAfterWord
+)
 
 // OptionValue is the last value a command's words give one of agsh's
 // options that stands on every command line (--input-json, --timeout), as
@@ -74,7 +97,7 @@ func OptionValue(words []string, name string) (value string, present bool) {
 			return OptionValue(rest, name)
 		}
 	}
-	for _, g := range scan(words, false, []string{name}).Given {
+	for _, g := range scan(words, false, []string{name}, eNever).Given {
 		if g.Option.Name == name {
 			value, present = g.Value, true
 		}
@@ -85,17 +108,19 @@ func OptionValue(words []string, name string) (value string, present bool) {
 // scan is the one walker of a command line. named: the first word that is
 // not an option is the command name; only: the options taken (nil: all of
 // agsh's), the others left as words, and an option missing its value then
-// left as a word too.
-func scan(args []string, named bool, only []string) Line {
+// left as a word too; rule: where the word after -e is the command's.
+func scan(args []string, named bool, only []string, rule eRule) Line {
 	l := Line{words: args}
 	hasName := !named // no name is looked for: every word is an argument
+	word := false     // a word not a flag was kept among Args (eAfterWord)
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			l.Args = append(l.Args, args[i:]...)
 			break
 		}
-		if hasName && TakesWord(a) && i+1 < len(args) && named {
+		takes := rule == eAlways || rule == eAfterName && named && hasName || rule == eAfterWord && word
+		if takes && TakesWord(a) && i+1 < len(args) {
 			l.Args = append(l.Args, a, args[i+1])
 			name, _, _ := strings.Cut(args[i+1], "=")
 			if _, ok := generated.LookupGlobal(name); ok {
@@ -116,6 +141,7 @@ func scan(args []string, named bool, only []string) Line {
 				continue
 			}
 			l.Args = append(l.Args, a)
+			word = word || !strings.HasPrefix(a, "-")
 			continue
 		case !o.TakesValue():
 			value = "true"
@@ -237,9 +263,14 @@ func (l Line) ValueArgs() []string {
 			return l.words
 		}
 	}
-	for _, arg := range l.Args {
+	for i := 0; i < len(l.Args); i++ {
+		arg := l.Args[i]
 		if arg == "--" {
 			break
+		}
+		if TakesWord(arg) {
+			i++ // grep -e --help searches for "--help"
+			continue
 		}
 		if arg == "-h" || arg == "--help" {
 			return l.words

@@ -11,10 +11,22 @@ import (
 // --yes are agsh's, the rest is the meta command's (the table of them is
 // internal/meta's, as curated's is curated's).
 
+// ScanMetaWords scans meta command name's words (after its name) as
+// ScanWords does, except that the words of a meta command that wraps a
+// command line (:curl, Wraps) are read as that command's: the word after
+// grep's -e, once the wrapped command's name is passed, is the command's
+// whatever its spelling (TakesWord), as on the line without :curl.
+func ScanMetaWords(name string, words []string) Line {
+	if m, ok := meta.LookupMeta(name); ok && m.Wraps {
+		return scan(words, false, []string{"--output"}, eAfterWord)
+	}
+	return ScanWords(words)
+}
+
 // MetaPage is what a meta command line prints without a deployment: its
 // --help page (help: the line's scan took its --help as agsh's), or
 // :help's list; ok is false for any other line. l is the line of the
-// command's words (ScanWords, or ScannedWords after a Taken Scan).
+// command's words (ScanMetaWords, or ScannedWords after a Taken Scan).
 func MetaPage(name string, l Line, help bool) (page string, ok bool) {
 	m, found := meta.LookupMeta(name)
 	switch {
@@ -33,7 +45,7 @@ func MetaPage(name string, l Line, help bool) (page string, ok bool) {
 // scanned, the meta command's words in l.Args.
 func CheckMeta(argv []string) (l Line, err error) {
 	m, ok := meta.LookupMeta(argv[0])
-	l = ScanWords(argv[1:])
+	l = ScanMetaWords(argv[0], argv[1:])
 	if !ok {
 		return l, Usagef("unknown meta command %q; :help lists them", argv[0])
 	}
@@ -69,7 +81,7 @@ func takeYes(args []string) ([]string, bool) {
 }
 
 // RunMeta runs a meta command line, name and the line of its words as
-// scanned (ScanWords, or ScannedWords after a Taken Scan): what it
+// scanned (ScanMetaWords, or ScannedWords after a Taken Scan): what it
 // produced, and the line's format (m.Format, the run's, unless the line
 // gives --output), which the command received.
 func RunMeta(ctx context.Context, m *meta.MetaRun, name string, l Line) (res meta.MetaResult, f render.Format, err error) {

@@ -52,7 +52,7 @@ var environment = []EnvVar{
 	{[]string{"PAGER", "AGSH_PAGER"}, "long output on a terminal (empty or cat: none; the REPL pages\nonly with AGSH_PAGER)"},
 	{[]string{"AGSH_MAX_ANSWER_BYTES"}, "the largest answer agsh reads (bytes, or 256MiB, 1G)"},
 	{[]string{"AGSH_DEBUG"}, "api: every request and answer on standard error, credentials masked"},
-	{[]string{"AGSH_YES"}, "--yes for every command (1; empty or 0: unset), for a whole environment\nsuch as CI"},
+	{[]string{"AGSH_YES"}, "--yes for every command (1; empty, 0, false, no or off: unset), for a\nwhole environment such as CI"},
 	{[]string{"XDG_STATE_HOME"}, "where the REPL keeps its history"},
 	{[]string{"XDG_CACHE_HOME"}, "where completion keeps the agent's commands"},
 	{[]string{"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"}, "a proxy, as for every HTTP client (loopback is never proxied);\nits user and password are masked like the token"},

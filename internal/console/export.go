@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -84,9 +86,26 @@ func Export(ctx context.Context, e Env, id string, o ExportOptions) (err error) 
 		o.Now = time.Now()
 	}
 	if o.File != "" {
+		if fi, serr := os.Stat(o.File); serr == nil && fi.IsDir() {
+			// -o . or -o reports/: the rename would fail after the whole
+			// record was read, naming the temporary file.
+			name := map[string]string{ExportMarkdown: "report.md", ExportJSON: "record.json"}[o.As]
+			if name == "" {
+				name = "session.agsh"
+			}
+			return &ExportFileError{File: o.File, Err: errors.New("it is a directory; name a file (-o " +
+				filepath.Join(o.File, name) + ")")}
+		}
 		dir := filepath.Dir(o.File)
 		f, ferr := os.CreateTemp(dir, ".agsh-export-*")
 		if ferr != nil {
+			// Said of the directory: the temporary file's name is agsh's.
+			switch {
+			case errors.Is(ferr, fs.ErrNotExist):
+				ferr = errors.New("there is no directory " + dir)
+			case errors.Is(ferr, fs.ErrPermission):
+				ferr = errors.New("permission denied to create a file in " + dir)
+			}
 			return &ExportFileError{File: o.File, Err: ferr}
 		}
 		defer func() {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -400,5 +401,31 @@ func TestExportUnreadableRecordWritesNothing(t *testing.T) {
 		if out != "" || !errors.As(err, &ce) || ce.ExitCode() != 3 {
 			t.Errorf("%s: %v, wrote\n%s", as, err, out)
 		}
+	}
+}
+
+// -o naming a directory (-o ., -o reports/) is refused before the record
+// is read, with the fix: it failed at the rename, after the whole read,
+// naming the temporary file ("rename /.agsh-export-… /tmp: file exists").
+func TestExportFileIsADirectory(t *testing.T) {
+	t.Parallel()
+	c := recordServer(t, sampleRecord, nil)
+	dir := t.TempDir()
+	e := env(c, io.Discard, render.Options{}, new([]string))
+	err := Export(context.Background(), e, "ses_1", ExportOptions{As: ExportMarkdown, File: dir})
+	var fe *ExportFileError
+	if !errors.As(err, &fe) || fe.ExitCode() != 2 ||
+		err.Error() != "cannot write "+strconv.Quote(dir)+": it is a directory; name a file (-o "+filepath.Join(dir, "report.md")+")" {
+		t.Fatalf("-o %s: %v", dir, err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".agsh-export-*")); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+	// A directory that does not exist is said so, without agsh's
+	// temporary file name.
+	missing := filepath.Join(dir, "no", "x.md")
+	err = Export(context.Background(), e, "ses_1", ExportOptions{As: ExportMarkdown, File: missing})
+	if err == nil || err.Error() != "cannot write "+strconv.Quote(missing)+": there is no directory "+filepath.Dir(missing) {
+		t.Errorf("-o %s: %v", missing, err)
 	}
 }

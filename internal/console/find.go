@@ -40,19 +40,21 @@ const (
 )
 
 // ListedState is a session's state as its listing row says it: a parked
-// call's session is approval, a running turn's running, a turn waiting
-// with none running queued; a task session whose turn ended is failed or
-// done; any other is waiting (a chat session waits for a follow-up).
+// call's session is approval; one with a turn waiting to run (queued:
+// true, behind a running turn or for a slot) queued, whatever its status
+// says; one whose turn runs and none waits running; a task session whose
+// turn ended is failed or done; any other is waiting (a chat session waits
+// for a follow-up).
 // Whether a chat session's last turn failed or was stopped only its record
 // says (RecordFacts).
 func ListedState(s catalog.Session) string {
 	switch {
 	case s.Status == "waiting_approval":
 		return StateApproval
-	case s.Running || s.Status == "running":
-		return StateRunning
 	case s.Queued:
 		return StateQueued
+	case s.Running || s.Status == "running":
+		return StateRunning
 	case s.Status == "failed":
 		return StateFailed
 	case s.Status == "completed":

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -189,7 +190,14 @@ func TestWatch(t *testing.T) {
 		return out
 	}
 	clock := func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
-	run := func(o WatchOptions, steps ...func()) (string, error) {
+	// run starts a watch, waits until its output satisfies first, then
+	// makes each step's change and waits for the output it brings (a hang
+	// detector, never a timing assertion), and ends it with Ctrl-C.
+	type step struct {
+		do    func()
+		until func(out string) bool
+	}
+	run := func(o WatchOptions, first func(string) bool, steps ...step) (string, error) {
 		var b syncBuffer
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
@@ -198,21 +206,27 @@ func TestWatch(t *testing.T) {
 		go func() {
 			done <- Watch(ctx, Env{Client: c, Out: &b, Opts: render.Options{Width: 80}}, &Finder{Client: c}, o)
 		}()
-		for _, step := range steps {
-			time.Sleep(60 * time.Millisecond)
-			step()
+		wait := func(until func(string) bool) {
+			for deadline := time.Now().Add(30 * time.Second); !until(b.String()) && time.Now().Before(deadline); {
+				time.Sleep(2 * time.Millisecond)
+			}
 		}
-		time.Sleep(60 * time.Millisecond)
+		wait(first)
+		for _, s := range steps {
+			s.do()
+			wait(s.until)
+		}
 		cancel()
 		return b.String(), <-done
 	}
+	has := func(sub string) func(string) bool { return func(out string) bool { return strings.Contains(out, sub) } }
 	set := func(f func()) func() { return func() { fl.mu.Lock(); f(); fl.mu.Unlock() } }
-	out, err := run(WatchOptions{},
-		set(func() { fl.rows[1].Running = false; fl.rows[1].Status = "waiting" }),
-		set(func() { fl.rows = fl.rows[:1] }),
-		set(func() {
+	out, err := run(WatchOptions{}, has("ses_b  running"),
+		step{set(func() { fl.rows[1].Running = false; fl.rows[1].Status = "waiting" }), has("(was running)  B\n")},
+		step{set(func() { fl.rows = fl.rows[:1] }), has("(was waiting)\n")},
+		step{set(func() {
 			fl.rows = append(fl.rows, catalog.Session{SessionID: "ses_c", Title: "C", Status: "waiting_approval"})
-		}))
+		}), has("(new)  C\n")})
 	want := "BOUND  ID     STATE    LASTACTIVITY  TITLE\n" +
 		"       ses_a  waiting                A\n" +
 		"       ses_b  running                B\n" +
@@ -225,23 +239,54 @@ func TestWatch(t *testing.T) {
 	fl.mu.Lock()
 	fl.rows = []catalog.Session{{SessionID: "ses_a", Status: "waiting"}}
 	fl.mu.Unlock()
-	out, err = run(WatchOptions{Format: render.JSON}, set(func() { fl.rows[0].Running = true }))
+	out, err = run(WatchOptions{Format: render.JSON}, has(`"was":null}`+"\n"),
+		step{set(func() { fl.rows[0].Running = true }), has(`"was":"waiting"}` + "\n")})
 	want = `{"session":"ses_a","state":"waiting","was":null}` + "\n" + `{"session":"ses_a","state":"running","was":"waiting"}` + "\n"
 	if _, ok := err.(Stopped); !ok || out != want {
 		t.Errorf("NDJSON watch: %v\n%s\nwant:\n%s", err, out, want)
 	}
 	// On a terminal: the table again, under the time, when it changes.
-	out, err = run(WatchOptions{Live: true}, set(func() { fl.rows[0].Running = false }))
+	tables := func(n int) func(string) bool {
+		return func(out string) bool {
+			return strings.Count(out, "BOUND") == n && strings.Count(out, "ses_a") == n && strings.HasSuffix(out, "\n")
+		}
+	}
+	out, err = run(WatchOptions{Live: true}, tables(1), step{set(func() { fl.rows[0].Running = false }), tables(2)})
 	if _, ok := err.(Stopped); !ok || strings.Count(out, "BOUND") != 2 || !strings.Contains(out, "\n03:04:05\nBOUND") {
 		t.Errorf("live watch: %v\n%s", err, out)
 	}
-	// Lost: piped, GiveUp failures end it with exit 5; live, it goes on.
+	// Lost: piped, GiveUp failures end it with exit 5; live, it goes on
+	// until Ctrl-C.
 	fl.down.Store(true)
-	_, err = run(WatchOptions{GiveUp: 3})
+	lost := func(o WatchOptions) error {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		done := make(chan error, 1)
+		o.Rows, o.Clock, o.Interval = rows, clock, 10*time.Millisecond
+		go func() {
+			done <- Watch(ctx, Env{Client: c, Out: io.Discard, Opts: render.Options{Width: 80}}, &Finder{Client: c}, o)
+		}()
+		if o.Live {
+			select {
+			case err := <-done:
+				return err // it ended by itself: wrong
+			case <-time.After(100 * time.Millisecond):
+			}
+			cancel()
+		}
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(30 * time.Second):
+			cancel()
+			return <-done
+		}
+	}
+	err = lost(WatchOptions{GiveUp: 3})
 	if exitcode.Of(err) != 5 {
 		t.Errorf("piped watch of a lost deployment: %v (exit %d)", err, exitcode.Of(err))
 	}
-	_, err = run(WatchOptions{GiveUp: 3, Live: true})
+	err = lost(WatchOptions{GiveUp: 3, Live: true})
 	if _, ok := err.(Stopped); !ok {
 		t.Errorf("live watch of a lost deployment: %v", err)
 	}
@@ -317,6 +362,27 @@ func TestWriteSessionsWholeIDs(t *testing.T) {
 		}
 		if o.TTY && !strings.Contains(out, "…") || !o.TTY && !strings.Contains(out, long) {
 			t.Errorf("tty %v: the title:\n%s", o.TTY, out)
+		}
+	}
+}
+
+// TestListedStateQueued: a row whose queued is true is queued, whether a
+// turn runs ahead of it (running: true, status running) or none does (the
+// development deployment's status is then running too); a parked call
+// still comes first.
+func TestListedStateQueued(t *testing.T) {
+	for _, tt := range []struct {
+		row  catalog.Session
+		want string
+	}{
+		{catalog.Session{Status: "running", Running: true, Queued: true}, StateQueued},
+		{catalog.Session{Status: "running", Queued: true}, StateQueued},
+		{catalog.Session{Status: "waiting", Queued: true}, StateQueued},
+		{catalog.Session{Status: "running", Running: true}, StateRunning},
+		{catalog.Session{Status: "waiting_approval", Running: true, Queued: true}, StateApproval},
+	} {
+		if got := ListedState(tt.row); got != tt.want {
+			t.Errorf("%+v: %s, want %s", tt.row, got, tt.want)
 		}
 	}
 }

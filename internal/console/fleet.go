@@ -320,10 +320,10 @@ func (f *Fleet) row(s *catalog.Session, sum *fleetRecord) top.Row {
 	switch {
 	case s.Status == "waiting_approval":
 		r.State = top.StateApproval
+	case s.Queued: // behind a running turn or for a slot (ListedState)
+		r.State = top.StateQueued
 	case s.Running || s.Status == "running":
 		r.State = top.StateRunning
-	case s.Queued:
-		r.State = top.StateQueued
 	case s.Status == "completed":
 		r.State = top.StateDone
 	case s.Status == "failed":

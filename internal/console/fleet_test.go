@@ -307,3 +307,20 @@ func TestFleetAfterDecision(t *testing.T) {
 		t.Errorf("after the approval the row is %s (parked %v), want running", r.State, r.Parked)
 	}
 }
+
+// TestFleetRowQueued: :top's row of a session whose turn waits behind a
+// running one (or for a slot) is queued, as :sessions says (ListedState),
+// read or not.
+func TestFleetRowQueued(t *testing.T) {
+	f := NewFleet(Env{})
+	for _, s := range []catalog.Session{
+		{SessionID: "ses_1", Status: "running", Running: true, Queued: true, UpdatedAt: "2026-12-07T12:00:00Z"},
+		{SessionID: "ses_2", Status: "running", Queued: true, UpdatedAt: "2026-12-07T12:00:00Z"},
+	} {
+		for _, sum := range []*fleetRecord{nil, {key: rowKey(&s), end: ""}} {
+			if r := f.row(&s, sum); r.State != top.StateQueued || r.State != ListedState(s) {
+				t.Errorf("%+v (read %v): %s, want %s", s, sum != nil, r.State, top.StateQueued)
+			}
+		}
+	}
+}

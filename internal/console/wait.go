@@ -22,6 +22,15 @@ const (
 // WaitStates are the values --for takes.
 var WaitStates = []string{WaitDone, WaitWaiting, WaitApproval, WaitFailed}
 
+// WaitPhrase is a state as a sentence says it ("to be asking for
+// approval", not "to be approval").
+func WaitPhrase(state string) string {
+	if state == WaitApproval {
+		return "asking for approval"
+	}
+	return state
+}
+
 // WaitOptions say what :wait waits for.
 type WaitOptions struct {
 	For string
@@ -208,9 +217,9 @@ func Wait(ctx context.Context, e Env, id string, o WaitOptions) (*WaitOutcome, e
 		if reached {
 			return out, nil
 		}
-		msg := id + " is " + out.State + "; it will not be " + o.For + " without another turn"
+		msg := id + " is " + WaitPhrase(out.State) + "; it will not be " + WaitPhrase(o.For) + " without another turn"
 		if o.For == WaitApproval {
-			msg = id + " is " + out.State + " and no call waits for approval"
+			msg = id + " is " + WaitPhrase(out.State) + " and no call waits for approval"
 		}
 		if out.Why != "" && out.State == WaitFailed {
 			msg += " (" + out.Why + ")"
@@ -240,10 +249,10 @@ func Wait(ctx context.Context, e Env, id string, o WaitOptions) (*WaitOutcome, e
 		return nil, Detached{}
 	case ctx.Err() != nil:
 		return nil, &WaitError{Exit: exitcode.Unreachable,
-			Msg: "timed out after " + o.Timeout.String() + " waiting for " + id + " to be " + o.For + " (it is " + w.stateWord(o.Task) + ")"}
+			Msg: "timed out after " + o.Timeout.String() + " waiting for " + id + " to be " + WaitPhrase(o.For) + " (it is " + WaitPhrase(w.stateWord(o.Task)) + ")"}
 	case err != nil && transient(err):
 		return nil, &WaitError{Exit: exitcode.Unreachable,
-			Msg: "lost the deployment while waiting for " + id + " to be " + o.For + " (" + err.Error() + "; " +
+			Msg: "lost the deployment while waiting for " + id + " to be " + WaitPhrase(o.For) + " (" + err.Error() + "; " +
 				strconv.Itoa(giveUp) + " reconnections failed)"}
 	}
 	return nil, err

@@ -193,7 +193,7 @@ func runWait(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
 	}
 	state := a.values["--for"]
 	if m.Live {
-		m.note("waiting for " + ch.ID + " to be " + state + " (Ctrl-C stops waiting; the agent goes on)…")
+		m.note("waiting for " + ch.ID + " to be " + console.WaitPhrase(state) + " (Ctrl-C stops waiting; the agent goes on)…")
 	}
 	out, err := console.Wait(ctx, m.consoleEnv(ctx), ch.ID, console.WaitOptions{For: state, Timeout: a.timeout, Task: mode == "task"})
 	if out == nil {
@@ -212,13 +212,23 @@ func runWait(ctx context.Context, m *MetaRun, args []string) (MetaResult, error)
 	if err != nil {
 		return MetaResult{}, err
 	}
-	line := out.Session + " is " + out.State
+	return MetaResult{Value: render.Value{Text: oneLine(waitLine(out)) + "\n", Final: true}}, nil
+}
+
+// waitLine is a reached wait's line: the state waited for, and what the
+// session does when that is another word (a chat session done with its
+// turn waits for a message: "is done (event 4; the session is waiting)").
+func waitLine(out *console.WaitOutcome) string {
+	line := out.Session + " is " + console.WaitPhrase(out.For) + " ("
 	if out.Index >= 0 {
-		line += " (event " + itoa64(out.Index) + ")"
+		line += "event " + itoa64(out.Index)
 	} else {
-		line += " (already)"
+		line += "already"
 	}
-	return MetaResult{Value: render.Value{Text: oneLine(line) + "\n", Final: true}}, nil
+	if out.State != out.For {
+		line += "; the session is " + console.WaitPhrase(out.State)
+	}
+	return line + ")"
 }
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agsh-dev/agsh/internal/console"
 )
 
 // TestFleetDurationErrors: a bad duration's message gives the bounds as a
@@ -83,5 +85,24 @@ func TestRequiredFlagsUnbracketed(t *testing.T) {
 	}
 	if _, err := readFleetArgs(wait, nil); err == nil || !strings.HasSuffix(err.Error(), "\nusage: :wait [session] --for <state> [--timeout <duration>]") {
 		t.Errorf(":wait without --for: %v", err)
+	}
+}
+
+// TestWaitLine: :wait --for done of a chat session that completed its
+// turn says it is done (the state asked for), then that it waits for a
+// message; it said "is waiting", which reads as the wrong state reached.
+func TestWaitLine(t *testing.T) {
+	for _, c := range []struct {
+		out  console.WaitOutcome
+		want string
+	}{
+		{console.WaitOutcome{Session: "ses_1", For: "done", Reached: true, State: "waiting", Index: 4}, "ses_1 is done (event 4; the session is waiting)"},
+		{console.WaitOutcome{Session: "ses_1", For: "waiting", Reached: true, State: "waiting", Index: -1}, "ses_1 is waiting (already)"},
+		{console.WaitOutcome{Session: "ses_1", For: "done", Reached: true, State: "done", Index: 7}, "ses_1 is done (event 7)"},
+		{console.WaitOutcome{Session: "ses_1", For: "approval", Reached: true, State: "approval", Index: 3}, "ses_1 is asking for approval (event 3)"},
+	} {
+		if got := waitLine(&c.out); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.out, got, c.want)
+		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 const (
 	StateApproval = "approval" // a call of the running turn waits for the operator
 	StateRunning  = "running"
-	StateQueued   = "queued"
+	StateQueued   = "queued"  // a turn waits to run: behind a running one, or for a slot
 	StateWaiting  = "waiting" // idle, waiting for a message
 	StateFailed   = "failed"  // its last turn failed
 	StateStopped  = "stopped" // its last turn was interrupted

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -454,9 +456,90 @@ func TestWrapBreaksAtSpaces(t *testing.T) {
 	if !strings.HasPrefix(got[1], "  --files=") {
 		t.Errorf("the flag was split: %q", got)
 	}
+	// Wrapped again (the question wraps each of its lines), a line keeps
+	// its indentation.
+	for _, l := range got {
+		if again := wrap("", l, 80); len(again) != 1 || again[0] != l {
+			t.Errorf("wrapped again: %q, want %q", again, l)
+		}
+	}
 	// A word longer than the line still breaks where the line ends.
 	long := strings.Repeat("x", 30)
 	if got := wrap("", long, 20); len(got) != 2 || got[0] != long[:20] || got[1] != long[20:] {
 		t.Errorf("a long word: %q", got)
+	}
+}
+
+// TestFooterWhileTyping: while a filter or a message is typed, the footer
+// says how the line ends, not the list's keys (q there is a letter, not
+// quit).
+func TestFooterWhileTyping(t *testing.T) {
+	d := newDriver(t, &fakeSource{rows: fleetRows()}, 80, 24)
+	foot := func() string { l := strings.Split(d.screen(), "\n"); return l[len(l)-1] }
+	d.key("/")
+	if f := foot(); f != "type to filter · Enter keeps it · Esc clears it" {
+		t.Errorf("filter: footer %q", f)
+	}
+	d.key("esc", "m")
+	if f := foot(); f != "type the message · Enter sends it · Esc abandons it" {
+		t.Errorf("say: footer %q", f)
+	}
+	d.key("esc")
+	if f := foot(); !strings.HasSuffix(f, "q quit") {
+		t.Errorf("list: footer %q", f)
+	}
+}
+
+// TestQueuedIsItsOwnState: a queued row shows QUEUED, the header counts it
+// as the others, and it sorts with the rest by activity (never as a silent
+// running turn, however long since its last event).
+func TestQueuedIsItsOwnState(t *testing.T) {
+	rows := append(fleetRows(),
+		Row{ID: "ses_queu0000000008", State: StateQueued, Title: "behind a turn", Created: t0.Add(-40 * time.Minute), Activity: t0.Add(-10 * time.Minute)})
+	sorted := slices.Clone(rows)
+	Sort(sorted, t0, 2*time.Minute)
+	var got []string
+	for _, r := range sorted {
+		got = append(got, r.ID[4:8])
+	}
+	if want := "park park fail slow busy queu idle oldf"; strings.Join(got, " ") != want {
+		t.Errorf("order %v, want %s", got, want)
+	}
+	d := newDriver(t, &fakeSource{rows: rows}, 120, 24)
+	scr := d.screen()
+	lines := strings.Split(scr, "\n")
+	if !strings.Contains(lines[0], "8 sessions · 2 approval · 2 running · 1 queued · 2 failed · 1 waiting") {
+		t.Errorf("header %q", lines[0])
+	}
+	if !regexp.MustCompile(`(?m)^  QUEUED +40m +10m +ses_queu0000000008 `).MatchString(scr) {
+		t.Errorf("no QUEUED row:\n%s", scr)
+	}
+}
+
+// TestNarrowIDsStayApart: below 100 columns an id is cut to ses_ and 8
+// characters; when two ids on the screen share those, the column widens
+// until the cut tells them apart, and every line still fits.
+func TestNarrowIDsStayApart(t *testing.T) {
+	rows := []Row{
+		{ID: "ses_a1b2c3d4e5f60001", State: StateRunning, Title: "one", Created: t0.Add(-time.Minute), Activity: t0.Add(-time.Second)},
+		{ID: "ses_a1b2c3d4ffff0002", State: StateWaiting, Title: "two", Created: t0.Add(-time.Hour), Activity: t0.Add(-time.Minute)},
+	}
+	d := newDriver(t, &fakeSource{rows: rows}, 80, 24)
+	scr := d.screen()
+	for _, want := range []string{" ses_a1b2c3d4e… ", " ses_a1b2c3d4f… "} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("no %q on the screen:\n%s", want, scr)
+		}
+	}
+	for _, l := range strings.Split(scr, "\n") {
+		if runewidth.StringWidth(l) > 80 {
+			t.Errorf("a line of %d: %q", runewidth.StringWidth(l), l)
+		}
+	}
+	// Ids apart within the cut keep it.
+	rows[1].ID = "ses_99887766ffff0002"
+	d = newDriver(t, &fakeSource{rows: rows}, 80, 24)
+	if scr := d.screen(); !strings.Contains(scr, " ses_a1b2c3d4… ") || !strings.Contains(scr, " ses_99887766… ") {
+		t.Errorf("the cut widened for ids apart:\n%s", scr)
 	}
 }

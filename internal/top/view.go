@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agsh-dev/agsh/internal/termsafe"
+	"github.com/agsh-dev/agsh/render"
 	"github.com/mattn/go-runewidth"
 )
 
@@ -82,7 +83,7 @@ const fixedWidth = 2 + 8 + 1 + 4 + 1 + 5 + 1
 func (m *Model) columns() columns {
 	c := columns{id: 20}
 	if m.w < 100 {
-		c.id = 13
+		c.id = m.idWidth(13)
 	}
 	if m.principals && m.w >= 120 {
 		c.principal = 16
@@ -95,6 +96,26 @@ func (m *Model) columns() columns {
 	c.call = rest * 55 / 100
 	c.title = rest - c.call - 1
 	return c
+}
+
+// idWidth is the id column's width on a narrow screen: least (ses_ and 8
+// characters, then "…"), widened when two ids on the screen share more
+// than the cut shows, so that the cut keeps them apart
+// (render.UniquePrefixWidth and the "…"); never wider than the widest of
+// them whole, nor than a third of the screen.
+func (m *Model) idWidth(least int) int {
+	vis := m.visible()
+	ids := make([]string, len(vis))
+	widest := 0
+	for i, id := range vis {
+		ids[i] = clean(id)
+		widest = max(widest, runewidth.StringWidth(ids[i]))
+	}
+	need := render.UniquePrefixWidth(ids) + 1 // the "…" takes a cell
+	if need <= least {
+		return least
+	}
+	return max(least, min(need, widest, m.w/3))
 }
 
 // View draws the screen.
@@ -166,10 +187,9 @@ func (m *Model) row(c columns, r *Row, selected bool, now time.Time) string {
 		idle += "!"
 	}
 	state := clean(r.State)
-	if state == StateApproval {
-		state = "APPROVAL"
-	} else if state == StateFailed {
-		state = "FAILED"
+	switch state {
+	case StateApproval, StateFailed, StateQueued:
+		state = strings.ToUpper(state)
 	}
 	line := m.rowLine(c, mark, state, since(now, r.Created), idle, clean(r.ID), clean(r.Call), clean(r.Title), clean(r.Principal))
 	switch {
@@ -230,8 +250,13 @@ func (m *Model) statusLine() string {
 // footer is the keys.
 func (m *Model) footer() string {
 	keys := listKeys
-	if m.mode == modeAsk {
+	switch m.mode {
+	case modeAsk:
 		keys = askKeys
+	case modeFilter: // typed keys are the line's: q is a letter there
+		keys = filterKeys
+	case modeSay:
+		keys = sayKeys
 	}
 	return m.style(sgrFaint, cut(fitKeys(keys, m.w), m.w))
 }
@@ -241,6 +266,9 @@ func (m *Model) footer() string {
 var (
 	listKeys = []string{"j/k move", "⏎ record", "a/d approve/deny", "s stop", "m say", "/ filter", "? keys", "q quit"}
 	askKeys  = []string{"y yes", "n or any other key no", "j/k scroll", "Esc back"}
+	// While a line is typed, the footer says how it ends.
+	filterKeys = []string{"type to filter", "Enter keeps it", "Esc clears it"}
+	sayKeys    = []string{"type the message", "Enter sends it", "Esc abandons it"}
 )
 
 // fitKeys joins keys with " · ", leaving out those before the last two,
@@ -300,6 +328,11 @@ func wrap(indent, s string, w int) []string {
 // wrapHang is wrap with the first line after first and the others after
 // indent (a hanging indent).
 func wrapHang(first, indent, s string, w int) []string {
+	// Leading spaces are the first line's (a line wrapped again keeps its
+	// indentation).
+	trimmed := strings.TrimLeft(s, " ")
+	first += s[:len(s)-len(trimmed)]
+	s = trimmed
 	var out []string
 	lead := first
 	room := func() int { return max(w-runewidth.StringWidth(lead), 8) }
