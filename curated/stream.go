@@ -15,8 +15,11 @@ import (
 // note. One of the thresholds of docs/rendering.md#hold-or-stream.
 const HoldLimit = 8 << 20
 
-// flushSize is how much reformatted output is gathered per write.
-const flushSize = 64 << 10
+// flushSize is how much reformatted output is gathered per write (and
+// what an input chunk gathered is written at its end, EndRuns): a write to
+// a file costs some microseconds beside its bytes, and a one-shot read of
+// 50 MiB to a file spent 7 ms more CPU time (a tenth) in 64 KiB writes.
+const flushSize = 256 << 10
 
 // Stream reformats a streamed read or grep result onto w: its decoded text
 // comes line by line (WriteRun: a jsontext.RunWriter, as the pass that

@@ -378,3 +378,35 @@ func TestStreamDeclared(t *testing.T) {
 		}
 	}
 }
+
+// countWriter counts the writes it takes.
+type countWriter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) { c.writes++; return c.Buffer.Write(p) }
+
+// TestStreamWritesGathered: past the hold, reformatted output is written
+// in pieces of 256 KiB (a write at the end of each chunk read besides),
+// not one write a line or a small buffer's worth.
+func TestStreamWritesGathered(t *testing.T) {
+	text := bigRead(4<<20, "")
+	var out countWriter
+	s := NewStream(&out, mustSpec("read"), ReformatOptions{})
+	s.Declared(HoldLimit + 1)
+	chunks := 0
+	for p := []byte(text); len(p) > 0; chunks++ {
+		n := min(len(p), 1<<20)
+		if _, err := s.Write(p[:n]); err != nil {
+			t.Fatal(err)
+		}
+		p = p[n:]
+	}
+	if _, err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if most := out.Len()/(256<<10) + chunks + 1; out.writes > most {
+		t.Fatalf("%d writes for %d bytes in %d chunks, want %d at most", out.writes, out.Len(), chunks, most)
+	}
+}
