@@ -3,9 +3,13 @@ package jsontext
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/agsh-dev/agsh/internal/termsafe"
 )
 
 // stdString is encoding/json's encoding of s, with or without HTML escaping.
@@ -57,13 +61,21 @@ func FuzzAppendString(f *testing.F) {
 }
 
 // termString is encoding/json's encoding of s without HTML escaping, then
-// DEL and the C1 controls as \u escapes: what EscapeTerminal writes.
+// every character termsafe.Unsafe reports (DEL, C1, bidi, zero-width and
+// tag characters) as \u escapes: what EscapeTerminal writes.
 func termString(t testing.TB, s string) []byte {
 	std := stdString(t, s, false)
 	var b []byte
 	for _, r := range string(std[1 : len(std)-1]) {
-		if r == 0x7f || r >= 0x80 && r <= 0x9f {
-			b = append(b, []byte(`\u00`+string(hexDigits[r>>4])+string(hexDigits[r&0xf]))...)
+		if r >= 0x7f && termsafe.Unsafe(r) {
+			// DEL, C1, bidi, zero-width and tag characters; past the basic
+			// plane as a surrogate pair, as JSON spells it.
+			if r > 0xffff {
+				hi, lo := utf16.EncodeRune(r)
+				b = fmt.Appendf(b, `\u%04x\u%04x`, hi, lo)
+				continue
+			}
+			b = fmt.Appendf(b, `\u%04x`, r)
 			continue
 		}
 		b = utf8.AppendRune(b, r)
@@ -72,7 +84,7 @@ func termString(t testing.TB, s string) []byte {
 }
 
 func TestAppendStringContentTerminal(t *testing.T) {
-	for _, s := range append(quoteCases, "c1 \u009b31m del\x7f", "tab\there \u0085") {
+	for _, s := range append(quoteCases, "c1 \u009b31m del\x7f", "tab\there \u0085", "bidi \u202e\u061c zw\u200b tag\U000e0041 joiner\u200d") {
 		if got, want := AppendStringContent([]byte("pre"), []byte(s), EscapeTerminal), append([]byte("pre"), termString(t, s)...); !bytes.Equal(got, want) {
 			t.Errorf("AppendStringContent(%q, EscapeTerminal) = %s, want %s", s, got, want)
 		}
