@@ -22,8 +22,11 @@ const hostile = "A\u202eB\x1b]52;c;aGk=\x07C\u200bD\U000e0041E\u0085F\x7fG"
 // text reaches a terminal over the same hostile string: the text view, the
 // streamed and structured --output json, a table, the error line (text and
 // JSON), the console's :trace (text and JSON), :sessions, :status,
-// :approvals and :curl. None writes one of termsafe's unsafe characters
-// raw (docs/rendering.md#terminal-safety); each shows the override escaped.
+// :approvals, :curl, :export (each form), :describe and :wait (:tail on a
+// terminal follows until Ctrl-C: internal/console's TestTailTerminalEscapes
+// covers it). None writes one of termsafe's unsafe characters raw
+// (docs/rendering.md#terminal-safety); each but :status and :wait, which
+// show none of the deployment's text here, shows the override escaped.
 func TestEveryPathToATerminalEscapes(t *testing.T) {
 	t.Parallel()
 	srv, _ := startRepoDeployment(t, map[string]string{
@@ -73,6 +76,13 @@ func TestEveryPathToATerminalEscapes(t *testing.T) {
 		{":approvals", "--session", id},
 		{":approvals", "--session", id, "--output", "json"},
 		{":curl", "read", "/repo/" + hostile},
+		{":export", id, "--as", "script"},
+		{":export", id, "--as", "md"},
+		{":export", id, "--as", "json"},
+		{":describe", id},
+		{":describe", id, "--output", "json"},
+		{":wait", id, "--for", "approval"},
+		{":wait", id, "--for", "approval", "--output", "json"},
 	} {
 		ios, out, errOut := iostreams.Test("")
 		ios.ErrTTY, ios.OutTTY = true, true
@@ -81,7 +91,7 @@ func TestEveryPathToATerminalEscapes(t *testing.T) {
 		if r, at := firstUnsafe(all); at >= 0 {
 			t.Errorf("%q wrote %U raw at byte %d:\n%q", args, r, at, all)
 		}
-		if args[0] != ":status" && !strings.Contains(strings.ToLower(all), `\u202e`) {
+		if args[0] != ":status" && args[0] != ":wait" && !strings.Contains(strings.ToLower(all), `\u202e`) {
 			t.Errorf("%q never showed the override escaped:\n%q", args, all)
 		}
 	}
