@@ -23,30 +23,14 @@ func TestDemoScriptOwnSession(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the demo script")
 	}
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash is not installed")
-	}
-	root := testcorpus.Root(t)
-	dir := t.TempDir()
-	for _, d := range []string{"scripts", "bin"} {
-		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	script, err := os.ReadFile(filepath.Join(root, "scripts", "demo.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "scripts", "demo.sh"), script, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := demoLayout(t)
 	// bin/agsh notes the arguments it was run with, then runs as agsh.
 	argsLog := filepath.Join(dir, "args")
 	wrapper := fmt.Sprintf("#!/bin/sh\necho \"$*\" >> '%s'\nAGSH_TEST_AS_AGSH=1 exec '%s' \"$@\"\n", argsLog, os.Args[0])
 	if err := os.WriteFile(filepath.Join(dir, "bin", "agsh"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	buildDevserver(t, root, filepath.Join(dir, "bin"))
+	buildDevserver(t, testcorpus.Root(t), filepath.Join(dir, "bin"))
 	var runDemo func(args ...string) (string, string, error)
 	demo := func(args ...string) (stdout, stderr string) {
 		t.Helper()

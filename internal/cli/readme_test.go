@@ -487,23 +487,7 @@ func TestDemoScript(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the demo script")
 	}
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash is not installed")
-	}
-	root := testcorpus.Root(t)
-	dir := t.TempDir()
-	for _, d := range []string{"scripts", "bin", "docs"} {
-		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	script, err := os.ReadFile(filepath.Join(root, "scripts", "demo.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "scripts", "demo.sh"), script, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	dir := demoLayout(t, "docs")
 	if err := os.WriteFile(filepath.Join(dir, "docs", "guide.md"), []byte("# guide\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -511,7 +495,7 @@ func TestDemoScript(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "bin", "agsh"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	buildDevserver(t, root, filepath.Join(dir, "bin"))
+	buildDevserver(t, testcorpus.Root(t), filepath.Join(dir, "bin"))
 	demo := func() (stdout, stderr string) {
 		t.Helper()
 		c := exec.Command(filepath.Join(dir, "scripts", "demo.sh"), "ls", "/repo/docs")
@@ -557,4 +541,28 @@ func TestDemoScript(t *testing.T) {
 	if !strings.Contains(stderr, "is taken") && addr != "127.0.0.1:39400" {
 		t.Errorf("with 127.0.0.1:39400 free the demo used %s:\n%s", addr, stderr)
 	}
+}
+
+// demoLayout is a temporary copy of the layout scripts/demo.sh expects:
+// its scripts/demo.sh, an empty bin/, and the folders named (skipped where
+// bash is not installed).
+func demoLayout(t *testing.T, also ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed")
+	}
+	dir := t.TempDir()
+	for _, d := range append([]string{"scripts", "bin"}, also...) {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script, err := os.ReadFile(filepath.Join(testcorpus.Root(t), "scripts", "demo.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "scripts", "demo.sh"), script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
