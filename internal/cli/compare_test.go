@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -29,18 +28,12 @@ func startCompareDeployment(t *testing.T) (repo, target string) {
 	return repo, srv.AgentURL("executor")
 }
 
+// runAgsh runs the agsh binary against target: its standard output and
+// exit status (runAgshErr keeps standard error too).
 func runAgsh(t *testing.T, target string, args ...string) (stdout string, status int) {
 	t.Helper()
-	cmd := agshCommand(append([]string{"--target", target}, args...)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		status = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), status
+	stdout, _, status = runAgshErr(t, target, args...)
+	return stdout, status
 }
 
 func runUnix(t *testing.T, dir, name string, args ...string) string {
